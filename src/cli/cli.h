@@ -1,0 +1,18 @@
+/* Shared declarations of the hwprof command line: one cmd_<name>() per
+ * subcommand, each in src/cli/cmd_<name>.c, registered in main.c's table. */
+#ifndef HWPROF_CLI_H
+#define HWPROF_CLI_H
+
+#include <stdio.h>
+
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_pt(int argc, char **argv);
+int cmd_spe(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+/* Prints "hwprof <cmd>: <message>" on stderr; returns the exit code 1/2. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,71 @@
+/* hwprof command line: dispatches `hwprof <command> ...` to the cmd_*()
+ * functions, perf style. The commands own their option parsing and output. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hwprof/hwprof.h"
+#include "cli/cli.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("hwprof version %s\n", HWPROF_VERSION);
+	return 0;
+}
+
+static const struct command commands[] = {
+	{ "version", cmd_version, "Print the hwprof version" },
+};
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "hwprof %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "hwprof %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 129; /* perf's exit code for usage errors */
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "\n usage: hwprof [--version] [--help] COMMAND [ARGS]\n\n"
+		   " The commands are:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "hwprof: '%s' is not a hwprof command. See 'hwprof --help'.\n", argv[1]);
+	return 1;
+}
