@@ -129,8 +129,9 @@ struct hwprof_sample {
 	/* READ */
 	uint64_t read_nr;          /* group: number of values; else 1 */
 	uint64_t time_enabled, time_running;
-	const uint8_t *read_values; /* read_nr entries of (1 + ID + LOST) u64s */
-	uint32_t read_value_stride; /* bytes per entry */
+	const uint8_t *read_values; /* GROUP: read_nr entries {value, [id], [lost]} */
+	uint32_t read_value_stride; /* GROUP: bytes per entry */
+	struct hwprof_read_value read_one; /* not GROUP: the one value, id, lost */
 	/* CALLCHAIN */
 	uint64_t callchain_nr;
 	const uint8_t *callchain;  /* callchain_nr u64s */

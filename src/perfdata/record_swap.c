@@ -1,0 +1,295 @@
+/* Cross-endian records: a perf.data written on a big-endian machine read on
+ * a little-endian one (or the reverse). Each record is copied and every
+ * field swapped according to its layout, so all later parsing sees host
+ * order. Strings and opaque bytes (RAW, stack dumps, AUX data) stay as
+ * they are. */
+#include <string.h>
+
+#include "perfdata/perfdata_int.h"
+#include "util/bytes.h"
+
+static void sw16(uint8_t *p) { st16(p, __builtin_bswap16(ld16(p))); }
+static void sw32(uint8_t *p) { st32(p, __builtin_bswap32(ld32(p))); }
+static void sw64(uint8_t *p) { st64(p, __builtin_bswap64(ld64(p))); }
+
+/* Body layouts after the 8-byte header: '2','4','8' swap a field of that
+ * width, 'A' swaps all remaining u64s, 's' stops (string or bytes follow),
+ * 'N' reads a u64 count (already swapped) and swaps that many u64s. */
+static const char *const layouts[] = {
+	[HWPROF_RECORD_MMAP] = "44888s",
+	[HWPROF_RECORD_LOST] = "88",
+	[HWPROF_RECORD_COMM] = "44s",
+	[HWPROF_RECORD_EXIT] = "44448",
+	[HWPROF_RECORD_THROTTLE] = "888",
+	[HWPROF_RECORD_UNTHROTTLE] = "888",
+	[HWPROF_RECORD_FORK] = "44448",
+	[HWPROF_RECORD_MMAP2] = "44888448844s",
+	[HWPROF_RECORD_AUX] = "888",
+	[HWPROF_RECORD_ITRACE_START] = "44",
+	[HWPROF_RECORD_LOST_SAMPLES] = "8",
+	[HWPROF_RECORD_SWITCH] = "",
+	[HWPROF_RECORD_SWITCH_CPU_WIDE] = "44",
+	[HWPROF_RECORD_NAMESPACES] = "448A",
+	[HWPROF_RECORD_KSYMBOL] = "8422s",
+	[HWPROF_RECORD_BPF_EVENT] = "224s",
+	[HWPROF_RECORD_CGROUP] = "8s",
+	[HWPROF_RECORD_TEXT_POKE] = "822s",
+	[HWPROF_RECORD_AUX_OUTPUT_HW_ID] = "8",
+	[HWPROF_RECORD_FINISHED_ROUND] = "",
+	[HWPROF_RECORD_ID_INDEX] = "A",
+	[HWPROF_RECORD_AUXTRACE_INFO] = "44A",
+	[HWPROF_RECORD_AUXTRACE] = "8884444",
+	[HWPROF_RECORD_AUXTRACE_ERROR] = "44444488s",
+	[HWPROF_RECORD_THREAD_MAP] = "8s", /* entries {u64 pid; char comm[16]}: done below */
+	[HWPROF_RECORD_STAT_CONFIG] = "A",
+	[HWPROF_RECORD_STAT] = "844888",
+	[HWPROF_RECORD_STAT_ROUND] = "88",
+	[HWPROF_RECORD_EVENT_UPDATE] = "88s",
+	[HWPROF_RECORD_TIME_CONV] = "88888s",
+	[HWPROF_RECORD_HEADER_FEATURE] = "8s",
+	[HWPROF_RECORD_HEADER_TRACING_DATA] = "4",
+	[HWPROF_RECORD_HEADER_BUILD_ID] = "4s",
+	[HWPROF_RECORD_FINISHED_INIT] = "",
+	[HWPROF_RECORD_COMPRESSED2] = "8s",
+};
+
+static void swap_layout(uint8_t *p, uint8_t *end, const char *l)
+{
+	for (; *l; l++) {
+		switch (*l) {
+		case '2': if (end - p < 2) return; sw16(p); p += 2; break;
+		case '4': if (end - p < 4) return; sw32(p); p += 4; break;
+		case '8': if (end - p < 8) return; sw64(p); p += 8; break;
+		case 'A': while (end - p >= 8) { sw64(p); p += 8; } return;
+		case 's': return;
+		}
+	}
+}
+
+/* Swap the sample_id_all trailer at the end of a kernel record. */
+static void swap_trailer(uint8_t *rec, uint32_t size, uint64_t st)
+{
+	uint8_t *p = rec + size;
+	if ((st & HWPROF_SAMPLE_IDENTIFIER) && p - rec >= 16) { p -= 8; sw64(p); }
+	if ((st & HWPROF_SAMPLE_CPU) && p - rec >= 16) { p -= 8; sw32(p); sw32(p + 4); }
+	if ((st & HWPROF_SAMPLE_STREAM_ID) && p - rec >= 16) { p -= 8; sw64(p); }
+	if ((st & HWPROF_SAMPLE_ID) && p - rec >= 16) { p -= 8; sw64(p); }
+	if ((st & HWPROF_SAMPLE_TIME) && p - rec >= 16) { p -= 8; sw64(p); }
+	if ((st & HWPROF_SAMPLE_TID) && p - rec >= 16) { p -= 8; sw32(p); sw32(p + 4); }
+}
+
+static size_t trailer_size(uint64_t st)
+{
+	size_t n = 0;
+	uint64_t bits = HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID | HWPROF_SAMPLE_STREAM_ID |
+			HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_IDENTIFIER;
+	for (uint64_t b = st & bits; b; b &= b - 1)
+		n += 8;
+	return n;
+}
+
+#define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return; } while (0)
+
+static void swap_regs(uint8_t **pp, uint8_t *end, uint64_t mask)
+{
+	uint8_t *p = *pp;
+	NEED(8);
+	sw64(p);
+	uint64_t abi = ld64(p);
+	p += 8;
+	if (abi) {
+		for (int i = __builtin_popcountll(mask); i > 0 && end - p >= 8; i--, p += 8)
+			sw64(p);
+		if (abi & HWPROF_REGS_ABI_SIMD) {
+			NEED(32);
+			for (int i = 0; i < 4; i++)
+				sw64(p + 8 * i);
+			uint64_t n = ld64(p) * ld64(p + 8) + ld64(p + 16) * ld64(p + 24);
+			p += 32;
+			for (; n && end - p >= 8; n--, p += 8)
+				sw64(p);
+		}
+	}
+	*pp = p;
+}
+
+static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a)
+{
+	uint64_t st = a->sample_type;
+	if (st & HWPROF_SAMPLE_IDENTIFIER) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_IP) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_TID) { NEED(8); sw32(p); sw32(p + 4); p += 8; }
+	if (st & HWPROF_SAMPLE_TIME) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_ADDR) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_ID) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_STREAM_ID) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_CPU) { NEED(8); sw32(p); sw32(p + 4); p += 8; }
+	if (st & HWPROF_SAMPLE_PERIOD) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_READ) {
+		uint64_t rf = a->read_format, n = 1;
+		if (rf & HWPROF_FORMAT_GROUP) { NEED(8); sw64(p); n = ld64(p); p += 8; }
+		else { NEED(8); sw64(p); p += 8; }
+		if (rf & HWPROF_FORMAT_TOTAL_TIME_ENABLED) { NEED(8); sw64(p); p += 8; }
+		if (rf & HWPROF_FORMAT_TOTAL_TIME_RUNNING) { NEED(8); sw64(p); p += 8; }
+		uint64_t per = ((rf & HWPROF_FORMAT_GROUP) ? 1 : 0) + !!(rf & HWPROF_FORMAT_ID) + !!(rf & HWPROF_FORMAT_LOST);
+		for (uint64_t i = 0; i < n * per && end - p >= 8; i++, p += 8)
+			sw64(p);
+	}
+	if (st & HWPROF_SAMPLE_CALLCHAIN) {
+		NEED(8); sw64(p);
+		uint64_t n = ld64(p);
+		p += 8;
+		for (; n && end - p >= 8; n--, p += 8)
+			sw64(p);
+	}
+	if (st & HWPROF_SAMPLE_RAW) {
+		NEED(4); sw32(p);
+		uint32_t n = ld32(p);
+		p += 4;
+		NEED(n);
+		p += n;
+	}
+	if (st & HWPROF_SAMPLE_BRANCH_STACK) {
+		NEED(8); sw64(p);
+		uint64_t n = ld64(p);
+		p += 8;
+		if (a->branch_sample_type & (1ULL << 17)) { NEED(8); sw64(p); p += 8; }
+		for (uint64_t i = 0; i < 3 * n && end - p >= 8; i++, p += 8)
+			sw64(p);
+	}
+	if (st & HWPROF_SAMPLE_REGS_USER)
+		swap_regs(&p, end, a->sample_regs_user);
+	if (st & HWPROF_SAMPLE_STACK_USER) {
+		NEED(8); sw64(p);
+		uint64_t n = ld64(p);
+		p += 8;
+		if (n) {
+			NEED(n + 8);
+			p += n;
+			sw64(p);
+			p += 8;
+		}
+	}
+	if (st & (HWPROF_SAMPLE_WEIGHT | HWPROF_SAMPLE_WEIGHT_STRUCT)) {
+		NEED(8);
+		if (st & HWPROF_SAMPLE_WEIGHT_STRUCT) { sw32(p); sw16(p + 4); sw16(p + 6); }
+		else sw64(p);
+		p += 8;
+	}
+	if (st & HWPROF_SAMPLE_DATA_SRC) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_TRANSACTION) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_REGS_INTR)
+		swap_regs(&p, end, a->sample_regs_intr);
+	if (st & HWPROF_SAMPLE_PHYS_ADDR) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_CGROUP) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_DATA_PAGE_SIZE) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_CODE_PAGE_SIZE) { NEED(8); sw64(p); p += 8; }
+	if (st & HWPROF_SAMPLE_AUX) { NEED(8); sw64(p); p += 8; }
+}
+
+int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t size, uint64_t offset)
+{
+	if (pdata_buf_reserve(&h->swapbuf, size))
+		return pdata_error(h, HWPROF_E_NOMEM, offset, "out of memory");
+	uint8_t *r = h->swapbuf.p;
+	memcpy(r, src, size);
+	sw32(r);
+	sw16(r + 4);
+	sw16(r + 6);
+	uint32_t type = ld32(r);
+	uint8_t *end = r + size;
+	const struct hwprof_evsel *ev0 = h->nr_evsels ? &h->evsels[0] : NULL;
+
+	if (type == HWPROF_RECORD_SAMPLE) {
+		/* Find the evsel: IDENTIFIER is the first u64 after the header. */
+		const struct hwprof_evsel *ev = ev0;
+		if (ev0 && (ev0->attr.sample_type & HWPROF_SAMPLE_IDENTIFIER) && size >= 16) {
+			const struct hwprof_evsel *e =
+				hwprof_perfdata_evsel_by_id(h, __builtin_bswap64(ld64(r + 8)));
+			if (e)
+				ev = e;
+		} else if (h->sample_id_pos >= 0 && size >= 16u + 8u * (unsigned)h->sample_id_pos) {
+			const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(
+				h, __builtin_bswap64(ld64(r + 8 + 8 * h->sample_id_pos)));
+			if (e)
+				ev = e;
+		}
+		if (ev)
+			swap_sample(r + 8, end, &ev->attr);
+		return 0;
+	}
+	if (type == HWPROF_RECORD_HEADER_ATTR) {
+		/* The attr (by its own size field), then u64 ids to the end. */
+		if (size < 16)
+			return 0;
+		uint32_t asz = __builtin_bswap32(ld32(r + 12));
+		if (asz == 0)
+			asz = HWPROF_ATTR_SIZE_VER0;
+		if (asz > size - 8u)
+			return 0;
+		uint8_t tmp[HWPROF_ATTR_SIZE_VER10];
+		struct hwprof_attr a;
+		hwprof_attr_decode(&a, r + 8, asz, 1);
+		a.size = asz < HWPROF_ATTR_SIZE_VER10 ? asz : HWPROF_ATTR_SIZE_VER10;
+		hwprof_attr_encode(&a, tmp);
+		memcpy(r + 8, tmp, a.size);
+		st32(r + 12, asz);
+		for (uint8_t *p = r + 8 + asz; end - p >= 8; p += 8)
+			sw64(p);
+		return 0;
+	}
+	if (type == HWPROF_RECORD_THREAD_MAP) {
+		uint8_t *p = r + 8;
+		if (end - p < 8)
+			return 0;
+		sw64(p);
+		uint64_t n = ld64(p);
+		p += 8;
+		for (; n && end - p >= 24; n--, p += 24)
+			sw64(p);
+		return 0;
+	}
+	if (type == HWPROF_RECORD_CPU_MAP) {
+		/* u16 type, then u16/u32/u64 fields depending on type */
+		uint8_t *p = r + 8;
+		if (end - p < 2)
+			return 0;
+		sw16(p);
+		uint16_t t = ld16(p);
+		if (t == 0 && end - p >= 4) { /* CPUS: u16 nr, u16 cpu[nr] */
+			sw16(p + 2);
+			uint16_t n = ld16(p + 2);
+			for (uint8_t *q = p + 4; n && end - q >= 2; n--, q += 2)
+				sw16(q);
+		} else if (t == 1 && end - p >= 6) { /* MASK: u16 nr, u16 long_size, words */
+			sw16(p + 2);
+			sw16(p + 4);
+			uint16_t n = ld16(p + 2), ls = ld16(p + 4);
+			uint8_t *q = p + (ls == 8 ? 8 : 6);
+			for (; n && end - q >= ls; n--, q += ls)
+				ls == 8 ? sw64(q) : sw32(q);
+		} else if (t == 2 && end - p >= 8) { /* RANGE: u8 any, u8 pad, u16 start, end */
+			sw16(p + 4);
+			sw16(p + 6);
+		}
+		return 0;
+	}
+	const char *l = type < sizeof(layouts) / sizeof(layouts[0]) ? layouts[type] : NULL;
+	bool kernel = type < HWPROF_RECORD_USER_TYPE_START;
+	uint64_t st = 0;
+	bool sid = ev0 && HWPROF_ATTR_HAS(&ev0->attr, HWPROF_ATTR_SAMPLE_ID_ALL);
+	if (sid)
+		st = ev0->attr.sample_type;
+	uint8_t *body_end = end;
+	if (kernel && sid && trailer_size(st) + 8 <= size) {
+		swap_trailer(r, size, st);
+		body_end = end - trailer_size(st);
+	}
+	if (l)
+		swap_layout(r + 8, body_end, l);
+	if (type == HWPROF_RECORD_MMAP2 && (ld16(r + 4) & HWPROF_MISC_MMAP_BUILD_ID) && size >= 48) {
+		/* build-id variant: u8 size, u8, u16, u8[20] — undo the maj/min/ino swaps */
+		memcpy(r + 40, src + 40, 24);
+	}
+	return 0;
+}
