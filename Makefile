@@ -43,17 +43,20 @@ cli: $(BUILD)/hwprof
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libhwprof.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libhwprof.so: $(LIB_OBJ)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libhwprof.so.0 -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -shared -Wl,-soname,libhwprof.so.0 -o $@ $^ $(LDLIBS)
 
 $(BUILD)/hwprof: $(CLI_OBJ) $(BUILD)/libhwprof.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libhwprof.a $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libhwprof.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhwprof.a
 	@mkdir -p $(dir $@)

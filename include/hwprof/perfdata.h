@@ -50,6 +50,7 @@ struct hwprof_perfdata_info {
 	uint64_t data_offset, data_size;
 	uint64_t event_types_offset, event_types_size;
 	uint64_t features[4];      /* adds_features bitmap */
+	uint64_t nr_compressed;    /* COMPRESSED records unpacked so far */
 };
 
 /* A record as found in the input. */
@@ -86,6 +87,10 @@ HWPROF_API const struct hwprof_evsel *hwprof_perfdata_evsel_by_id(const struct h
 /* The evsel a record belongs to (by IDENTIFIER/ID, or the only/first one). */
 HWPROF_API const struct hwprof_evsel *hwprof_perfdata_record_evsel(const struct hwprof_perfdata *h,
 								   const struct hwprof_record *rec);
+
+/* The event's name: as recorded, else derived from the attr like perf
+ * does ("cpu-clock", "cycles:u"); buf is used for derived names. */
+HWPROF_API const char *hwprof_evsel_name(const struct hwprof_evsel *ev, char *buf, size_t len);
 
 /* Feature sections. Returns 1 and sets data/size when present, 0 if not.
  * In pipe mode features appear as HEADER_FEATURE records are read. The

@@ -80,6 +80,8 @@ int pdata_add_evsel(struct hwprof_perfdata *h, const uint8_t *attr, uint32_t ava
 		    const uint8_t *ids, uint64_t nr_ids, uint64_t offset);
 void pdata_set_evsel_name(struct hwprof_perfdata *h, uint64_t id, const char *name, size_t len);
 void pdata_update_id_layout(struct hwprof_perfdata *h);
+int pdata_keep(struct hwprof_perfdata *h, void *p);
+void pdata_load_event_desc(struct hwprof_perfdata *h);
 
 /* Cross-endian: write a host-order copy of rec into h->swapbuf. */
 int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t size, uint64_t offset);

@@ -43,7 +43,7 @@ int pdata_buf_reserve(struct pdata_buf *b, size_t cap)
 	return 0;
 }
 
-static int keep(struct hwprof_perfdata *h, void *p)
+int pdata_keep(struct hwprof_perfdata *h, void *p)
 {
 	if (h->nr_owned == h->cap_owned) {
 		size_t n = h->cap_owned ? h->cap_owned * 2 : 16;
@@ -160,7 +160,7 @@ int pdata_add_evsel(struct hwprof_perfdata *h, const uint8_t *attr, uint32_t ava
 	ev->idx = h->nr_evsels;
 	if (size > HWPROF_ATTR_SIZE_VER10) {
 		uint8_t *tail = malloc(size - HWPROF_ATTR_SIZE_VER10);
-		if (!tail || keep(h, tail)) {
+		if (!tail || pdata_keep(h, tail)) {
 			free(tail);
 			return pdata_error(h, HWPROF_E_NOMEM, offset, "out of memory");
 		}
@@ -170,7 +170,7 @@ int pdata_add_evsel(struct hwprof_perfdata *h, const uint8_t *attr, uint32_t ava
 	}
 	if (nr_ids) {
 		uint64_t *v = malloc(nr_ids * sizeof(*v));
-		if (!v || keep(h, v)) {
+		if (!v || pdata_keep(h, v)) {
 			free(v);
 			return pdata_error(h, HWPROF_E_NOMEM, offset, "out of memory for %llu ids",
 					   (unsigned long long)nr_ids);
@@ -194,7 +194,7 @@ void pdata_set_evsel_name(struct hwprof_perfdata *h, uint64_t id, const char *na
 	if (!ev)
 		return;
 	char *s = malloc(len + 1);
-	if (!s || keep(h, s)) {
+	if (!s || pdata_keep(h, s)) {
 		free(s);
 		return;
 	}
@@ -346,6 +346,7 @@ static int open_file_mode(struct hwprof_perfdata *h)
 	}
 	h->pos = in->data_offset;
 	h->end = in->data_offset + in->data_size;
+	pdata_load_event_desc(h);
 	return 0;
 }
 
@@ -731,6 +732,7 @@ HWPROF_API int hwprof_perfdata_next(struct hwprof_perfdata *h, struct hwprof_rec
 		if (rc <= 0)
 			break;
 		if (rec->type == HWPROF_RECORD_COMPRESSED || rec->type == HWPROF_RECORD_COMPRESSED2) {
+			h->info.nr_compressed++;
 			rc = pdata_decomp_start(h, rec->data, rec->size, rec->offset, rec->type);
 			if (rc)
 				break;

@@ -1,0 +1,66 @@
+/* A perf.data session: the records of a file delivered in the order perf
+ * processes them, with samples parsed and process state tracked.
+ *
+ * Ordering follows perf's: records perf synthesizes (user types >= 64) and
+ * kernel records without a timestamp are delivered as they are read; kernel
+ * records with a timestamp are queued and delivered in time order when a
+ * FINISHED_ROUND allows it (everything up to the newest time of the round
+ * before) and at the end of the input.
+ *
+ * Process state (threads, their comm and memory maps, kernel maps) is
+ * updated from COMM/FORK/EXIT/MMAP/MMAP2 records as they are delivered, so
+ * a lookup made while handling an event sees the state just before it.
+ */
+#ifndef HWPROF_SESSION_H
+#define HWPROF_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwprof/perfdata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwprof_session;
+
+struct hwprof_event {
+	struct hwprof_record rec;
+	/* SAMPLE: the parsed sample; other kernel records: the sample_id_all
+	 * trailer (sample.sample_type says which fields were found). */
+	struct hwprof_sample sample;
+	int parse_err;       /* < 0 if the sample or trailer could not be parsed */
+};
+
+HWPROF_API int hwprof_session_open(struct hwprof_session **out, const char *path,
+				   struct hwprof_error *err);
+HWPROF_API void hwprof_session_close(struct hwprof_session *s);
+HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s);
+
+/* Next event in delivery order: 1, 0 at the end, < 0 on an input error
+ * (events before the damage have been delivered; queued ones are flushed
+ * first, then the error is returned). */
+HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev);
+
+/* ---- process state ------------------------------------------------------- */
+
+struct hwprof_map_info {
+	uint64_t start, end, pgoff;
+	const char *dso;     /* the DSO's long name */
+};
+
+/* Finds (creating it, like perf) the thread pid/tid and returns its comm
+ * (":<tid>" until a COMM record names it). */
+HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int32_t pid, int32_t tid);
+/* The map holding addr for cpumode (HWPROF_MISC_KERNEL/USER/...) in the
+ * thread's address space. Returns 1 and fills *m, or 0 if none; *level
+ * gets perf's level letter ('k', '.', 'g', 'u', 'H'). */
+HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid,
+				       unsigned cpumode, uint64_t addr, struct hwprof_map_info *m,
+				       char *level);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

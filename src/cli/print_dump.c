@@ -1,0 +1,559 @@
+/* perf report -D output (see print_dump.h). Record lines follow perf 6.1:
+ * "\n<off>@<file> [<size>]: event: <type>", the raw bytes, then
+ * "[cpu ][time ]<off> [<size>]: PERF_RECORD_<NAME>" and the type's fields.
+ * Output volume is large, so the raw hex dump is formatted by hand. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/print_dump.h"
+#include "util/bytes.h"
+
+#define MAX_TYPES 128
+
+struct dump {
+	FILE *out;
+	struct hwprof_session *s;
+	struct hwprof_perfdata *h;
+	const char *path;
+	uint64_t nr_events[MAX_TYPES];
+	uint64_t *evsel_samples;  /* per evsel */
+	uint32_t nr_evsel_slots;
+};
+
+static const char *const record_names[MAX_TYPES] = {
+	[0] = "TOTAL", [1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",
+	[6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ", [9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX",
+	[12] = "ITRACE_START", [13] = "LOST_SAMPLES", [14] = "SWITCH", [15] = "SWITCH_CPU_WIDE",
+	[16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT", [19] = "CGROUP", [20] = "TEXT_POKE",
+	[21] = "AUX_OUTPUT_HW_ID", [64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA",
+	[67] = "BUILD_ID", [68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO",
+	[71] = "AUXTRACE", [72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP",
+	[75] = "STAT_CONFIG", [76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE",
+	[79] = "TIME_CONV", [80] = "FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT",
+	[83] = "COMPRESSED2",
+};
+
+/* perf 6.1 knows types up to 82 (PERF_RECORD_HEADER_MAX = 83). */
+#define PERF61_HEADER_MAX 83
+
+static const char *record_name(uint32_t type)
+{
+	if (type >= MAX_TYPES)
+		return "INVALID";
+	return record_names[type] ? record_names[type] : "UNKNOWN";
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+/* ".\n. ... raw event: size N bytes\n" and 16-byte hex+ASCII lines. */
+static void raw_dump(FILE *out, const uint8_t *p, uint32_t len)
+{
+	char line[128];
+	fprintf(out, ".\n. ... raw event: size %u bytes\n", len);
+	for (uint32_t off = 0; off < len; off += 16) {
+		uint32_t n = len - off < 16 ? len - off : 16;
+		char *w = line;
+		*w++ = '.';
+		*w++ = ' ';
+		*w++ = ' ';
+		*w++ = hexd[(off >> 12) & 15];
+		*w++ = hexd[(off >> 8) & 15];
+		*w++ = hexd[(off >> 4) & 15];
+		*w++ = hexd[off & 15];
+		*w++ = ':';
+		*w++ = ' ';
+		for (uint32_t i = 0; i < 16; i++) {
+			if (i < n) {
+				*w++ = ' ';
+				*w++ = hexd[p[off + i] >> 4];
+				*w++ = hexd[p[off + i] & 15];
+			} else {
+				*w++ = ' ';
+				*w++ = ' ';
+				*w++ = ' ';
+			}
+		}
+		*w++ = ' ';
+		*w++ = ' ';
+		for (uint32_t i = 0; i < 16; i++) {
+			if (i < n) {
+				uint8_t c = p[off + i];
+				*w++ = (c >= 0x20 && c < 0x7f) ? (char)c : '.';
+			} else {
+				*w++ = ' ';
+			}
+		}
+		*w++ = '\n';
+		fwrite(line, 1, (size_t)(w - line), out);
+	}
+	fputc('\n', out);
+}
+
+/* The hex of an offset as perf's %#x / %#lx prints it ("0" for zero). */
+static void print_hex_alt(FILE *out, uint64_t v)
+{
+	if (v)
+		fprintf(out, "%#" PRIx64, v);
+	else
+		fputc('0', out);
+}
+
+static uint64_t combined_sample_type(struct hwprof_perfdata *h)
+{
+	uint64_t st = 0;
+	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++)
+		st |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
+	return st;
+}
+
+static bool sample_id_all(struct hwprof_perfdata *h)
+{
+	const struct hwprof_evsel *ev = hwprof_perfdata_evsel(h, 0);
+	return ev && HWPROF_ATTR_HAS(&ev->attr, HWPROF_ATTR_SAMPLE_ID_ALL);
+}
+
+static void print_string_field(FILE *out, const uint8_t *p, size_t max)
+{
+	fwrite(p, 1, strnlen((const char *)p, max), out);
+}
+
+static void print_cpu_map(FILE *out, const uint8_t *d, uint32_t len)
+{
+	/* Decode to a sorted cpu list, then print ranges "0-3,5". */
+	int cpus[4096];
+	int n = 0;
+	if (len < 2)
+		return;
+	uint16_t type = ld16(d);
+	if (type == 0 && len >= 4) {
+		uint16_t nr = ld16(d + 2);
+		for (uint16_t i = 0; i < nr && 4u + 2u * i + 2 <= len && n < 4096; i++)
+			cpus[n++] = ld16(d + 4 + 2 * i);
+	} else if (type == 1 && len >= 6) {
+		uint16_t nr = ld16(d + 2), ls = ld16(d + 4);
+		uint32_t base = ls == 8 ? 8 : 6;
+		for (uint16_t i = 0; i < nr; i++) {
+			if (base + (uint32_t)(i + 1) * ls > len)
+				break;
+			uint64_t w = ls == 8 ? ld64(d + base + i * 8u) : ld32(d + base + i * 4u);
+			for (unsigned b = 0; b < ls * 8u && n < 4096; b++)
+				if ((w >> b) & 1)
+					cpus[n++] = (int)(i * ls * 8u + b);
+		}
+	} else if (type == 2 && len >= 8) {
+		uint16_t a = ld16(d + 4), b = ld16(d + 6);
+		if (d[2]) /* any_cpu: -1 first */
+			cpus[n++] = -1;
+		for (unsigned c = a; c <= b && n < 4096; c++)
+			cpus[n++] = (int)c;
+	}
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		if (i)
+			fputc(',', out);
+		if (j > i)
+			fprintf(out, "%d-%d", cpus[i], cpus[j]);
+		else
+			fprintf(out, "%d", cpus[i]);
+		i = j + 1;
+	}
+}
+
+static const char *page_size_name(uint64_t size, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPEZY";
+	if (!size) {
+		snprintf(buf, len, "N/A");
+		return buf;
+	}
+	int i = 0;
+	while (size / 1024 > 1 && i < 8) {
+		size /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", size, units[i]);
+	return buf;
+}
+
+static void resolve_sample(struct dump *d, const struct hwprof_event *ev, const struct hwprof_evsel *e)
+{
+	FILE *out = d->out;
+	const struct hwprof_sample *s = &ev->sample;
+	const char *comm = hwprof_session_thread_comm(d->s, (int32_t)s->pid, (int32_t)s->tid);
+	fprintf(out, " ... thread: %s:%d\n", comm ? comm : "", (int)s->tid);
+	struct hwprof_map_info mi;
+	char level = 0;
+	int found = hwprof_session_find_map(d->s, (int32_t)s->pid, (int32_t)s->tid,
+					    ev->rec.misc & HWPROF_MISC_CPUMODE_MASK, s->ip, &mi, &level);
+	fprintf(out, " ...... dso: %s\n", found ? mi.dso : level == 'H' ? "[hypervisor]" : "<not found>");
+	if (e->idx < d->nr_evsel_slots)
+		d->evsel_samples[e->idx]++;
+}
+
+static void print_sample(struct dump *d, const struct hwprof_event *ev)
+{
+	FILE *out = d->out;
+	const struct hwprof_sample *s = &ev->sample;
+	const struct hwprof_attr *a = &s->evsel->attr;
+	uint64_t st = a->sample_type;
+	fprintf(out, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n", ev->rec.misc,
+		(int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
+	if (st & HWPROF_SAMPLE_CALLCHAIN) {
+		fprintf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
+		for (uint64_t i = 0; i < s->callchain_nr; i++)
+			fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, hwprof_u64_at(s->callchain, i));
+	}
+	if (st & HWPROF_SAMPLE_BRANCH_STACK) {
+		fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
+		for (uint64_t i = 0; i < s->branch_nr; i++) {
+			uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
+			uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
+			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x\n", i,
+				from, to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ",
+				(fl & 2) ? "P" : " ", (fl & 8) ? "A" : " ", (fl & 4) ? "T" : " ",
+				(unsigned)(fl >> 24));
+		}
+	}
+	if (st & HWPROF_SAMPLE_STACK_USER)
+		fprintf(out, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->stack_dyn_size,
+			s->stack_size ? (unsigned)(s->stack_data - 8 - ev->rec.data) : 0u);
+	if (st & (HWPROF_SAMPLE_WEIGHT | HWPROF_SAMPLE_WEIGHT_STRUCT)) {
+		fprintf(out, "... weight: %" PRIu64, s->weight);
+		if (st & HWPROF_SAMPLE_WEIGHT_STRUCT)
+			fprintf(out, ",0x%" PRIx16 ",0x%" PRIx16, s->ins_lat, s->p_stage_cyc);
+		fputc('\n', out);
+	}
+	if (st & HWPROF_SAMPLE_DATA_SRC)
+		fprintf(out, " . data_src: 0x%" PRIx64 "\n", s->data_src);
+	if (st & HWPROF_SAMPLE_PHYS_ADDR)
+		fprintf(out, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
+	char buf[32];
+	if (st & HWPROF_SAMPLE_DATA_PAGE_SIZE)
+		fprintf(out, " .. data page size: %s\n", page_size_name(s->data_page_size, buf, sizeof(buf)));
+	if (st & HWPROF_SAMPLE_CODE_PAGE_SIZE)
+		fprintf(out, " .. code page size: %s\n", page_size_name(s->code_page_size, buf, sizeof(buf)));
+	if (st & HWPROF_SAMPLE_TRANSACTION)
+		fprintf(out, "... transaction: %" PRIx64 "\n", s->transaction);
+	if (st & HWPROF_SAMPLE_READ) {
+		uint64_t rf = a->read_format;
+		fprintf(out, "... sample_read:\n");
+		if (rf & HWPROF_FORMAT_TOTAL_TIME_ENABLED)
+			fprintf(out, "...... time enabled %016" PRIx64 "\n", s->time_enabled);
+		if (rf & HWPROF_FORMAT_TOTAL_TIME_RUNNING)
+			fprintf(out, "...... time running %016" PRIx64 "\n", s->time_running);
+		if (rf & HWPROF_FORMAT_GROUP) {
+			fprintf(out, ".... group nr %" PRIu64 "\n", s->read_nr);
+			for (uint64_t i = 0; i < s->read_nr; i++) {
+				const uint8_t *v = s->read_values + i * s->read_value_stride;
+				uint64_t id = (rf & HWPROF_FORMAT_ID) ? ld64(v + 8) : 0;
+				fprintf(out, "..... id %016" PRIx64 ", value %016" PRIx64, id, ld64(v));
+				if (rf & HWPROF_FORMAT_LOST)
+					fprintf(out, ", lost %" PRIu64, ld64(v + ((rf & HWPROF_FORMAT_ID) ? 16 : 8)));
+				fputc('\n', out);
+			}
+		} else {
+			fprintf(out, "..... id %016" PRIx64 ", value %016" PRIx64, s->read_one.id, s->read_one.value);
+			if (rf & HWPROF_FORMAT_LOST)
+				fprintf(out, ", lost %" PRIu64, s->read_one.lost);
+			fputc('\n', out);
+		}
+	}
+	/* perf report resolves the sample (thread and DSO lines) once, or
+	 * with PERF_SAMPLE_READ once per value whose id names an event. */
+	if (!(st & HWPROF_SAMPLE_READ)) {
+		resolve_sample(d, ev, s->evsel);
+	} else if (a->read_format & HWPROF_FORMAT_GROUP) {
+		for (uint64_t i = 0; i < s->read_nr; i++) {
+			const uint8_t *v = s->read_values + i * s->read_value_stride;
+			uint64_t id = (a->read_format & HWPROF_FORMAT_ID) ? ld64(v + 8) : 0;
+			const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(d->h, id);
+			if (e)
+				resolve_sample(d, ev, e);
+		}
+	} else {
+		const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(d->h, s->read_one.id);
+		if (e)
+			resolve_sample(d, ev, e);
+	}
+}
+
+static void print_mmap2(FILE *out, const uint8_t *p, uint32_t size)
+{
+	uint32_t prot = ld32(p + 64), flags = ld32(p + 68);
+	fprintf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int)ld32(p + 8), (int)ld32(p + 12),
+		ld64(p + 16), ld64(p + 24), ld64(p + 32));
+	if (ld16(p + 4) & HWPROF_MISC_MMAP_BUILD_ID) {
+		unsigned n = p[40] > 20 ? 20 : p[40];
+		fputs(" <", out);
+		for (unsigned i = 0; i < n; i++)
+			fprintf(out, "%02x", p[44 + i]);
+		fputs(">", out);
+	} else {
+		fprintf(out, " %02x:%02x %" PRIu64 " %" PRIu64, ld32(p + 40), ld32(p + 44), ld64(p + 48), ld64(p + 56));
+	}
+	fprintf(out, "]: %c%c%c%c ", (prot & 1) ? 'r' : '-', (prot & 2) ? 'w' : '-', (prot & 4) ? 'x' : '-',
+		(flags & 1) ? 's' : 'p');
+	print_string_field(out, p + 72, size - 72u);
+	fputc('\n', out);
+}
+
+/* The type-specific text after "PERF_RECORD_<NAME>". min_size says how
+ * many bytes the fixed part needs; shorter records get a note instead. */
+static void print_details(struct dump *d, const struct hwprof_event *ev)
+{
+	FILE *out = d->out;
+	const struct hwprof_record *r = &ev->rec;
+	const uint8_t *p = r->data;
+	uint32_t size = r->size;
+	switch (r->type) {
+	case HWPROF_RECORD_MMAP:
+		if (size < 40)
+			break;
+		fprintf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c ", (int)ld32(p + 8),
+			(int)ld32(p + 12), ld64(p + 16), ld64(p + 24), ld64(p + 32),
+			(r->misc & HWPROF_MISC_MMAP_DATA) ? 'r' : 'x');
+		print_string_field(out, p + 40, size - 40u);
+		fputc('\n', out);
+		return;
+	case HWPROF_RECORD_MMAP2:
+		if (size < 72)
+			break;
+		print_mmap2(out, p, size);
+		return;
+	case HWPROF_RECORD_COMM:
+		if (size < 16)
+			break;
+		fprintf(out, "%s: ", (r->misc & HWPROF_MISC_COMM_EXEC) ? " exec" : "");
+		print_string_field(out, p + 16, size - 16u);
+		fprintf(out, ":%d/%d\n", (int)ld32(p + 8), (int)ld32(p + 12));
+		return;
+	case HWPROF_RECORD_EXIT:
+	case HWPROF_RECORD_FORK:
+		if (size < 24)
+			break;
+		fprintf(out, "(%d:%d):(%d:%d)\n", (int)ld32(p + 8), (int)ld32(p + 16), (int)ld32(p + 12),
+			(int)ld32(p + 20));
+		return;
+	case HWPROF_RECORD_LOST:
+		if (size < 24)
+			break;
+		fprintf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", ld64(p + 8), ld64(p + 16));
+		return;
+	case HWPROF_RECORD_LOST_SAMPLES:
+		if (size < 16)
+			break;
+		fprintf(out, ": lost:%" PRIu64 "\n", ld64(p + 8));
+		return;
+	case HWPROF_RECORD_SAMPLE:
+		if (ev->parse_err < 0 || !ev->sample.evsel)
+			break;
+		print_sample(d, ev);
+		return;
+	case HWPROF_RECORD_AUX:
+		if (size < 32)
+			break;
+		{
+			uint64_t fl = ld64(p + 24);
+			fputs(" offset: ", out);
+			print_hex_alt(out, ld64(p + 8));
+			fputs(" size: ", out);
+			print_hex_alt(out, ld64(p + 16));
+			fputs(" flags: ", out);
+			print_hex_alt(out, fl);
+			fprintf(out, " [%s%s%s]\n", (fl & 1) ? "T" : "", (fl & 2) ? "O" : "", (fl & 4) ? "P" : "");
+		}
+		return;
+	case HWPROF_RECORD_ITRACE_START:
+		if (size < 16)
+			break;
+		fprintf(out, " pid: %u tid: %u\n", ld32(p + 8), ld32(p + 12));
+		return;
+	case HWPROF_RECORD_SWITCH:
+	case HWPROF_RECORD_SWITCH_CPU_WIDE: {
+		bool sw_out = r->misc & HWPROF_MISC_SWITCH_OUT;
+		const char *in_out = !sw_out ? "IN         "
+				     : !(r->misc & HWPROF_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " : "OUT preempt";
+		if (r->type == HWPROF_RECORD_SWITCH) {
+			fprintf(out, " %s\n", in_out);
+			return;
+		}
+		if (size < 16)
+			break;
+		fprintf(out, " %s  %s pid/tid: %5d/%-5d\n", in_out, sw_out ? "next" : "prev", (int)ld32(p + 8),
+			(int)ld32(p + 12));
+		return;
+	}
+	case HWPROF_RECORD_ID_INDEX: {
+		if (size < 16)
+			break;
+		uint64_t n = ld64(p + 8);
+		fprintf(out, " nr: %" PRIu64 "\n", n);
+		uint64_t max = (size - 16u) / 32u;
+		for (uint64_t i = 0; i < n && i < max; i++) {
+			const uint8_t *e = p + 16 + 32 * i;
+			fprintf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64 "\n",
+				ld64(e), ld64(e + 8), (int64_t)ld64(e + 16), (int64_t)ld64(e + 24));
+		}
+		return;
+	}
+	case HWPROF_RECORD_THREAD_MAP: {
+		if (size < 16)
+			break;
+		uint64_t n = ld64(p + 8);
+		uint64_t max = (size - 16u) / 24u;
+		if (n > max)
+			n = max;
+		fprintf(out, " nr: %d thread%s: ", (int)n, n > 1 ? "s" : "");
+		for (uint64_t i = 0; i < n; i++)
+			fprintf(out, "%s%d", i ? ", " : "", (int)ld64(p + 16 + 24 * i));
+		fputs("\n: unhandled!\n", out);
+		return;
+	}
+	case HWPROF_RECORD_CPU_MAP:
+		fputs(": ", out);
+		print_cpu_map(out, p + 8, size - 8u);
+		fputs("\n: unhandled!\n", out);
+		return;
+	case HWPROF_RECORD_EVENT_UPDATE: {
+		if (size < 24)
+			break;
+		uint64_t type = ld64(p + 8);
+		fprintf(out, "\n... id:    %" PRIu64 "\n", ld64(p + 16));
+		if (type == 0) {
+			fputs("... unit:  ", out);
+			print_string_field(out, p + 24, size - 24u);
+			fputc('\n', out);
+		} else if (type == 1 && size >= 32) {
+			double sc;
+			memcpy(&sc, p + 24, 8);
+			fprintf(out, "... scale: %f\n", sc);
+		} else if (type == 2) {
+			fputs("... name:  ", out);
+			print_string_field(out, p + 24, size - 24u);
+			fputc('\n', out);
+		} else if (type == 3) {
+			fputs("... ", out);
+			print_cpu_map(out, p + 24, size - 24u);
+			fputc('\n', out);
+		} else {
+			fputs("... unknown type\n", out);
+		}
+		return;
+	}
+	case HWPROF_RECORD_TIME_CONV:
+		if (size < 32)
+			break;
+		fprintf(out, "\n... Time Shift      %" PRIu64 "\n", ld64(p + 8));
+		fprintf(out, "... Time Muliplier  %" PRIu64 "\n", ld64(p + 16));
+		fprintf(out, "... Time Zero       %" PRIu64 "\n", ld64(p + 24));
+		if (size >= 56) {
+			fprintf(out, "... Time Cycles     %" PRIu64 "\n", ld64(p + 32));
+			fprintf(out, "... Time Mask       %#" PRIx64 "\n", ld64(p + 40));
+			fprintf(out, "... Cap Time Zero   %d\n", p[48]);
+			fprintf(out, "... Cap Time Short  %d\n", p[49]);
+		}
+		fputs(": unhandled!\n", out);
+		return;
+	case HWPROF_RECORD_FINISHED_ROUND:
+		fputc('\n', out);
+		return;
+	case HWPROF_RECORD_FINISHED_INIT:
+		fputs(": unhandled!\n", out);
+		return;
+	case HWPROF_RECORD_HEADER_ATTR:
+	case HWPROF_RECORD_HEADER_FEATURE:
+		/* perf prints nothing more, not even a newline */
+		return;
+	default:
+		break;
+	}
+	fputs(": unhandled!\n", out);
+}
+
+static void print_event(struct dump *d, const struct hwprof_event *ev)
+{
+	FILE *out = d->out;
+	const struct hwprof_record *r = &ev->rec;
+	fputc('\n', out);
+	print_hex_alt(out, r->offset);
+	fprintf(out, "@%s [%#x]: event: %u\n", d->path, r->size, r->type);
+	raw_dump(out, r->data, r->size);
+	/* A HEADER_ATTR is printed against the events before it. */
+	bool sid = sample_id_all(d->h);
+	if (r->type == HWPROF_RECORD_HEADER_ATTR && hwprof_perfdata_nr_evsels(d->h) <= 1)
+		sid = false;
+	if (r->type != HWPROF_RECORD_SAMPLE && !sid) {
+		fputs("-1 -1 ", out);
+	} else {
+		uint64_t st = combined_sample_type(d->h);
+		if (st & HWPROF_SAMPLE_CPU)
+			fprintf(out, "%u ", ev->sample.cpu);
+		if (st & HWPROF_SAMPLE_TIME)
+			fprintf(out, "%" PRIu64 " ", ev->sample.time);
+	}
+	print_hex_alt(out, r->offset);
+	fprintf(out, " [%#x]: PERF_RECORD_%s", r->size, record_name(r->type));
+	print_details(d, ev);
+}
+
+static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t total, bool first)
+{
+	if (!first && total)
+		fprintf(out, "%16s events: %10d  (%4.1f%%)\n", name, (int)n, (double)n / (double)total * 100.0);
+	else
+		fprintf(out, "%16s events: %10d\n", name, (int)n);
+}
+
+int print_dump(FILE *out, struct hwprof_session *s, const char *display_path)
+{
+	struct dump d = { .out = out, .s = s, .h = hwprof_session_data(s), .path = display_path };
+	struct hwprof_event ev;
+	int rc;
+	while ((rc = hwprof_session_next(s, &ev)) > 0) {
+		uint32_t n = hwprof_perfdata_nr_evsels(d.h);
+		if (n > d.nr_evsel_slots) {
+			uint64_t *v = realloc(d.evsel_samples, n * sizeof(*v));
+			if (!v) {
+				rc = -HWPROF_E_NOMEM;
+				break;
+			}
+			memset(v + d.nr_evsel_slots, 0, (n - d.nr_evsel_slots) * sizeof(*v));
+			d.evsel_samples = v;
+			d.nr_evsel_slots = n;
+		}
+		if (ev.rec.type < MAX_TYPES)
+			d.nr_events[ev.rec.type]++;
+		d.nr_events[0]++;
+		print_event(&d, &ev);
+		if (ev.parse_err < 0) {
+			rc = ev.parse_err;
+			break;
+		}
+	}
+	if (rc == 0) {
+		uint64_t nc = hwprof_perfdata_info(d.h)->nr_compressed;
+		d.nr_events[HWPROF_RECORD_COMPRESSED] += nc;
+		d.nr_events[0] += nc;
+		fprintf(out, "\nAggregated stats:\n");
+		for (uint32_t t = 0; t < PERF61_HEADER_MAX + 1 && t < MAX_TYPES; t++) {
+			if (!record_names[t] || (t && !d.nr_events[t]))
+				continue;
+			print_stats_line(out, record_names[t], d.nr_events[t], d.nr_events[0], t == 0);
+		}
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(d.h); i++) {
+			char buf[128];
+			const struct hwprof_evsel *e = hwprof_perfdata_evsel(d.h, i);
+			/* perf skips events without samples (the dummy tracking event) */
+			if (i >= d.nr_evsel_slots || !d.evsel_samples[i])
+				continue;
+			fprintf(out, "%s stats:\n", hwprof_evsel_name(e, buf, sizeof(buf)));
+			print_stats_line(out, "SAMPLE", d.evsel_samples[i], 0, true);
+		}
+	}
+	free(d.evsel_samples);
+	return rc;
+}

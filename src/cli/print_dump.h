@@ -1,0 +1,14 @@
+/* `report -D`: every record of a perf.data printed the way perf report -D
+ * prints it (raw bytes, record line, decoded fields), then the stats. */
+#ifndef HWPROF_CLI_PRINT_DUMP_H
+#define HWPROF_CLI_PRINT_DUMP_H
+
+#include <stdio.h>
+
+#include "hwprof/session.h"
+
+/* Returns 0, or the reader's negative error after printing what came
+ * before the damage. */
+int print_dump(FILE *out, struct hwprof_session *s, const char *display_path);
+
+#endif

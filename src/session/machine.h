@@ -1,0 +1,56 @@
+/* Process state of a session: threads (comm, parent) and address spaces
+ * (maps of DSOs), host kernel maps. Semantics follow what perf's report
+ * derives from COMM/FORK/EXIT/MMAP/MMAP2 records, so lookups give the same
+ * thread names and DSOs as perf prints. */
+#ifndef HWPROF_SESSION_MACHINE_H
+#define HWPROF_SESSION_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct sess_map {
+	uint64_t start, end, pgoff;
+	const char *dso;         /* interned long name */
+};
+
+struct sess_maps {
+	unsigned refs;
+	struct sess_map *v;
+	size_t n, cap;
+};
+
+struct sess_thread {
+	int32_t pid, tid, ppid;
+	char *comm;              /* NULL until set: then ":<tid>" is reported */
+	char defcomm[16];
+	bool comm_set;
+	struct sess_maps *maps;
+	struct sess_thread *next; /* hash chain */
+};
+
+struct sess_machine {
+	struct sess_thread **buckets;
+	size_t nbuckets, nthreads;
+	struct sess_maps kmaps;  /* host kernel and modules */
+	char **strings;          /* interned DSO names */
+	size_t nstrings, capstrings;
+};
+
+int sess_machine_init(struct sess_machine *m);
+void sess_machine_fini(struct sess_machine *m);
+
+struct sess_thread *sess_findnew_thread(struct sess_machine *m, int32_t pid, int32_t tid);
+struct sess_thread *sess_find_thread(struct sess_machine *m, int32_t tid);
+const char *sess_thread_comm(const struct sess_thread *t);
+
+int sess_process_comm(struct sess_machine *m, int32_t pid, int32_t tid, const char *comm);
+int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid);
+int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
+		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
+
+/* Map for addr; level gets perf's letter. Returns the map or NULL. */
+const struct sess_map *sess_find_map(struct sess_machine *m, struct sess_thread *t, unsigned cpumode,
+				     uint64_t addr, char *level);
+
+#endif

@@ -1,0 +1,119 @@
+/* Binary min-heap on (time, seq); see ordered.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/hwprof.h"
+#include "session/ordered.h"
+
+#define CHUNK_SIZE (1u << 20)
+
+void ord_init(struct ord_queue *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->cur = -1;
+}
+
+void ord_fini(struct ord_queue *q)
+{
+	free(q->heap);
+	for (size_t i = 0; i < q->nchunks; i++)
+		free(q->chunks[i].mem);
+	free(q->chunks);
+	memset(q, 0, sizeof(*q));
+}
+
+static bool less(const struct ord_entry *a, const struct ord_entry *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static int32_t chunk_for(struct ord_queue *q, size_t need)
+{
+	if (q->cur >= 0 && q->chunks[q->cur].cap - q->chunks[q->cur].used >= need)
+		return q->cur;
+	/* Reuse an empty chunk, or make a new one. */
+	for (size_t i = 0; i < q->nchunks; i++)
+		if (q->chunks[i].live == 0 && q->chunks[i].cap >= need) {
+			q->chunks[i].used = 0;
+			q->cur = (int32_t)i;
+			return q->cur;
+		}
+	struct ord_chunk *c = realloc(q->chunks, (q->nchunks + 1) * sizeof(*c));
+	if (!c)
+		return -1;
+	q->chunks = c;
+	size_t cap = need > CHUNK_SIZE ? need : CHUNK_SIZE;
+	c[q->nchunks].mem = malloc(cap);
+	if (!c[q->nchunks].mem)
+		return -1;
+	c[q->nchunks].cap = cap;
+	c[q->nchunks].used = 0;
+	c[q->nchunks].live = 0;
+	q->cur = (int32_t)q->nchunks++;
+	return q->cur;
+}
+
+int ord_push(struct ord_queue *q, const struct hwprof_record *rec, uint64_t time, bool copy)
+{
+	if (q->n == q->cap) {
+		size_t n = q->cap ? q->cap * 2 : 1024;
+		struct ord_entry *h = realloc(q->heap, n * sizeof(*h));
+		if (!h)
+			return -HWPROF_E_NOMEM;
+		q->heap = h;
+		q->cap = n;
+	}
+	struct ord_entry e = { time, q->seq++, *rec, -1 };
+	if (copy) {
+		size_t need = (rec->size + 7u) & ~7u;
+		int32_t ci = chunk_for(q, need);
+		if (ci < 0)
+			return -HWPROF_E_NOMEM;
+		struct ord_chunk *c = &q->chunks[ci];
+		memcpy(c->mem + c->used, rec->data, rec->size);
+		e.rec.data = c->mem + c->used;
+		c->used += need;
+		c->live++;
+		e.chunk = ci;
+	}
+	size_t i = q->n++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!less(&e, &q->heap[p]))
+			break;
+		q->heap[i] = q->heap[p];
+		i = p;
+	}
+	q->heap[i] = e;
+	return 0;
+}
+
+int ord_pop(struct ord_queue *q, uint64_t limit, struct ord_entry *out)
+{
+	if (!q->n || q->heap[0].time > limit)
+		return 0;
+	*out = q->heap[0];
+	/* The popped copy stays readable until the chunk is reused, which
+	 * needs a later push: release it now. */
+	if (out->chunk >= 0)
+		q->chunks[out->chunk].live--;
+	struct ord_entry last = q->heap[--q->n];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct ord_entry *best = &last;
+		if (l < q->n && less(&q->heap[l], best)) {
+			m = l;
+			best = &q->heap[l];
+		}
+		if (r < q->n && less(&q->heap[r], best))
+			m = r;
+		if (m == i)
+			break;
+		q->heap[i] = q->heap[m];
+		i = m;
+	}
+	if (q->n)
+		q->heap[i] = last;
+	return 1;
+}

@@ -1,0 +1,241 @@
+/* Session: delivers a perf.data's records in perf's processing order (see
+ * session.h) and keeps the process state current. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/session.h"
+#include "perfdata/perfdata_int.h"
+#include "session/machine.h"
+#include "session/ordered.h"
+#include "util/bytes.h"
+
+struct hwprof_session {
+	struct hwprof_perfdata *data;
+	struct ord_queue q;
+	struct sess_machine m;
+	uint64_t next_flush, max_ts;
+	bool draining;            /* delivering queued records up to drain_limit */
+	uint64_t drain_limit;
+	bool final;               /* the input has ended */
+	int err;                  /* input error to report after the final drain */
+	bool done;
+	struct hwprof_record last; /* delivered last: its state change is applied next call */
+	bool have_last;
+};
+
+HWPROF_API int hwprof_session_open(struct hwprof_session **out, const char *path, struct hwprof_error *err)
+{
+	*out = NULL;
+	struct hwprof_session *s = calloc(1, sizeof(*s));
+	if (!s) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->code = -HWPROF_E_NOMEM;
+			snprintf(err->msg, sizeof(err->msg), "out of memory");
+		}
+		return -HWPROF_E_NOMEM;
+	}
+	int rc = hwprof_perfdata_open(&s->data, path, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	ord_init(&s->q);
+	/* perf registers the idle task up front: pid/tid 0 is "swapper". */
+	if (sess_machine_init(&s->m) || sess_process_comm(&s->m, 0, 0, "swapper")) {
+		hwprof_session_close(s);
+		return -HWPROF_E_NOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+HWPROF_API void hwprof_session_close(struct hwprof_session *s)
+{
+	if (!s)
+		return;
+	hwprof_perfdata_close(s->data);
+	ord_fini(&s->q);
+	sess_machine_fini(&s->m);
+	free(s);
+}
+
+HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s)
+{
+	return s->data;
+}
+
+static bool in_map(const struct hwprof_perfdata *h, const struct hwprof_record *r)
+{
+	return h->map && !h->info.swapped && !r->compressed && r->data >= h->map &&
+	       r->data < h->map + h->map_len;
+}
+
+/* The timestamp perf orders a kernel record by: the sample's or trailer's
+ * time, or none (-1). */
+static uint64_t record_time(struct hwprof_session *s, const struct hwprof_record *rec)
+{
+	struct hwprof_sample smp;
+	if (rec->type == HWPROF_RECORD_SAMPLE) {
+		const struct hwprof_evsel *ev = hwprof_perfdata_record_evsel(s->data, rec);
+		if (!ev || !(ev->attr.sample_type & HWPROF_SAMPLE_TIME))
+			return (uint64_t)-1;
+		/* TIME sits after IDENTIFIER, IP and TID */
+		uint64_t st = ev->attr.sample_type;
+		uint32_t at = 8 + 8u * (!!(st & HWPROF_SAMPLE_IDENTIFIER) + !!(st & HWPROF_SAMPLE_IP) +
+					!!(st & HWPROF_SAMPLE_TID));
+		return at + 8 <= rec->size ? ld64(rec->data + at) : (uint64_t)-1;
+	}
+	struct hwprof_error saved = s->data->err;
+	int rc = hwprof_sample_id_parse(s->data, rec, &smp);
+	s->data->err = saved; /* a bad trailer is reported at delivery */
+	if (rc <= 0 || !(smp.sample_type & HWPROF_SAMPLE_TIME))
+		return (uint64_t)-1;
+	return smp.time;
+}
+
+/* Apply what a delivered record changes in the process state. */
+static void apply(struct hwprof_session *s, const struct hwprof_record *r)
+{
+	const uint8_t *d = r->data;
+	unsigned cpumode = r->misc & HWPROF_MISC_CPUMODE_MASK;
+	switch (r->type) {
+	case HWPROF_RECORD_COMM:
+		if (r->size >= 16) {
+			size_t n = strnlen((const char *)d + 16, r->size - 16u);
+			char comm[256];
+			if (n >= sizeof(comm))
+				n = sizeof(comm) - 1;
+			memcpy(comm, d + 16, n);
+			comm[n] = 0;
+			sess_process_comm(&s->m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 12), comm);
+		}
+		break;
+	case HWPROF_RECORD_FORK:
+		if (r->size >= 24)
+			sess_process_fork(&s->m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 16),
+					  (int32_t)ld32(d + 12), (int32_t)ld32(d + 20));
+		break;
+	case HWPROF_RECORD_MMAP:
+	case HWPROF_RECORD_MMAP2: {
+		uint32_t name_at = r->type == HWPROF_RECORD_MMAP ? 40 : 72;
+		if (r->size <= name_at)
+			break;
+		size_t n = strnlen((const char *)d + name_at, r->size - name_at);
+		char name[4096];
+		if (n >= sizeof(name))
+			n = sizeof(name) - 1;
+		memcpy(name, d + name_at, n);
+		name[n] = 0;
+		uint32_t prot, flags = 0;
+		if (r->type == HWPROF_RECORD_MMAP2) {
+			prot = ld32(d + 64);
+			flags = ld32(d + 68);
+		} else {
+			prot = (r->misc & HWPROF_MISC_MMAP_DATA) ? 1 /* PROT_READ */ : 4 /* PROT_EXEC */;
+		}
+		sess_process_mmap(&s->m, cpumode, (int32_t)ld32(d + 8), (int32_t)ld32(d + 12), ld64(d + 16),
+				  ld64(d + 24), ld64(d + 32), prot, flags, name);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, struct hwprof_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->rec = *rec;
+	struct hwprof_error saved = s->data->err;
+	if (rec->type == HWPROF_RECORD_SAMPLE)
+		ev->parse_err = hwprof_sample_parse(s->data, rec, &ev->sample);
+	else if (rec->type < HWPROF_RECORD_USER_TYPE_START)
+		ev->parse_err = hwprof_sample_id_parse(s->data, rec, &ev->sample) < 0 ? -HWPROF_E_CORRUPT : 0;
+	else {
+		ev->sample.time = 0;
+		ev->sample.cpu = 0;
+	}
+	if (ev->parse_err >= 0)
+		s->data->err = saved;
+	else
+		ev->parse_err = s->data->err.code;
+	s->last = *rec;
+	s->have_last = true;
+	return 1;
+}
+
+HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev)
+{
+	if (s->have_last) {
+		apply(s, &s->last);
+		s->have_last = false;
+	}
+	for (;;) {
+		if (s->done)
+			return s->err;
+		if (s->draining) {
+			struct ord_entry e;
+			if (ord_pop(&s->q, s->drain_limit, &e))
+				return deliver(s, &e.rec, ev);
+			s->draining = false;
+			if (s->final) {
+				s->done = true;
+				return s->err;
+			}
+			continue;
+		}
+		struct hwprof_record rec;
+		int rc = hwprof_perfdata_next(s->data, &rec);
+		if (rc <= 0) {
+			s->err = rc;
+			s->final = true;
+			s->draining = true;
+			s->drain_limit = UINT64_MAX;
+			continue;
+		}
+		if (rec.type >= HWPROF_RECORD_USER_TYPE_START) {
+			if (rec.type == HWPROF_RECORD_FINISHED_ROUND) {
+				/* Deliver the round marker, then everything up to the
+				 * newest time of the previous round. */
+				s->draining = true;
+				s->drain_limit = s->next_flush;
+				s->next_flush = s->max_ts;
+			}
+			return deliver(s, &rec, ev);
+		}
+		uint64_t t = record_time(s, &rec);
+		if (t == 0 || t == (uint64_t)-1)
+			return deliver(s, &rec, ev);
+		if (t > s->max_ts)
+			s->max_ts = t;
+		rc = ord_push(&s->q, &rec, t, !in_map(s->data, &rec));
+		if (rc) {
+			s->err = pdata_error(s->data, HWPROF_E_NOMEM, rec.offset, "out of memory queueing records");
+			s->final = true;
+			s->draining = true;
+			s->drain_limit = UINT64_MAX;
+		}
+	}
+}
+
+HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int32_t pid, int32_t tid)
+{
+	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
+	return t ? sess_thread_comm(t) : NULL;
+}
+
+HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid, unsigned cpumode,
+				       uint64_t addr, struct hwprof_map_info *mi, char *level)
+{
+	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
+	const struct sess_map *mp = sess_find_map(&s->m, t, cpumode, addr, level);
+	if (!mp)
+		return 0;
+	mi->start = mp->start;
+	mi->end = mp->end;
+	mi->pgoff = mp->pgoff;
+	mi->dso = mp->dso;
+	return 1;
+}
