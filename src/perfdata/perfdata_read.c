@@ -304,9 +304,17 @@ static int open_file_mode(struct hwprof_perfdata *h)
 	if (in->data_size == 0 && in->data_offset && in->data_offset <= h->map_len)
 		in->data_size = h->map_len - in->data_offset;
 	int rc;
-	if ((rc = check_section(h, "attrs", in->attrs_offset, in->attrs_size, 24)) ||
-	    (rc = check_section(h, "data", in->data_offset, in->data_size, 40)))
+	if ((rc = check_section(h, "attrs", in->attrs_offset, in->attrs_size, 24)))
 		return rc;
+	if (in->data_offset > h->map_len)
+		return check_section(h, "data", in->data_offset, in->data_size, 40);
+	uint64_t data_end_claimed = in->data_offset + in->data_size;
+	if (in->data_size > h->map_len - in->data_offset) {
+		/* A cut file: read the records that are there, then report. */
+		h->truncated_at = h->map_len;
+		h->claimed_end = data_end_claimed;
+		in->data_size = h->map_len - in->data_offset;
+	}
 	if (in->attrs_size) {
 		if (in->attr_size < HWPROF_ATTR_SIZE_VER0 + 16 || in->attr_size > (1u << 20))
 			return pdata_error(h, HWPROF_E_CORRUPT, 16, "attr entry size %llu is invalid",
@@ -328,7 +336,7 @@ static int open_file_mode(struct hwprof_perfdata *h)
 		}
 	}
 	/* Feature index: one {offset,size} per set bit, right after the data. */
-	uint64_t idx = in->data_offset + in->data_size;
+	uint64_t idx = data_end_claimed;
 	for (unsigned bit = 1; bit < HWPROF_FEAT_BITS; bit++) {
 		if (!((in->features[bit / 64] >> (bit % 64)) & 1))
 			continue;
@@ -615,8 +623,13 @@ static uint64_t payload_size_of(const uint8_t *d, uint32_t type, uint16_t size)
 
 static int next_from_map(struct hwprof_perfdata *h, struct hwprof_record *rec)
 {
-	if (h->pos >= h->end)
+	if (h->pos >= h->end) {
+		if (h->truncated_at)
+			return pdata_error(h, HWPROF_E_TRUNCATED, h->truncated_at,
+					   "file ends inside the data section (which claims to end at %#llx)",
+					   (unsigned long long)h->claimed_end);
 		return 0;
+	}
 	uint64_t avail = h->end - h->pos;
 	if (avail < 8)
 		return pdata_error(h, HWPROF_E_TRUNCATED, h->pos, "record header truncated (%llu bytes left)",

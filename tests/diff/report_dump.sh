@@ -1,0 +1,51 @@
+# Differential: `hwprof report -D` against Debian perf 6.1 `perf report -D`
+# on files recorded here by perf with software events, many option mixes,
+# file and pipe mode. Zero differing lines is the bar.
+source tests/lib/common.sh
+if ! have_perf; then skip "report -D differential (perf not installed)"; finish; fi
+
+check() { # name, perf record args...
+  local name=$1; shift
+  local f="$TMP/$name.data"
+  if ! perf record -q -o "$f" "$@" >/dev/null 2>"$TMP/$name.rec.err"; then
+    fail "$name: perf record failed: $(head -1 "$TMP/$name.rec.err")"; return
+  fi
+  perf report -D -i "$f" >"$TMP/$name.perf" 2>/dev/null
+  if ! "$HWPROF" report -D -i "$f" >"$TMP/$name.hw" 2>"$TMP/$name.err"; then
+    fail "$name: hwprof exited non-zero: $(head -1 "$TMP/$name.err")"; return
+  fi
+  if diff -q "$TMP/$name.perf" "$TMP/$name.hw" >/dev/null; then
+    pass "$name: report -D identical ($(wc -l <"$TMP/$name.perf") lines)"
+  else
+    fail "$name: report -D differs"; diff "$TMP/$name.perf" "$TMP/$name.hw" | head -20
+  fi
+}
+
+W="ls -R /usr/share/doc/bash /usr/share/doc/coreutils"
+check fp-callchain -e cpu-clock -c 50000 -g -- $W
+check plain -e cpu-clock -c 100000 -- $W
+check data-cpu-time -e cpu-clock -c 100000 -d --sample-cpu -T -- $W
+check stat -e cpu-clock -c 100000 -s -- $W
+check switch -e cpu-clock -c 100000 --switch-events -- $W
+check system-wide -e cpu-clock -c 1000000 -a -- sleep 0.1
+check two-events -e cpu-clock,task-clock -c 100000 -- $W
+check group-read -e '{cpu-clock,task-clock}:S' -c 100000 -- $W
+check task-clock-freq -e task-clock -F 2000 -g -- $W
+check page-faults -e page-faults -c 1 -d -- $W
+check compressed -z -e cpu-clock -c 100000 -- $W
+
+# pipe mode: saved to a file and read back, and streamed through stdin
+if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/null; then
+  perf report -D -i "$TMP/pipe.data" >"$TMP/pipe.perf" 2>/dev/null
+  "$HWPROF" report -D -i "$TMP/pipe.data" >"$TMP/pipe.hw" 2>&1
+  if diff -q "$TMP/pipe.perf" "$TMP/pipe.hw" >/dev/null; then pass "pipe file: report -D identical"
+  else fail "pipe file: report -D differs"; diff "$TMP/pipe.perf" "$TMP/pipe.hw" | head; fi
+  "$HWPROF" report -D -i - <"$TMP/pipe.data" >"$TMP/pipe2.hw" 2>&1
+  if cat "$TMP/pipe.data" | "$HWPROF" report -D -i - >"$TMP/pipe3.hw" 2>&1 &&
+     diff -q "$TMP/pipe.perf" "$TMP/pipe3.hw" >/dev/null && diff -q "$TMP/pipe.perf" "$TMP/pipe2.hw" >/dev/null; then
+    pass "pipe stream on stdin: report -D identical"
+  else fail "pipe stream on stdin: report -D differs"; diff "$TMP/pipe.perf" "$TMP/pipe3.hw" | head; fi
+else
+  fail "pipe: perf record -o - failed"
+fi
+finish
