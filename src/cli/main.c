@@ -20,6 +20,7 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const struct command commands[] = {
+	{ "record", cmd_record, "Record register settings (listing and --dry-run only)" },
 	{ "version", cmd_version, "Print the hwprof version" },
 };
 
