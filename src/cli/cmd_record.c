@@ -40,8 +40,10 @@ static int list_regs(int user, int short_opt)
  * does while parsing options. Returns 0 or the exit code. */
 static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt)
 {
-	if (list && !strcmp(list, "?"))
-		return list_regs(user, short_opt);
+	/* a "?" anywhere in the list asks for the listing, as in perf */
+	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (p[0] == '?' && (p[1] == ',' || !p[1]))
+			return list_regs(user, short_opt);
 	struct hwprof_regs_avail av;
 	char msg[256];
 	hwprof_regs_probe(hwprof_sys_default(), hwprof_arch_host(), user, &av);

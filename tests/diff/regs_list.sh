@@ -30,6 +30,7 @@ check_list() { # $1 = label, rest = args
 check_list "record -I?" -I?
 check_list "record --intr-regs=?" --intr-regs=?
 check_list "record --user-regs=?" --user-regs=?
+check_list "record -Iax,?" -Iax,?
 check_list "unknown -I register" -Ixmm0 -e cpu-clock -o "$tmp/x.data" -- true
 check_list "unknown --user-regs register" --user-regs=foo -e cpu-clock -o "$tmp/x.data" -- true
 
