@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli/print_dump.h"
+#include "cli/print_regs.h"
+#include "hwprof/regs.h"
 #include "util/bytes.h"
 
 #define MAX_TYPES 128
@@ -19,6 +21,7 @@ struct dump {
 	const char *path;
 	uint64_t nr_events[MAX_TYPES];
 	uint64_t *evsel_samples;  /* per evsel */
+	enum hwprof_arch arch;    /* register names: the file's arch, else the host's */
 	uint32_t nr_evsel_slots;
 };
 
@@ -218,6 +221,10 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 				(unsigned)(fl >> 24));
 		}
 	}
+	if (st & HWPROF_SAMPLE_REGS_USER)
+		print_regs_dump(out, "user", &s->user_regs, d->arch);
+	if (st & HWPROF_SAMPLE_REGS_INTR)
+		print_regs_dump(out, "intr", &s->intr_regs, d->arch);
 	if (st & HWPROF_SAMPLE_STACK_USER)
 		fprintf(out, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->stack_dyn_size,
 			s->stack_size ? (unsigned)(s->stack_data - 8 - ev->rec.data) : 0u);
@@ -503,9 +510,26 @@ static void print_event(struct dump *d, const struct hwprof_event *ev)
 static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t total, bool first)
 {
 	if (!first && total)
-		fprintf(out, "%16s events: %10d  (%4.1f%%)\n", name, (int)n, (double)n / (double)total * 100.0);
+		fprintf(out, "%16s events: %10d  (%4.1f%%)\n", name, (int)n, (double)n * 100.0 / (double)total);
 	else
 		fprintf(out, "%16s events: %10d\n", name, (int)n);
+}
+
+/* The ARCH feature (u32 len + string), as perf_env__arch() uses it. */
+static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
+{
+	const uint8_t *p;
+	uint64_t size;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_ARCH, &p, &size, NULL) == 1 && size > 4) {
+		char name[64];
+		uint64_t n = size - 4 < sizeof(name) - 1 ? size - 4 : sizeof(name) - 1;
+		memcpy(name, p + 4, n);
+		name[n] = 0;
+		enum hwprof_arch a = hwprof_arch_from_name(name);
+		if (a != HWPROF_ARCH_UNKNOWN)
+			return a;
+	}
+	return hwprof_arch_host();
 }
 
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path)
@@ -513,6 +537,7 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path)
 	struct dump d = { .out = out, .s = s, .h = hwprof_session_data(s), .path = display_path };
 	struct hwprof_event ev;
 	int rc;
+	d.arch = file_arch(d.h);
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		uint32_t n = hwprof_perfdata_nr_evsels(d.h);
 		if (n > d.nr_evsel_slots) {

@@ -32,6 +32,9 @@ check two-events -e cpu-clock,task-clock -c 100000 -- $W
 check group-read -e '{cpu-clock,task-clock}:S' -c 100000 -- $W
 check task-clock-freq -e task-clock -F 2000 -g -- $W
 check page-faults -e page-faults -c 1 -d -- $W
+check dwarf-callchain -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W
+check regs -e cpu-clock -c 100000 -I --user-regs=ax,bx,sp,ip -- $W
+check regs-intr-subset -e task-clock -c 100000 -Iax,bx,r8,r15,flags -- $W
 check compressed -z -e cpu-clock -c 100000 -- $W
 
 # pipe mode: saved to a file and read back, and streamed through stdin
