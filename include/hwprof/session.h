@@ -35,6 +35,9 @@ struct hwprof_event {
 
 HWPROF_API int hwprof_session_open(struct hwprof_session **out, const char *path,
 				   struct hwprof_error *err);
+/* The same over a perf.data image in memory (kept by the caller). */
+HWPROF_API int hwprof_session_open_mem(struct hwprof_session **out, const void *buf, size_t len,
+				       const char *name, struct hwprof_error *err);
 HWPROF_API void hwprof_session_close(struct hwprof_session *s);
 HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s);
 

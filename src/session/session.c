@@ -24,31 +24,44 @@ struct hwprof_session {
 	bool have_last;
 };
 
+static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data, struct hwprof_error *err)
+{
+	struct hwprof_session *s = calloc(1, sizeof(*s));
+	if (s) {
+		ord_init(&s->q);
+		s->data = data;
+		/* perf registers the idle task up front: pid/tid 0 is "swapper". */
+		if (!sess_machine_init(&s->m) && !sess_process_comm(&s->m, 0, 0, "swapper")) {
+			*out = s;
+			return 0;
+		}
+		hwprof_session_close(s);
+	} else {
+		hwprof_perfdata_close(data);
+	}
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->code = -HWPROF_E_NOMEM;
+		snprintf(err->msg, sizeof(err->msg), "out of memory");
+	}
+	return -HWPROF_E_NOMEM;
+}
+
 HWPROF_API int hwprof_session_open(struct hwprof_session **out, const char *path, struct hwprof_error *err)
 {
+	struct hwprof_perfdata *data;
 	*out = NULL;
-	struct hwprof_session *s = calloc(1, sizeof(*s));
-	if (!s) {
-		if (err) {
-			memset(err, 0, sizeof(*err));
-			err->code = -HWPROF_E_NOMEM;
-			snprintf(err->msg, sizeof(err->msg), "out of memory");
-		}
-		return -HWPROF_E_NOMEM;
-	}
-	int rc = hwprof_perfdata_open(&s->data, path, err);
-	if (rc) {
-		free(s);
-		return rc;
-	}
-	ord_init(&s->q);
-	/* perf registers the idle task up front: pid/tid 0 is "swapper". */
-	if (sess_machine_init(&s->m) || sess_process_comm(&s->m, 0, 0, "swapper")) {
-		hwprof_session_close(s);
-		return -HWPROF_E_NOMEM;
-	}
-	*out = s;
-	return 0;
+	int rc = hwprof_perfdata_open(&data, path, err);
+	return rc ? rc : session_new(out, data, err);
+}
+
+HWPROF_API int hwprof_session_open_mem(struct hwprof_session **out, const void *buf, size_t len,
+				       const char *name, struct hwprof_error *err)
+{
+	struct hwprof_perfdata *data;
+	*out = NULL;
+	int rc = hwprof_perfdata_open_mem(&data, buf, len, name, err);
+	return rc ? rc : session_new(out, data, err);
 }
 
 HWPROF_API void hwprof_session_close(struct hwprof_session *s)
