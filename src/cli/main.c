@@ -20,6 +20,7 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const struct command commands[] = {
+	{ "report", cmd_report, "Read perf.data and display the profile" },
 	{ "version", cmd_version, "Print the hwprof version" },
 };
 
