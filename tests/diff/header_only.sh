@@ -63,6 +63,16 @@ done
 if command -v perf >/dev/null && perf list 2>/dev/null | grep -q 'sched:sched_switch'; then
 	rec trace record -e sched:sched_switch -a -o "$tmp/trace.data" -- sleep 0.05 && check trace
 fi
+# sections this machine cannot record, added to a recorded file
+INJECT=${HWPROF_BUILD:-build}/tools/feat_inject
+if [ ! -x "$INJECT" ]; then
+	echo "SKIP: header_only injected (no $INJECT)"
+elif [ -s "$tmp/plain.data" ] && "$INJECT" "$tmp/plain.data" "$tmp/inject.data"; then
+	check inject
+	check inject -I
+else
+	echo "FAIL: header_only injected (feat_inject failed)"; fail=1
+fi
 # pipe mode, saved to a file and read back from the file and from stdin
 if perf record -e cpu-clock -o - -- ls "$W" >"$tmp/pipe.data" 2>"$tmp/pipe.log" && [ -s "$tmp/pipe.data" ]; then
 	check pipe
