@@ -60,21 +60,25 @@ $(BUILD)/hwprof: $(CLI_OBJ) $(BUILD)/libhwprof.a
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libhwprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -MMD -MP -o $@ $< $(BUILD)/libhwprof.a $(LDLIBS) -lcmocka
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -Itests -MMD -MP -o $@ $< $(BUILD)/libhwprof.a $(LDLIBS) -lcmocka
 
 # Test helper programs may link oracles (libipt); never the library's runtime.
 $(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libhwprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -MMD -MP -o $@ $< $(BUILD)/libhwprof.a $(LDLIBS) -lipt
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -Itests -MMD -MP -o $@ $< $(BUILD)/libhwprof.a $(LDLIBS) -lipt
 
 # Fuzz targets built with a replay main() (fuzz/driver.c) for `make check`.
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/driver.c $(BUILD)/libhwprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< fuzz/driver.c $(BUILD)/libhwprof.a $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -MMD -MP -o $@ $< fuzz/driver.c $(BUILD)/libhwprof.a $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libhwprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libhwprof.a $(LDLIBS) -lipt
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libhwprof.a $(LDLIBS) -lipt
 
 test-build: all $(TESTS) $(TOOLS) $(FUZZ_REPLAY)
 

@@ -6,18 +6,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/print_dump.h"
+#include "cli/print_header.h"
 #include "hwprof/session.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "\n usage: hwprof report [<options>]\n\n"
 		   "    -D, --dump-raw-trace  dump raw trace in ASCII\n"
+		   "        --header          show the data header\n"
+		   "        --header-only     show only the data header\n"
+		   "    -I, --show-info       with --header: display extended information\n"
 		   "    -i, --input <file>    input file name (\"-\" for stdin)\n"
 		   "    -q, --quiet           do not show any message\n"
 		   "        --stdio           use the stdio interface\n\n");
+}
+
+static const char *display_name(const char *input)
+{
+	return strcmp(input, "-") ? input : "<stdin>";
+}
+
+/* --header-only: the file header as perf prints it. */
+static int report_header(const char *input, bool full)
+{
+	struct hwprof_error err;
+	struct hwprof_perfdata *h;
+	if (hwprof_perfdata_open(&h, input, &err) < 0) {
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", display_name(input),
+			(unsigned long long)err.offset, err.msg);
+		return 1;
+	}
+	int r = print_header_opts(stdout, h, true, full);
+	fflush(stdout);
+	if (r < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(h);
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", display_name(input),
+			(unsigned long long)e->offset, e->code ? e->msg : hwprof_strerror(r));
+	}
+	hwprof_perfdata_close(h);
+	return r < 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -28,20 +59,26 @@ int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stdio", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, 'O' },
+		{ "show-info", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = NULL;
-	bool dump = false;
+	bool dump = false, header = false, header_only = false, full = false;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhI", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'i': input = optarg; break;
 		case 'q': break;
 		case 's': break;
 		case 'h': usage(stdout); return 0;
+		case 'H': header = true; break;
+		case 'O': header_only = true; break;
+		case 'I': full = true; break;
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -49,10 +86,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	if (!input)
-		input = "perf.data";
+	if (!input) {
+		/* like perf: a pipe on stdin is the input, else ./perf.data */
+		struct stat st;
+		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	if (header_only || (header && !dump))
+		return report_header(input, full);
 	if (!dump)
-		return cli_error("report", "only -D (--dump-raw-trace) is implemented in this build");
+		return cli_error("report", "only -D (--dump-raw-trace) and --header-only are implemented in this build");
 
 	struct hwprof_error err;
 	struct hwprof_session *s;
