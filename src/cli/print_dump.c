@@ -353,7 +353,7 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 	case HWPROF_RECORD_LOST_SAMPLES:
 		if (size < 16)
 			break;
-		fprintf(out, ": lost:%" PRIu64 "\n", ld64(p + 8));
+		fprintf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", ev->sample.id, ld64(p + 8));
 		return;
 	case HWPROF_RECORD_SAMPLE:
 		if (ev->parse_err < 0 || !ev->sample.evsel)

@@ -48,6 +48,7 @@ struct hwprof_perfdata {
 	struct pdata_buf rbuf;   /* current record (+ payload) read from the pipe */
 
 	uint64_t pos, end;       /* iteration position and end (file offsets) */
+	uint64_t released;       /* mapped bytes before this were given back (madvise) */
 	uint64_t truncated_at;   /* file ends inside the data section here, or 0 */
 	uint64_t claimed_end;    /* where the header says the data ends */
 	bool done;

@@ -621,6 +621,21 @@ static uint64_t payload_size_of(const uint8_t *d, uint32_t type, uint16_t size)
 	return 0;
 }
 
+/* Keep memory bounded on huge files: drop mapped pages well behind the
+ * read position. Records still referenced there (queued for ordering) are
+ * simply faulted back in from the page cache when used. */
+#define RELEASE_STEP (16u << 20)
+static void release_behind(struct hwprof_perfdata *h)
+{
+	if (!h->unmap || h->pos < h->released + 2 * (uint64_t)RELEASE_STEP)
+		return;
+	uint64_t upto = (h->pos - RELEASE_STEP) & ~(uint64_t)0xfffff;
+	if (upto <= h->released)
+		return;
+	madvise((void *)(h->map + h->released), upto - h->released, MADV_DONTNEED);
+	h->released = upto;
+}
+
 static int next_from_map(struct hwprof_perfdata *h, struct hwprof_record *rec)
 {
 	if (h->pos >= h->end) {
@@ -667,6 +682,7 @@ static int next_from_map(struct hwprof_perfdata *h, struct hwprof_record *rec)
 		rec->payload_size = pay;
 	}
 	h->pos += size + pay;
+	release_behind(h);
 	return 1;
 }
 

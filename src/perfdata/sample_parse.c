@@ -234,6 +234,7 @@ HWPROF_API int hwprof_sample_id_parse(struct hwprof_perfdata *h, const struct hw
 	s->cpu = (uint32_t)-1;
 	s->pid = s->tid = (uint32_t)-1;
 	s->time = (uint64_t)-1;
+	s->id = s->stream_id = (uint64_t)-1; /* perf's "not present" */
 	if (rec->type == HWPROF_RECORD_SAMPLE || rec->type >= HWPROF_RECORD_USER_TYPE_START || !h->nr_evsels)
 		return 0;
 	const struct hwprof_evsel *ev = hwprof_perfdata_record_evsel(h, rec);

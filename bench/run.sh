@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# make bench: throughput of hwprof against perf (and libipt where a bench
+# program exists) on the same input, in the same run. Prints MB/s, records/s
+# and ratios; never fails on speed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+HW=build/hwprof
+out=build/bench
+mkdir -p "$out"
+mb() { echo "scale=1; $1 / 1048576" | bc; }
+
+echo "== report -D: hwprof vs perf 6.1 on a perf.data of at least 200 MB (samples with DWARF stacks and regs)"
+big="$out/big.data"
+if [ ! -s "$big" ] || [ "$(stat -c %s "$big")" -lt $((200 << 20)) ]; then
+  n=30000
+  for attempt in 1 2 3 4; do
+    perf record -q -o "$big" -e cpu-clock -c 50000 --call-graph dwarf,4096 -I -- \
+      bash -c "find /usr -type f 2>/dev/null | head -$n | xargs cat >/dev/null 2>&1" >/dev/null 2>&1
+    [ "$(stat -c %s "$big" 2>/dev/null || echo 0)" -ge $((200 << 20)) ] && break
+    n=$((n * 2))
+  done
+fi
+size=$(stat -c %s "$big")
+echo "input: $big, $(mb "$size") MB"
+t0=$(date +%s.%N); perf report -D -i "$big" >/dev/null 2>&1; t1=$(date +%s.%N)
+/usr/bin/time -f "%M" -o "$out/hw.rss" "$HW" report -D -i "$big" >/dev/null; t2=$(date +%s.%N)
+perf_s=$(echo "$t1 - $t0" | bc); hw_s=$(echo "$t2 - $t1" | bc)
+records=$("$HW" report -D -i "$big" | sed -n 's/^ *TOTAL events: *\([0-9]*\).*/\1/p')
+echo "perf report -D:   $perf_s s  ($(echo "scale=1; $size / 1048576 / $perf_s" | bc) MB/s, $(echo "$records / $perf_s" | bc) records/s)"
+echo "hwprof report -D: $hw_s s  ($(echo "scale=1; $size / 1048576 / $hw_s" | bc) MB/s, $(echo "$records / $hw_s" | bc) records/s), max RSS $(( $(cat "$out/hw.rss") / 1024 )) MB"
+echo "ratio: hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster than perf"
+
+for b in build/bench/*; do
+  [ -x "$b" ] && [ -f "$b" ] || continue
+  echo; echo "== $(basename "$b")"; "$b"
+done
