@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hwprof/perf_event.h"
+#include "perfdata/perfdata_int.h"
 #include "util/bytes.h"
 
 /* One row per field: offset, width in bytes, offset in struct hwprof_attr. */
@@ -69,4 +70,31 @@ HWPROF_API void hwprof_attr_encode(const struct hwprof_attr *attr, uint8_t *out)
 		memcpy(out + f->off, m, f->width);
 	}
 	st32(out + 4, size);
+}
+
+/* Byte-swap an encoded attr in place (either direction): every field at
+ * its width, and the flags bitfield by reversing the bits of each byte. */
+void pdata_attr_swap(uint8_t *a, uint32_t size)
+{
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		const struct attr_field *f = &fields[i];
+		if (f->off + f->width > size)
+			continue;
+		uint8_t *p = a + f->off;
+		if (f->off == 40) {
+			for (int b = 0; b < 8; b++) {
+				uint8_t byte = p[b], rev = 0;
+				for (int k = 0; k < 8; k++)
+					if (byte & (1u << k))
+						rev |= (uint8_t)(0x80u >> k);
+				p[b] = rev;
+			}
+			continue;
+		}
+		switch (f->width) {
+		case 2: st16(p, __builtin_bswap16(ld16(p))); break;
+		case 4: st32(p, __builtin_bswap32(ld32(p))); break;
+		default: st64(p, __builtin_bswap64(ld64(p))); break;
+		}
+	}
 }

@@ -88,6 +88,11 @@ void pdata_load_event_desc(struct hwprof_perfdata *h);
 
 /* Cross-endian: write a host-order copy of rec into h->swapbuf. */
 int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t size, uint64_t offset);
+/* Swap a record in place: to host order (to_host) or from it (for writing
+ * other-endian test files). Layouts come from h's events. */
+void pdata_swap_inplace(const struct hwprof_perfdata *h, uint8_t *rec, uint32_t size, bool to_host);
+/* Swap an encoded perf_event_attr of `size` bytes in place. */
+void pdata_attr_swap(uint8_t *attr, uint32_t size);
 
 /* COMPRESSED records. */
 int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t size, uint64_t offset,

@@ -12,6 +12,27 @@ static void sw16(uint8_t *p) { st16(p, __builtin_bswap16(ld16(p))); }
 static void sw32(uint8_t *p) { st32(p, __builtin_bswap32(ld32(p))); }
 static void sw64(uint8_t *p) { st64(p, __builtin_bswap64(ld64(p))); }
 
+/* Swap a field and return its host-order value: read after swapping when
+ * converting to host order, before when converting from it. */
+static uint64_t sw64v(uint8_t *p, bool to_host)
+{
+	uint64_t raw = ld64(p);
+	sw64(p);
+	return to_host ? __builtin_bswap64(raw) : raw;
+}
+static uint32_t sw32v(uint8_t *p, bool to_host)
+{
+	uint32_t raw = ld32(p);
+	sw32(p);
+	return to_host ? __builtin_bswap32(raw) : raw;
+}
+static uint16_t sw16v(uint8_t *p, bool to_host)
+{
+	uint16_t raw = ld16(p);
+	sw16(p);
+	return to_host ? __builtin_bswap16(raw) : raw;
+}
+
 /* Body layouts after the 8-byte header: '2','4','8' swap a field of that
  * width, 'A' swaps all remaining u64s, 's' stops (string or bytes follow),
  * 'N' reads a u64 count (already swapped) and swaps that many u64s. */
@@ -90,21 +111,23 @@ static size_t trailer_size(uint64_t st)
 
 #define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return; } while (0)
 
-static void swap_regs(uint8_t **pp, uint8_t *end, uint64_t mask)
+static void swap_regs(uint8_t **pp, uint8_t *end, uint64_t mask, bool th)
 {
 	uint8_t *p = *pp;
 	NEED(8);
-	sw64(p);
-	uint64_t abi = ld64(p);
+	uint64_t abi = sw64v(p, th);
 	p += 8;
 	if (abi) {
 		for (int i = __builtin_popcountll(mask); i > 0 && end - p >= 8; i--, p += 8)
 			sw64(p);
 		if (abi & HWPROF_REGS_ABI_SIMD) {
 			NEED(32);
+			uint64_t v[4];
 			for (int i = 0; i < 4; i++)
-				sw64(p + 8 * i);
-			uint64_t n = ld64(p) * ld64(p + 8) + ld64(p + 16) * ld64(p + 24);
+				v[i] = sw64v(p + 8 * i, th);
+			if (v[0] > 65536 || v[1] > 65536 || v[2] > 65536 || v[3] > 65536)
+				return;
+			uint64_t n = v[0] * v[1] + v[2] * v[3];
 			p += 32;
 			for (; n && end - p >= 8; n--, p += 8)
 				sw64(p);
@@ -113,7 +136,7 @@ static void swap_regs(uint8_t **pp, uint8_t *end, uint64_t mask)
 	*pp = p;
 }
 
-static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a)
+static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a, bool th)
 {
 	uint64_t st = a->sample_type;
 	if (st & HWPROF_SAMPLE_IDENTIFIER) { NEED(8); sw64(p); p += 8; }
@@ -127,7 +150,7 @@ static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a)
 	if (st & HWPROF_SAMPLE_PERIOD) { NEED(8); sw64(p); p += 8; }
 	if (st & HWPROF_SAMPLE_READ) {
 		uint64_t rf = a->read_format, n = 1;
-		if (rf & HWPROF_FORMAT_GROUP) { NEED(8); sw64(p); n = ld64(p); p += 8; }
+		if (rf & HWPROF_FORMAT_GROUP) { NEED(8); n = sw64v(p, th); p += 8; }
 		else { NEED(8); sw64(p); p += 8; }
 		if (rf & HWPROF_FORMAT_TOTAL_TIME_ENABLED) { NEED(8); sw64(p); p += 8; }
 		if (rf & HWPROF_FORMAT_TOTAL_TIME_RUNNING) { NEED(8); sw64(p); p += 8; }
@@ -136,32 +159,32 @@ static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a)
 			sw64(p);
 	}
 	if (st & HWPROF_SAMPLE_CALLCHAIN) {
-		NEED(8); sw64(p);
-		uint64_t n = ld64(p);
+		NEED(8);
+		uint64_t n = sw64v(p, th);
 		p += 8;
 		for (; n && end - p >= 8; n--, p += 8)
 			sw64(p);
 	}
 	if (st & HWPROF_SAMPLE_RAW) {
-		NEED(4); sw32(p);
-		uint32_t n = ld32(p);
+		NEED(4);
+		uint32_t n = sw32v(p, th);
 		p += 4;
 		NEED(n);
 		p += n;
 	}
 	if (st & HWPROF_SAMPLE_BRANCH_STACK) {
-		NEED(8); sw64(p);
-		uint64_t n = ld64(p);
+		NEED(8);
+		uint64_t n = sw64v(p, th);
 		p += 8;
 		if (a->branch_sample_type & (1ULL << 17)) { NEED(8); sw64(p); p += 8; }
 		for (uint64_t i = 0; i < 3 * n && end - p >= 8; i++, p += 8)
 			sw64(p);
 	}
 	if (st & HWPROF_SAMPLE_REGS_USER)
-		swap_regs(&p, end, a->sample_regs_user);
+		swap_regs(&p, end, a->sample_regs_user, th);
 	if (st & HWPROF_SAMPLE_STACK_USER) {
-		NEED(8); sw64(p);
-		uint64_t n = ld64(p);
+		NEED(8);
+		uint64_t n = sw64v(p, th);
 		p += 8;
 		if (n) {
 			NEED(n + 8);
@@ -179,7 +202,7 @@ static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a)
 	if (st & HWPROF_SAMPLE_DATA_SRC) { NEED(8); sw64(p); p += 8; }
 	if (st & HWPROF_SAMPLE_TRANSACTION) { NEED(8); sw64(p); p += 8; }
 	if (st & HWPROF_SAMPLE_REGS_INTR)
-		swap_regs(&p, end, a->sample_regs_intr);
+		swap_regs(&p, end, a->sample_regs_intr, th);
 	if (st & HWPROF_SAMPLE_PHYS_ADDR) { NEED(8); sw64(p); p += 8; }
 	if (st & HWPROF_SAMPLE_CGROUP) { NEED(8); sw64(p); p += 8; }
 	if (st & HWPROF_SAMPLE_DATA_PAGE_SIZE) { NEED(8); sw64(p); p += 8; }
@@ -191,80 +214,75 @@ int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t si
 {
 	if (pdata_buf_reserve(&h->swapbuf, size))
 		return pdata_error(h, HWPROF_E_NOMEM, offset, "out of memory");
-	uint8_t *r = h->swapbuf.p;
-	memcpy(r, src, size);
-	sw32(r);
+	memcpy(h->swapbuf.p, src, size);
+	pdata_swap_inplace(h, h->swapbuf.p, size, true);
+	return 0;
+}
+
+void pdata_swap_inplace(const struct hwprof_perfdata *h, uint8_t *r, uint32_t size, bool th)
+{
+	const uint8_t *src = NULL; /* the MMAP2 build-id bytes are restored below */
+	uint8_t bid[24];
+	if (size >= 64)
+		memcpy(bid, r + 40, 24);
+	src = bid;
+	uint32_t type = sw32v(r, th);
 	sw16(r + 4);
+	uint16_t misc = th ? ld16(r + 4) : __builtin_bswap16(ld16(r + 4));
 	sw16(r + 6);
-	uint32_t type = ld32(r);
 	uint8_t *end = r + size;
 	const struct hwprof_evsel *ev0 = h->nr_evsels ? &h->evsels[0] : NULL;
 
 	if (type == HWPROF_RECORD_SAMPLE) {
 		/* Find the evsel: IDENTIFIER is the first u64 after the header. */
 		const struct hwprof_evsel *ev = ev0;
-		if (ev0 && (ev0->attr.sample_type & HWPROF_SAMPLE_IDENTIFIER) && size >= 16) {
+		if (h->sample_id_pos >= 0 && size >= 16u + 8u * (unsigned)h->sample_id_pos) {
+			uint64_t raw = ld64(r + 8 + 8 * h->sample_id_pos);
 			const struct hwprof_evsel *e =
-				hwprof_perfdata_evsel_by_id(h, __builtin_bswap64(ld64(r + 8)));
-			if (e)
-				ev = e;
-		} else if (h->sample_id_pos >= 0 && size >= 16u + 8u * (unsigned)h->sample_id_pos) {
-			const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(
-				h, __builtin_bswap64(ld64(r + 8 + 8 * h->sample_id_pos)));
+				hwprof_perfdata_evsel_by_id(h, th ? __builtin_bswap64(raw) : raw);
 			if (e)
 				ev = e;
 		}
 		if (ev)
-			swap_sample(r + 8, end, &ev->attr);
-		return 0;
+			swap_sample(r + 8, end, &ev->attr, th);
+		return;
 	}
 	if (type == HWPROF_RECORD_HEADER_ATTR) {
 		/* The attr (by its own size field), then u64 ids to the end. */
 		if (size < 16)
-			return 0;
-		uint32_t asz = __builtin_bswap32(ld32(r + 12));
+			return;
+		uint32_t asz = th ? __builtin_bswap32(ld32(r + 12)) : ld32(r + 12);
 		if (asz == 0)
 			asz = HWPROF_ATTR_SIZE_VER0;
 		if (asz > size - 8u)
-			return 0;
-		uint8_t tmp[HWPROF_ATTR_SIZE_VER10];
-		struct hwprof_attr a;
-		hwprof_attr_decode(&a, r + 8, asz, 1);
-		a.size = asz < HWPROF_ATTR_SIZE_VER10 ? asz : HWPROF_ATTR_SIZE_VER10;
-		hwprof_attr_encode(&a, tmp);
-		memcpy(r + 8, tmp, a.size);
-		st32(r + 12, asz);
+			return;
+		pdata_attr_swap(r + 8, asz);
 		for (uint8_t *p = r + 8 + asz; end - p >= 8; p += 8)
 			sw64(p);
-		return 0;
+		return;
 	}
 	if (type == HWPROF_RECORD_THREAD_MAP) {
 		uint8_t *p = r + 8;
 		if (end - p < 8)
-			return 0;
-		sw64(p);
-		uint64_t n = ld64(p);
+			return;
+		uint64_t n = sw64v(p, th);
 		p += 8;
 		for (; n && end - p >= 24; n--, p += 24)
 			sw64(p);
-		return 0;
+		return;
 	}
 	if (type == HWPROF_RECORD_CPU_MAP) {
 		/* u16 type, then u16/u32/u64 fields depending on type */
 		uint8_t *p = r + 8;
 		if (end - p < 2)
-			return 0;
-		sw16(p);
-		uint16_t t = ld16(p);
+			return;
+		uint16_t t = sw16v(p, th);
 		if (t == 0 && end - p >= 4) { /* CPUS: u16 nr, u16 cpu[nr] */
-			sw16(p + 2);
-			uint16_t n = ld16(p + 2);
+			uint16_t n = sw16v(p + 2, th);
 			for (uint8_t *q = p + 4; n && end - q >= 2; n--, q += 2)
 				sw16(q);
 		} else if (t == 1 && end - p >= 6) { /* MASK: u16 nr, u16 long_size, words */
-			sw16(p + 2);
-			sw16(p + 4);
-			uint16_t n = ld16(p + 2), ls = ld16(p + 4);
+			uint16_t n = sw16v(p + 2, th), ls = sw16v(p + 4, th);
 			uint8_t *q = p + (ls == 8 ? 8 : 6);
 			for (; n && end - q >= ls; n--, q += ls)
 				ls == 8 ? sw64(q) : sw32(q);
@@ -272,7 +290,7 @@ int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t si
 			sw16(p + 4);
 			sw16(p + 6);
 		}
-		return 0;
+		return;
 	}
 	const char *l = type < sizeof(layouts) / sizeof(layouts[0]) ? layouts[type] : NULL;
 	bool kernel = type < HWPROF_RECORD_USER_TYPE_START;
@@ -287,9 +305,8 @@ int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t si
 	}
 	if (l)
 		swap_layout(r + 8, body_end, l);
-	if (type == HWPROF_RECORD_MMAP2 && (ld16(r + 4) & HWPROF_MISC_MMAP_BUILD_ID) && size >= 48) {
+	if (type == HWPROF_RECORD_MMAP2 && (misc & HWPROF_MISC_MMAP_BUILD_ID) && size >= 64) {
 		/* build-id variant: u8 size, u8, u16, u8[20] — undo the maj/min/ino swaps */
-		memcpy(r + 40, src + 40, 24);
+		memcpy(r + 40, src, 24);
 	}
-	return 0;
 }
