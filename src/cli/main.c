@@ -21,6 +21,7 @@ static int cmd_version(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "Print the hwprof version" },
+	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
 };
 
 int cli_error(const char *cmd, const char *fmt, ...)
