@@ -217,7 +217,8 @@ struct hwprof_pt_encoder {
 HWPROF_API int hwprof_pt_encoder_init(struct hwprof_pt_encoder *enc, void *buf, size_t len);
 
 /* Writes pkt as is (fields as in struct hwprof_pt_packet; TNT: count 1..6
- * gives a short TNT, 7..47 a long one, taking the top `count` payload bits;
+ * gives a short TNT (a long one inside a block where the byte would read as
+ * a BIP), 0 or 7..47 a long one, taking the top `count` payload bits;
  * IP packets use count as the compression and payload as the raw IP bytes).
  * Tracks last IP and block context like a decoder. Returns bytes written,
  * -HWPROF_E_NOMEM if the buffer is full (nothing written), -HWPROF_E_INVAL for
