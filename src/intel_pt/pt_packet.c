@@ -388,22 +388,38 @@ HWPROF_API int hwprof_pt_packet_decode(const uint8_t *buf, size_t len,
 	return ret;
 }
 
+/* Effect of each packet type on the block context (perf's rules): packets
+ * that end a block reset it, BBP opens one, the rest (timing, PAD, FUP, CBR,
+ * MNT, EXSTOP, PWRE, PWRX, BIP, TRIG) leave it. A table, not a switch: this
+ * runs once per packet. */
+enum { CTX_KEEP, CTX_RESET, CTX_BBP };
+static const uint8_t ctx_effect[HWPROF_PT_TYPE_COUNT] = {
+	[HWPROF_PT_BBP] = CTX_BBP,
+	[HWPROF_PT_TNT] = CTX_RESET, [HWPROF_PT_TIP] = CTX_RESET,
+	[HWPROF_PT_TIP_PGE] = CTX_RESET, [HWPROF_PT_TIP_PGD] = CTX_RESET,
+	[HWPROF_PT_MODE_EXEC] = CTX_RESET, [HWPROF_PT_MODE_TSX] = CTX_RESET,
+	[HWPROF_PT_PIP] = CTX_RESET, [HWPROF_PT_OVF] = CTX_RESET,
+	[HWPROF_PT_VMCS] = CTX_RESET, [HWPROF_PT_TRACESTOP] = CTX_RESET,
+	[HWPROF_PT_PSB] = CTX_RESET, [HWPROF_PT_PSBEND] = CTX_RESET,
+	[HWPROF_PT_PTWRITE] = CTX_RESET, [HWPROF_PT_MWAIT] = CTX_RESET,
+	[HWPROF_PT_CFE] = CTX_RESET, [HWPROF_PT_EVD] = CTX_RESET,
+	[HWPROF_PT_BEP] = CTX_RESET,
+};
+
+static inline enum hwprof_pt_ctx ctx_after(enum hwprof_pt_ctx ctx,
+					   const struct hwprof_pt_packet *pkt)
+{
+	switch (pkt->type < HWPROF_PT_TYPE_COUNT ? ctx_effect[pkt->type] : CTX_KEEP) {
+	case CTX_RESET: return HWPROF_PT_CTX_NONE;
+	case CTX_BBP: return pkt->count ? HWPROF_PT_CTX_BLK4 : HWPROF_PT_CTX_BLK8;
+	default: return ctx;
+	}
+}
+
 HWPROF_API enum hwprof_pt_ctx hwprof_pt_ctx_next(enum hwprof_pt_ctx ctx,
 						 const struct hwprof_pt_packet *pkt)
 {
-	switch (pkt->type) {
-	case HWPROF_PT_BBP:
-		return pkt->count ? HWPROF_PT_CTX_BLK4 : HWPROF_PT_CTX_BLK8;
-	case HWPROF_PT_TNT: case HWPROF_PT_TIP: case HWPROF_PT_TIP_PGE:
-	case HWPROF_PT_TIP_PGD: case HWPROF_PT_MODE_EXEC: case HWPROF_PT_MODE_TSX:
-	case HWPROF_PT_PIP: case HWPROF_PT_OVF: case HWPROF_PT_VMCS:
-	case HWPROF_PT_TRACESTOP: case HWPROF_PT_PSB: case HWPROF_PT_PSBEND:
-	case HWPROF_PT_PTWRITE: case HWPROF_PT_MWAIT: case HWPROF_PT_CFE:
-	case HWPROF_PT_EVD: case HWPROF_PT_BEP:
-		return HWPROF_PT_CTX_NONE;
-	default: /* timing, PAD, FUP, CBR, MNT, EXSTOP, PWRE, PWRX, BIP, TRIG */
-		return ctx;
-	}
+	return ctx_after(ctx, pkt);
 }
 
 HWPROF_API int hwprof_pt_decoder_init(struct hwprof_pt_decoder *dec,
@@ -435,7 +451,7 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	if (dec->flags & HWPROF_PT_PERF_DUMP)
 		ret = absorb_zeros(b, len, ret);
 	pkt->size = (uint8_t)ret;
-	dec->ctx = hwprof_pt_ctx_next(dec->ctx, pkt);
+	dec->ctx = ctx_after(dec->ctx, pkt);
 	dec->pos += (size_t)ret;
 	return 1;
 }
