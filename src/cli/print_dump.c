@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/print_dump.h"
+#include "cli/print_pt.h"
 #include "cli/print_regs.h"
 #include "hwprof/regs.h"
 #include "util/bytes.h"
@@ -22,6 +23,7 @@ struct dump {
 	uint64_t nr_events[MAX_TYPES];
 	uint64_t *evsel_samples;  /* per evsel */
 	enum hwprof_arch arch;    /* register names: the file's arch, else the host's */
+	uint32_t aux_type;        /* from AUXTRACE_INFO: which decoder dumps AUXTRACE data */
 	uint32_t nr_evsel_slots;
 };
 
@@ -464,6 +466,35 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 			fprintf(out, "... Cap Time Short  %d\n", p[49]);
 		}
 		fputs(": unhandled!\n", out);
+		return;
+	case HWPROF_RECORD_AUXTRACE_INFO: {
+		if (size < 16)
+			break;
+		d->aux_type = ld32(p + 8);
+		fprintf(out, " type: %u\n", d->aux_type);
+		size_t nr = (size - 16u) / 8u;
+		uint64_t priv[64];
+		size_t np = nr < 64 ? nr : 64;
+		for (size_t i = 0; i < np; i++)
+			priv[i] = ld64(p + 16 + 8 * i);
+		if (d->aux_type == HWPROF_AUXTRACE_INTEL_PT) {
+			size_t fixed = np < 17 ? np : 17;
+			print_pt_auxtrace_info(out, priv, fixed, p + 16 + 8 * fixed, size - 16u - 8 * fixed);
+		}
+		return;
+	}
+	case HWPROF_RECORD_AUXTRACE:
+		if (size < 48)
+			break;
+		fputs(" size: ", out);
+		print_hex_alt(out, ld64(p + 8));
+		fputs("  offset: ", out);
+		print_hex_alt(out, ld64(p + 16));
+		fputs("  ref: ", out);
+		print_hex_alt(out, ld64(p + 24));
+		fprintf(out, "  idx: %u  tid: %d  cpu: %d\n", ld32(p + 32), (int)ld32(p + 36), (int)ld32(p + 40));
+		if (d->aux_type == HWPROF_AUXTRACE_INTEL_PT)
+			print_pt_dump(out, r->payload, (size_t)r->payload_size);
 		return;
 	case HWPROF_RECORD_FINISHED_ROUND:
 		fputc('\n', out);
