@@ -217,10 +217,12 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 		for (uint64_t i = 0; i < s->branch_nr; i++) {
 			uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
 			uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
-			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x\n", i,
-				from, to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ",
+			static const char *const spec[] = { "", "SPEC_WRONG_PATH", "NON_SPEC_CORRECT_PATH",
+							    "SPEC_CORRECT_PATH" };
+			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
+				i, from, to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ",
 				(fl & 2) ? "P" : " ", (fl & 8) ? "A" : " ", (fl & 4) ? "T" : " ",
-				(unsigned)(fl >> 24));
+				(unsigned)(fl >> 33), spec[(fl >> 24) & 3]);
 		}
 	}
 	if (st & HWPROF_SAMPLE_REGS_USER)
@@ -495,6 +497,115 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		fprintf(out, "  idx: %u  tid: %d  cpu: %d\n", ld32(p + 32), (int)ld32(p + 36), (int)ld32(p + 40));
 		if (d->aux_type == HWPROF_AUXTRACE_INTEL_PT)
 			print_pt_dump(out, r->payload, (size_t)r->payload_size);
+		return;
+	case HWPROF_RECORD_READ: {
+		/* perf reads the record as its fixed struct (value, enabled,
+		 * running, id, lost at fixed offsets) whatever the read_format. */
+		if (size < 24)
+			break;
+		char nb[128];
+		const struct hwprof_evsel *e = hwprof_perfdata_record_evsel(d->h, r);
+		fprintf(out, ": %d %d %s %" PRIu64 "\n", (int)ld32(p + 8), (int)ld32(p + 12),
+			e ? hwprof_evsel_name(e, nb, sizeof(nb)) : "unknown", ld64(p + 16));
+		if (!e)
+			return;
+		uint64_t rf = e->attr.read_format;
+#define AT(off) ((off) + 8u <= size ? ld64(p + (off)) : 0)
+		if (rf & HWPROF_FORMAT_TOTAL_TIME_ENABLED)
+			fprintf(out, "... time enabled : %" PRIu64 "\n", AT(24));
+		if (rf & HWPROF_FORMAT_TOTAL_TIME_RUNNING)
+			fprintf(out, "... time running : %" PRIu64 "\n", AT(32));
+		if (rf & HWPROF_FORMAT_ID)
+			fprintf(out, "... id           : %" PRIu64 "\n", AT(40));
+		if (rf & HWPROF_FORMAT_LOST)
+			fprintf(out, "... lost         : %" PRIu64 "\n", AT(48));
+#undef AT
+		return;
+	}
+	case HWPROF_RECORD_NAMESPACES: {
+		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+		if (size < 24)
+			break;
+		uint64_t n = ld64(p + 16), max = (size - 24u) / 16u;
+		fprintf(out, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)ld32(p + 8), (int)ld32(p + 12), n);
+		if (n > max)
+			n = max;
+		for (uint64_t i = 0; i < n; i++)
+			fprintf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i, i < 7 ? ns[i] : "unknown",
+				ld64(p + 24 + 16 * i), ld64(p + 32 + 16 * i), i + 1 != n ? ", " : "]\n");
+		if (!n)
+			fputc('\n', out);
+		return;
+	}
+	case HWPROF_RECORD_KSYMBOL:
+		if (size < 24)
+			break;
+		fprintf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name ", ld64(p + 8), ld32(p + 16), ld16(p + 20),
+			ld16(p + 22));
+		print_string_field(out, p + 24, size - 24u);
+		fputc('\n', out);
+		return;
+	case HWPROF_RECORD_BPF_EVENT:
+		if (size < 16)
+			break;
+		fprintf(out, " type %u, flags %u, id %u\n", ld16(p + 8), ld16(p + 10), ld32(p + 12));
+		return;
+	case HWPROF_RECORD_CGROUP:
+		if (size < 16)
+			break;
+		fprintf(out, " cgroup: %" PRIu64 " ", ld64(p + 8));
+		print_string_field(out, p + 16, size - 16u);
+		fputc('\n', out);
+		return;
+	case HWPROF_RECORD_TEXT_POKE: {
+		if (size < 20)
+			break;
+		uint16_t ol = ld16(p + 16), nl = ld16(p + 18);
+		fprintf(out, " %" PRIx64 "  old len %u new len %u\n", ld64(p + 8), ol, nl);
+		for (int pass = 0; pass < 2; pass++) {
+			uint32_t at = 20u + (pass ? ol : 0u), n = pass ? nl : ol;
+			fputs(pass ? "            New bytes:" : "            Old bytes:", out);
+			for (uint32_t i = 0; i < n && at + i < size; i++)
+				fprintf(out, " %02x", p[at + i]);
+			fputc('\n', out);
+		}
+		return;
+	}
+	case HWPROF_RECORD_AUX_OUTPUT_HW_ID:
+		if (size < 16)
+			break;
+		fprintf(out, " hw_id: %#" PRIx64 "\n", ld64(p + 8));
+		return;
+	case HWPROF_RECORD_STAT_CONFIG: {
+		if (size < 16)
+			break;
+		int64_t aggr = 0, scale = 0;
+		uint64_t interval = 0, n = ld64(p + 8), max = (size - 16u) / 16u;
+		for (uint64_t i = 0; i < n && i < max; i++) {
+			uint64_t tag = ld64(p + 16 + 16 * i), val = ld64(p + 24 + 16 * i);
+			if (tag == 0)
+				aggr = (int64_t)val;
+			else if (tag == 1)
+				interval = val;
+			else if (tag == 2)
+				scale = (int64_t)val;
+		}
+		fprintf(out, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n", (int)aggr,
+			(int)scale, (unsigned)interval);
+		return;
+	}
+	case HWPROF_RECORD_STAT:
+		if (size < 48)
+			break;
+		fprintf(out, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %" PRIu64 ", enabled %" PRIu64
+			     ", running %" PRIu64 "\n: unhandled!\n",
+			ld64(p + 8), (int)ld32(p + 16), (int)ld32(p + 20), ld64(p + 24), ld64(p + 32), ld64(p + 40));
+		return;
+	case HWPROF_RECORD_STAT_ROUND:
+		if (size < 24)
+			break;
+		fprintf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", ld64(p + 16),
+			ld64(p + 8) == 1 ? "FINAL" : "INTERVAL");
 		return;
 	case HWPROF_RECORD_FINISHED_ROUND:
 		fputc('\n', out);

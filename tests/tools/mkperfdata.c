@@ -1,0 +1,393 @@
+/* mkperfdata KIND OUT: writes perf.data fixtures with the library's writer
+ * for record and sample kinds that software events cannot produce here.
+ *   allrecords  every kernel record type 1-21 and perf's user types (file mode)
+ *   allsample   samples using every PERF_SAMPLE_* field group
+ *   pipe        a small recording in pipe mode
+ *   arm64       an aarch64 file with arm64 user/intr registers
+ *   simd        SIMD/eGPR/SSP register blocks (attr size 176)
+ *   future      a 200-byte attr, record types and a feature perf 6.1 lacks
+ * Values are fixed, so expected output can be checked by hand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/perfdata_write.h"
+#include "util/bytes.h"
+
+static struct hwprof_writer *w;
+static uint8_t rb[65536];
+
+static void die(const char *what)
+{
+	fprintf(stderr, "mkperfdata: %s failed\n", what);
+	exit(1);
+}
+
+static void emit(int n)
+{
+	if (n < 0 || hwprof_writer_write(w, rb, (size_t)n))
+		die("write");
+}
+
+static struct hwprof_attr sw_attr(uint64_t st)
+{
+	struct hwprof_attr a = { 0 };
+	a.type = HWPROF_TYPE_SOFTWARE;
+	a.size = HWPROF_ATTR_SIZE_VER7;
+	a.config = 0; /* cpu-clock */
+	a.sample_period = 100000;
+	a.sample_type = st;
+	a.read_format = HWPROF_FORMAT_ID;
+	a.flags = (1ULL << HWPROF_ATTR_DISABLED) | (1ULL << HWPROF_ATTR_INHERIT) | (1ULL << HWPROF_ATTR_MMAP) |
+		  (1ULL << HWPROF_ATTR_COMM) | (1ULL << HWPROF_ATTR_SAMPLE_ID_ALL) |
+		  (1ULL << HWPROF_ATTR_EXCLUDE_GUEST) | (1ULL << HWPROF_ATTR_MMAP2) | (1ULL << HWPROF_ATTR_COMM_EXEC);
+	return a;
+}
+
+static void features(const char *arch)
+{
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_HOSTNAME, "fixture");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_OSRELEASE, "6.1.0-fixture");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_VERSION, "6.1.0");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, arch);
+	uint8_t nr[8];
+	st32(nr, 2);
+	st32(nr + 4, 2);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_NRCPUS, nr, 8);
+}
+
+static struct hwprof_sample id_of(uint32_t pid, uint64_t time)
+{
+	struct hwprof_sample s = { 0 };
+	s.pid = s.tid = pid;
+	s.time = time;
+	s.id = 1;
+	s.cpu = 1;
+	return s;
+}
+
+static void task_setup(const struct hwprof_attr *a, uint32_t pid, const char *path)
+{
+	struct hwprof_sample id = id_of(pid, 0);
+	emit(hwprof_build_comm(rb, sizeof(rb), a, &id, pid, pid, "fixture", 0));
+	id.time = 1000;
+	emit(hwprof_build_comm(rb, sizeof(rb), a, &id, pid, pid, "worker", 1));
+	id.time = 1100;
+	emit(hwprof_build_mmap2(rb, sizeof(rb), a, &id, HWPROF_MISC_USER, pid, pid, 0x400000, 0x10000, 0x1000, 8,
+				1, 1234, 0, 5, 2, path));
+}
+
+static void user_rec(uint32_t type, const void *body, size_t n)
+{
+	emit(hwprof_build_user_record(rb, sizeof(rb), type, body, n));
+}
+
+static void kern(const struct hwprof_attr *a, uint32_t type, uint16_t misc, const void *body, size_t n,
+		 uint64_t time)
+{
+	struct hwprof_sample id = id_of(100, time);
+	emit(hwprof_build_kernel_record(rb, sizeof(rb), a, &id, type, misc, body, n));
+}
+
+static void allrecords(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	uint8_t b[256];
+	memset(b, 0, sizeof(b));
+	/* ID_INDEX, THREAD_MAP, CPU_MAP, EVENT_UPDATE, TIME_CONV, STAT_CONFIG */
+	st64(b, 1); st64(b + 8, 1); st64(b + 16, 0); st64(b + 24, 1); st64(b + 32, 100);
+	user_rec(HWPROF_RECORD_ID_INDEX, b, 40);
+	memset(b, 0, sizeof(b));
+	st64(b, 2); st64(b + 8, 100); memcpy(b + 16, "worker", 6); st64(b + 32, 101); memcpy(b + 40, "helper", 6);
+	user_rec(HWPROF_RECORD_THREAD_MAP, b, 56);
+	memset(b, 0, sizeof(b));
+	st16(b, 0); st16(b + 2, 3); st16(b + 4, 0); st16(b + 6, 1); st16(b + 8, 3);
+	user_rec(HWPROF_RECORD_CPU_MAP, b, 16);
+	memset(b, 0, sizeof(b));
+	st64(b, 2); st64(b + 8, 1); memcpy(b + 16, "cpu-clock", 9);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 32);
+	memset(b, 0, sizeof(b));
+	st64(b, 10); st64(b + 8, 123456); st64(b + 16, 99); st64(b + 24, 5); st64(b + 32, 0xffffffff);
+	b[40] = 1; b[41] = 1;
+	user_rec(HWPROF_RECORD_TIME_CONV, b, 48);
+	memset(b, 0, sizeof(b));
+	st64(b, 3); st64(b + 8, 0); st64(b + 16, 1); st64(b + 24, 1); st64(b + 32, 0); st64(b + 40, 2); st64(b + 48, 1);
+	user_rec(HWPROF_RECORD_STAT_CONFIG, b, 56);
+	memset(b, 0, sizeof(b));
+	user_rec(HWPROF_RECORD_FINISHED_INIT, b, 0);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	/* kernel records 1..21 */
+	struct hwprof_sample id = id_of(100, 1200);
+	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, 0x500000, 0x2000, 0,
+			       "/usr/lib/libfixture.so"));
+	st64(b, 1); st64(b + 8, 7);
+	kern(&a, HWPROF_RECORD_LOST, 0, b, 16, 1300);
+	id.time = 1400;
+	emit(hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_FORK, 101, 100, 101, 100, 1400));
+	st64(b, 1500); st64(b + 8, 1); st64(b + 16, 1);
+	kern(&a, HWPROF_RECORD_THROTTLE, 0, b, 24, 1500);
+	kern(&a, HWPROF_RECORD_UNTHROTTLE, 0, b, 24, 1510);
+	memset(b, 0, sizeof(b));
+	st32(b, 100); st32(b + 4, 100); st64(b + 8, 5555); st64(b + 16, 1);
+	kern(&a, HWPROF_RECORD_READ, 0, b, 24, 1520);
+	struct hwprof_sample s = id_of(100, 1600);
+	s.ip = 0x401234;
+	s.period = 100000;
+	s.misc = HWPROF_MISC_USER;
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	st64(b, 0x1000); st64(b + 8, 0x2000); st64(b + 16, 3);
+	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1700);
+	st32(b, 100); st32(b + 4, 101);
+	kern(&a, HWPROF_RECORD_ITRACE_START, 0, b, 8, 1710);
+	st64(b, 42);
+	kern(&a, HWPROF_RECORD_LOST_SAMPLES, 0, b, 8, 1720);
+	kern(&a, HWPROF_RECORD_SWITCH, 0, b, 0, 1730);
+	kern(&a, HWPROF_RECORD_SWITCH, HWPROF_MISC_SWITCH_OUT | HWPROF_MISC_SWITCH_OUT_PREEMPT, b, 0, 1731);
+	st32(b, 101); st32(b + 4, 102);
+	kern(&a, HWPROF_RECORD_SWITCH_CPU_WIDE, HWPROF_MISC_SWITCH_OUT, b, 8, 1740);
+	kern(&a, HWPROF_RECORD_SWITCH_CPU_WIDE, 0, b, 8, 1741);
+	memset(b, 0, sizeof(b));
+	st32(b, 100); st32(b + 4, 100); st64(b + 8, 2); st64(b + 16, 4); st64(b + 24, 0xf0000001);
+	st64(b + 32, 4); st64(b + 40, 0xf0000002);
+	kern(&a, HWPROF_RECORD_NAMESPACES, 0, b, 48, 1750);
+	memset(b, 0, sizeof(b));
+	st64(b, 0xffffffffc0001000ULL); st32(b + 8, 0x80); st16(b + 12, 1); st16(b + 14, 0);
+	memcpy(b + 16, "bpf_prog_fixture", 17);
+	kern(&a, HWPROF_RECORD_KSYMBOL, HWPROF_MISC_KERNEL, b, 33, 1760);
+	memset(b, 0, sizeof(b));
+	st16(b, 1); st16(b + 2, 0); st32(b + 4, 77); memcpy(b + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	kern(&a, HWPROF_RECORD_BPF_EVENT, 0, b, 16, 1770);
+	memset(b, 0, sizeof(b));
+	st64(b, 33); memcpy(b + 8, "/sys/fs/cgroup/fixture", 23);
+	kern(&a, HWPROF_RECORD_CGROUP, 0, b, 31, 1780);
+	memset(b, 0, sizeof(b));
+	st64(b, 0x600000); st16(b + 8, 2); st16(b + 10, 2); memcpy(b + 12, "\x90\x90\xcc\xcc", 4);
+	kern(&a, HWPROF_RECORD_TEXT_POKE, HWPROF_MISC_USER, b, 16, 1790);
+	st64(b, 0x12);
+	kern(&a, HWPROF_RECORD_AUX_OUTPUT_HW_ID, 0, b, 8, 1795);
+	id.time = 1800;
+	emit(hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_EXIT, 101, 100, 101, 100, 1800));
+	memset(b, 0, sizeof(b));
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+	/* perf-side records after the data */
+	memset(b, 0, sizeof(b));
+	st32(b, 1); st32(b + 4, 3); st32(b + 8, 1); st32(b + 12, 100); st32(b + 16, 100); st32(b + 20, 1);
+	st64(b + 24, 0x401000); st64(b + 32, 1234567890);
+	memcpy(b + 40, "fixture decoder error", 22);
+	user_rec(HWPROF_RECORD_AUXTRACE_ERROR, b, 104);
+	memset(b, 0, sizeof(b));
+	st64(b, 1); st32(b + 8, 2); st32(b + 12, 3); st64(b + 16, 10); st64(b + 24, 20); st64(b + 32, 30);
+	user_rec(HWPROF_RECORD_STAT, b, 40);
+	memset(b, 0, sizeof(b));
+	st64(b, 1); st64(b + 8, 2000);
+	user_rec(HWPROF_RECORD_STAT_ROUND, b, 16);
+}
+
+static void allsample(void)
+{
+	struct hwprof_attr a = sw_attr(0x1ffffffULL & ~(HWPROF_SAMPLE_WEIGHT_STRUCT | HWPROF_SAMPLE_AUX |
+							HWPROF_SAMPLE_ID));
+	a.read_format = HWPROF_FORMAT_TOTAL_TIME_ENABLED | HWPROF_FORMAT_TOTAL_TIME_RUNNING | HWPROF_FORMAT_ID;
+	a.sample_regs_user = 0x183;
+	a.sample_regs_intr = 0xff0fff;
+	a.sample_stack_user = 64;
+	a.branch_sample_type = 1ULL << 17; /* HW_INDEX */
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t chain[8 * 4], br[8 * 6], regs_u[8 * 4], regs_i[8 * 24], stack[64], raw[12];
+	st64(chain, HWPROF_CONTEXT_USER); st64(chain + 8, 0x401234); st64(chain + 16, 0x401100); st64(chain + 24, 0x400f00);
+	st64(br, 0x401000); st64(br + 8, 0x401200); st64(br + 16, 0x5 | (12 << 4));
+	st64(br + 24, 0x401210); st64(br + 32, 0x401300); st64(br + 40, 0x2 | (7 << 4));
+	for (int i = 0; i < 4; i++) st64(regs_u + 8 * i, 0x1000 + i);
+	for (int i = 0; i < 24; i++) st64(regs_i + 8 * i, 0x2000 + i);
+	for (int i = 0; i < 64; i++) stack[i] = (uint8_t)i;
+	memcpy(raw, "rawbytes!!!", 12);
+	for (int k = 0; k < 3; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401234 + k;
+		s.addr = 0x7fff0000 + k;
+		s.stream_id = 5;
+		s.period = 100000;
+		s.read_one.value = 777 + k;
+		s.read_one.id = 1;
+		s.time_enabled = 1000;
+		s.time_running = 900;
+		s.callchain_nr = 4;
+		s.callchain = chain;
+		s.raw_size = 12;
+		s.raw = raw;
+		s.branch_nr = 2;
+		s.branch_hw_idx = 1;
+		s.branches = br;
+		s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = regs_u };
+		s.intr_regs = (struct hwprof_regs){ .abi = k == 2 ? 0 : 2, .mask = a.sample_regs_intr, .regs = regs_i };
+		s.stack_size = 64;
+		s.stack_data = stack;
+		s.stack_dyn_size = 48;
+		s.weight = 250;
+		s.data_src = 0x68100142ULL;
+		s.transaction = 0x12;
+		s.phys_addr = 0x12345000;
+		s.cgroup = 33;
+		s.data_page_size = k == 0 ? 4096 : k == 1 ? 2 << 20 : 0;
+		s.code_page_size = 4096;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+static void small_task(const char *arch, struct hwprof_attr *a)
+{
+	uint64_t ids[2] = { 1, 2 };
+	hwprof_writer_add_evsel(w, a, "cpu-clock", ids, 2);
+	features(arch);
+	task_setup(a, 100, "/usr/bin/fixture");
+}
+
+static void pipe_mode(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
+	small_task("x86_64", &a);
+	uint8_t chain[16];
+	st64(chain, HWPROF_CONTEXT_USER);
+	st64(chain + 8, 0x401000);
+	for (int k = 0; k < 5; k++) {
+		struct hwprof_sample s = id_of(100, 3000 + 10 * (5 - k));
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * k;
+		s.period = 100000;
+		s.callchain_nr = 2;
+		s.callchain = chain;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+static void arm64(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
+	a.sample_regs_user = (1ULL << 33) - 1;   /* x0..x30, sp, pc */
+	a.sample_regs_intr = 0x7ULL | (1ULL << 29) | (1ULL << 30) | (1ULL << 31) | (1ULL << 32);
+	small_task("aarch64", &a);
+	uint8_t ru[8 * 33], ri[8 * 7];
+	for (int i = 0; i < 33; i++) st64(ru + 8 * i, 0xaaaa0000 + i);
+	for (int i = 0; i < 7; i++) st64(ri + 8 * i, 0xffff800008000000ULL + i);
+	struct hwprof_sample s = id_of(100, 4000);
+	s.misc = HWPROF_MISC_USER;
+	s.ip = 0x401000;
+	s.period = 100000;
+	s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = ru };
+	s.intr_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_intr, .regs = ri };
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+static void simd(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
+	a.type = HWPROF_TYPE_HARDWARE;
+	a.size = HWPROF_ATTR_SIZE_VER10;
+	a.sample_regs_intr = 0x3 | (1ULL << 16) | (1ULL << 24) | (1ULL << 39) | (1ULL << 40); /* AX BX R8 R16 R31 SSP */
+	a.sample_regs_user = 0x3;
+	a.sample_simd_regs_enabled = 1;
+	a.sample_simd_vec_reg_qwords = 8;
+	a.sample_simd_pred_reg_qwords = 1;
+	a.sample_simd_vec_reg_intr = 0xffffffff;
+	a.sample_simd_pred_reg_intr = 0xff;
+	a.sample_simd_vec_reg_user = 0xffff;
+	small_task("x86_64", &a);
+	static uint8_t vec[8 * 8 * 32], pred[8 * 8], gi[8 * 6], gu[16];
+	for (int r = 0; r < 32; r++)
+		for (int q = 0; q < 8; q++)
+			st64(vec + 8 * (8 * r + q), ((uint64_t)r << 8) | (uint64_t)q | 0x1100000000000000ULL);
+	for (int r = 0; r < 8; r++) st64(pred + 8 * r, 0xf0 + (uint64_t)r);
+	for (int i = 0; i < 6; i++) st64(gi + 8 * i, 0x100 + (uint64_t)i);
+	st64(gu, 0xa); st64(gu + 8, 0xb);
+	static uint8_t data[8 * (8 * 32 + 8)];
+	memcpy(data, vec, sizeof(vec));
+	memcpy(data + sizeof(vec), pred, sizeof(pred));
+	/* 1: ZMM0-31 + OPMASK on intr, XMM (2 qwords of 16 regs) on user */
+	static uint8_t udata[8 * 2 * 16];
+	for (int r = 0; r < 16; r++) { st64(udata + 16 * r, 0x55000000 + (uint64_t)r); st64(udata + 16 * r + 8, 0x66000000 + (uint64_t)r); }
+	struct hwprof_sample s = id_of(100, 5000);
+	s.misc = HWPROF_MISC_KERNEL;
+	s.ip = 0xffffffff81001000ULL;
+	s.period = 100000;
+	s.intr_regs = (struct hwprof_regs){ .abi = 6, .mask = a.sample_regs_intr, .regs = gi, .nr_vectors = 32,
+					    .vector_qwords = 8, .nr_pred = 8, .pred_qwords = 1, .simd_data = data };
+	s.user_regs = (struct hwprof_regs){ .abi = 6, .mask = a.sample_regs_user, .regs = gu, .nr_vectors = 16,
+					    .vector_qwords = 2, .simd_data = udata };
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	/* 2: fewer vectors than the mask (kernel could not capture all) */
+	s.time = 5010;
+	s.intr_regs.nr_vectors = 2;
+	s.intr_regs.nr_pred = 1;
+	memcpy(data + 8 * 16, pred, 8);
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	/* 3: abi NONE on intr (exclude_kernel skid), 32-bit SIMD on user */
+	s.time = 5020;
+	s.intr_regs = (struct hwprof_regs){ .abi = 0, .mask = a.sample_regs_intr };
+	s.user_regs.abi = 5;
+	s.user_regs.nr_vectors = 1;
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+static void future(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD);
+	a.size = 200;
+	small_task("x86_64", &a);
+	uint8_t f[16] = "future feature";
+	hwprof_writer_add_feature(w, 40, f, sizeof(f));
+	uint8_t b[64] = { 0 };
+	st64(b, 0xfeed);
+	kern(&a, 30, 0, b, 8, 6000);      /* a kernel type from the future */
+	user_rec(99, b, 16);              /* a perf type from the future */
+	struct hwprof_sample s = id_of(100, 6010);
+	s.misc = HWPROF_MISC_USER;
+	s.ip = 0x401000;
+	s.period = 100000;
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future OUT\n");
+		return 2;
+	}
+	const char *k = argv[1];
+	struct hwprof_error err;
+	if (hwprof_writer_open(&w, argv[2], strcmp(k, "pipe") ? HWPROF_WRITE_FILE : HWPROF_WRITE_PIPE, &err)) {
+		fprintf(stderr, "mkperfdata: %s\n", err.msg);
+		return 1;
+	}
+	if (!strcmp(k, "allrecords")) allrecords();
+	else if (!strcmp(k, "allsample")) allsample();
+	else if (!strcmp(k, "pipe")) pipe_mode();
+	else if (!strcmp(k, "arm64")) arm64();
+	else if (!strcmp(k, "simd")) simd();
+	else if (!strcmp(k, "future")) future();
+	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
+	if (hwprof_writer_close(w, &err)) {
+		fprintf(stderr, "mkperfdata: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}
