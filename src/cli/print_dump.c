@@ -615,6 +615,8 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		return;
 	case HWPROF_RECORD_HEADER_ATTR:
 	case HWPROF_RECORD_HEADER_FEATURE:
+	case HWPROF_RECORD_HEADER_TRACING_DATA:
+	case HWPROF_RECORD_HEADER_BUILD_ID:
 		/* perf prints nothing more, not even a newline */
 		return;
 	default:

@@ -2,7 +2,16 @@
 # on files recorded here by perf with software events, many option mixes,
 # file and pipe mode. Zero differing lines is the bar.
 source tests/lib/common.sh
-if ! have_perf; then skip "report -D differential (perf not installed)"; finish; fi
+if ! have_perf; then skip "report -D differential (perf not installed)"; # pipe mode with a tracepoint: HEADER_TRACING_DATA and its payload
+if perf record -q -e sched:sched_switch -a -o - -- sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
+  perf report -D -i "$TMP/tpp.data" >"$TMP/tpp.perf" 2>/dev/null
+  "$HWPROF" report -D -i "$TMP/tpp.data" >"$TMP/tpp.hw" 2>&1
+  if diff -q "$TMP/tpp.perf" "$TMP/tpp.hw" >/dev/null; then pass "pipe tracepoint: report -D identical"
+  else fail "pipe tracepoint: report -D differs"; diff "$TMP/tpp.perf" "$TMP/tpp.hw" | head; fi
+else
+  fail "pipe tracepoint: perf record failed"
+fi
+finish; fi
 
 check() { # name, perf record args...
   local name=$1; shift
@@ -37,6 +46,8 @@ check regs -e cpu-clock -c 100000 -I --user-regs=ax,bx,sp,ip -- $W
 check regs-intr-subset -e task-clock -c 100000 -Iax,bx,r8,r15,flags -- $W
 check compressed -z -e cpu-clock -c 100000 -- $W
 
+check tracepoint -e sched:sched_switch -a -- sleep 0.1
+
 # pipe mode: saved to a file and read back, and streamed through stdin
 if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/null; then
   perf report -D -i "$TMP/pipe.data" >"$TMP/pipe.perf" 2>/dev/null
@@ -50,5 +61,14 @@ if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/nul
   else fail "pipe stream on stdin: report -D differs"; diff "$TMP/pipe.perf" "$TMP/pipe3.hw" | head; fi
 else
   fail "pipe: perf record -o - failed"
+fi
+# pipe mode with a tracepoint: HEADER_TRACING_DATA and its payload
+if perf record -q -e sched:sched_switch -a -o - -- sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
+  perf report -D -i "$TMP/tpp.data" >"$TMP/tpp.perf" 2>/dev/null
+  "$HWPROF" report -D -i "$TMP/tpp.data" >"$TMP/tpp.hw" 2>&1
+  if diff -q "$TMP/tpp.perf" "$TMP/tpp.hw" >/dev/null; then pass "pipe tracepoint: report -D identical"
+  else fail "pipe tracepoint: report -D differs"; diff "$TMP/tpp.perf" "$TMP/tpp.hw" | head; fi
+else
+  fail "pipe tracepoint: perf record failed"
 fi
 finish
