@@ -21,6 +21,7 @@ static int cmd_version(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "version", cmd_version, "Print the hwprof version" },
+	{ "spe", cmd_spe, "Dump raw Arm SPE buffers (perf report -D format)" },
 };
 
 int cli_error(const char *cmd, const char *fmt, ...)
