@@ -104,3 +104,9 @@ void print_spe_auxtrace_info(FILE *out, const uint64_t *priv, size_t nr_priv)
 	}
 	print_spe_info_v2(out, priv, nr_priv);
 }
+
+void print_spe_auxtrace_info_61(FILE *out, const uint64_t *priv, size_t nr_priv)
+{
+	if (priv && nr_priv >= 2)
+		fprintf(out, "  PMU Type           %" PRId64 "\n", (int64_t)priv[0]);
+}

@@ -21,5 +21,8 @@ void print_spe_packet_line(FILE *out, const uint8_t *pkt_bytes, size_t pkt_len,
 /* The lines after "PERF_RECORD_AUXTRACE_INFO type: 4". priv = the u64s
  * after the record's {type, reserved}. */
 void print_spe_auxtrace_info(FILE *out, const uint64_t *priv, size_t nr_priv);
+/* Exactly what perf 6.1 prints for any layout: "  PMU Type  <priv[0]>"
+ * (for the versioned layout that is the version number). */
+void print_spe_auxtrace_info_61(FILE *out, const uint64_t *priv, size_t nr_priv);
 
 #endif

@@ -8,6 +8,7 @@ HWPROF=${HWPROF:-build/hwprof}
 HWPROF_BUILD=${HWPROF_BUILD:-build}
 MKBUF=$HWPROF_BUILD/tools/spe_mkbuf
 MKDATA=$HWPROF_BUILD/tools/spe_mkdata
+PRINTINFO=$HWPROF_BUILD/tools/spe_printinfo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -75,6 +76,39 @@ else
   fail "spe dump: empty buffer"
 fi
 
+# AUXTRACE_INFO, versioned layout (newer perf): printed as newer perf does.
+V2="2 4 8 2 0x1010101010101010 0 3 0x410fd0c0 8 1024 0x1010101010101010 1 4 0x410fd0c0 8 1024 0x7e"
+cat > "$tmp/v2.expected" <<'END'
+  Header version     :2
+  Header size        :4
+  PMU type v2        :8
+  CPU number         :2
+    Magic            :0x1010101010101010
+    CPU #            :0
+    Num of params    :3
+    MIDR             :0x410fd0c0
+    PMU Type         :8
+    Min Interval     :1024
+    Magic            :0x1010101010101010
+    CPU #            :1
+    Num of params    :4
+    MIDR             :0x410fd0c0
+    PMU Type         :8
+    Min Interval     :1024
+    Event Filter     :0x7e
+END
+if "$PRINTINFO" $V2 > "$tmp/v2.out" && cmp -s "$tmp/v2.expected" "$tmp/v2.out"; then
+  pass "spe auxtrace_info: versioned layout"
+else
+  fail "spe auxtrace_info: versioned layout"; diff "$tmp/v2.expected" "$tmp/v2.out"
+fi
+"$PRINTINFO" 2 4 8 1000000 0x1010101010101010 0 99999 > "$tmp/v2bad.out"
+if [ "$(tail -1 "$tmp/v2bad.out")" = "  (bad per-CPU block 0)" ]; then
+  pass "spe auxtrace_info: corrupt versioned layout is bounded"
+else
+  fail "spe auxtrace_info: corrupt versioned layout is bounded"; cat "$tmp/v2bad.out"
+fi
+
 # 3. perf 6.1 as the oracle.
 if ! command -v perf > /dev/null; then
   echo "SKIP: spe dump vs perf report -D (perf not installed)"
@@ -102,4 +136,17 @@ for seed in 7 8 9; do
   "$MKBUF" random $seed 4000 "$tmp/s$seed.bin" &&
     oracle "$tmp/s$seed.bin" "spe dump = perf report -D: alignment at 8 mod 16, seed $seed" --shift8
 done
+
+# AUXTRACE_INFO lines: perf 6.1 prints priv[0] as "PMU Type" whatever the layout.
+info_oracle() { # $1 = comma list, $2 = printer flag ("" or --61), $3 = name
+  "$MKDATA" --priv "$1" "$tmp/ex.bin" "$tmp/info.data" > /dev/null || { fail "$3 (spe_mkdata)"; return; }
+  perf report -D -i "$tmp/info.data" 2>/dev/null |
+    awk '/PERF_RECORD_AUXTRACE_INFO type: 4/ { p = 1; next } p && /^$/ { exit } p' > "$tmp/info.perf"
+  "$PRINTINFO" $2 ${1//,/ } > "$tmp/info.hw"
+  if [ -s "$tmp/info.perf" ] && cmp -s "$tmp/info.perf" "$tmp/info.hw"; then pass "$3"
+  else fail "$3"; diff "$tmp/info.perf" "$tmp/info.hw"; fi
+}
+info_oracle "8,1" "" "spe auxtrace_info = perf report -D: unversioned layout"
+info_oracle "-5,1" "" "spe auxtrace_info = perf report -D: negative PMU type"
+info_oracle "${V2// /,}" --61 "spe auxtrace_info (6.1 mode) = perf report -D: versioned layout"
 [ $fails -eq 0 ]

@@ -2,9 +2,10 @@
  * perf 6.1 accepts, so `perf report -D` can serve as the oracle for
  * `hwprof spe dump`. Layout (perfdata-format.md §3): header, ids, one attr
  * (type 8 = fake arm_spe_0), then AUXTRACE_INFO(type 4) and AUXTRACE + data.
- *   spe_mkdata [--shift8] IN.bin OUT.data
+ *   spe_mkdata [--shift8] [--priv V,V,...] IN.bin OUT.data
  * --shift8 puts an 8-byte FINISHED_ROUND first so the SPE data starts at a
  * file offset that is 8 mod 16 (perf sizes ALIGNMENT packets by address).
+ * --priv replaces the AUXTRACE_INFO values {8, 1} (e.g. a versioned layout).
  * Prints the file offset of the SPE data on stdout. */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,14 +21,29 @@ static void put(uint8_t *p, uint64_t v, int n)
 int main(int argc, char **argv)
 {
 	int shift8 = 0, a = 1;
+	uint64_t priv[64] = { 8, 1 };
+	size_t npriv = 2;
 	FILE *f;
 	uint8_t *spe, *out;
 	long n;
 	size_t pos, data_start;
 
-	if (argc > 1 && !strcmp(argv[1], "--shift8")) {
-		shift8 = 1;
-		a++;
+	for (;;) {
+		if (argc > a && !strcmp(argv[a], "--shift8")) {
+			shift8 = 1;
+			a++;
+		} else if (argc > a + 1 && !strcmp(argv[a], "--priv")) {
+			char *p = argv[a + 1];
+
+			for (npriv = 0; npriv < 64 && *p; npriv++) {
+				priv[npriv] = strtoull(p, &p, 0);
+				if (*p == ',')
+					p++;
+			}
+			a += 2;
+		} else {
+			break;
+		}
 	}
 	if (argc - a != 2) {
 		fprintf(stderr, "usage: spe_mkdata [--shift8] IN.bin OUT.data\n");
@@ -39,7 +55,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	spe = malloc((size_t)n + 1);
-	out = calloc(1, (size_t)n + 4096);
+	out = calloc(1, (size_t)n + 4096 + 8 * npriv);
 	if (!spe || !out || fread(spe, 1, (size_t)n, f) != (size_t)n) {
 		perror(argv[a]);
 		return 1;
@@ -68,11 +84,11 @@ int main(int argc, char **argv)
 		pos += 8;
 	}
 	put(out + pos, 70, 4);                /* AUXTRACE_INFO */
-	put(out + pos + 6, 32, 2);
+	put(out + pos + 6, 16 + 8 * npriv, 2);
 	put(out + pos + 8, 4, 4);             /* PERF_AUXTRACE_ARM_SPE */
-	put(out + pos + 16, 8, 8);            /* PMU type */
-	put(out + pos + 24, 1, 8);            /* per-cpu mmaps */
-	pos += 32;
+	for (size_t i = 0; i < npriv; i++)    /* default: PMU type 8, per-cpu mmaps */
+		put(out + pos + 16 + 8 * i, priv[i], 8);
+	pos += 16 + 8 * npriv;
 	put(out + pos, 71, 4);                /* AUXTRACE */
 	put(out + pos + 6, 48, 2);
 	put(out + pos + 8, (uint64_t)n, 8);   /* size */
