@@ -10,14 +10,35 @@
 void print_spe_packet_line(FILE *out, const uint8_t *pkt_bytes, size_t pkt_len,
 			   uint64_t offset, const char *desc)
 {
-	size_t i;
+	/* Built by hand and written once: dumps run to millions of lines and
+	 * a printf per byte would dominate. Layout: ".  %08x: " then " %02x"
+	 * per byte, 3 spaces per missing byte up to 16, " " and the text. */
+	static const char hex[] = "0123456789abcdef";
+	char line[16 + 16 * 3 + 2];
+	size_t n = 0, i;
+	uint32_t off = (uint32_t)offset;
 
-	fprintf(out, ".  %08" PRIx32 ": ", (uint32_t)offset);
-	for (i = 0; i < pkt_len; i++)
-		fprintf(out, " %02x", pkt_bytes[i]);
-	for (; i < 16; i++)
-		fputs("   ", out);
-	fprintf(out, " %s\n", desc);
+	line[n++] = '.';
+	line[n++] = ' ';
+	line[n++] = ' ';
+	for (int sh = 28; sh >= 0; sh -= 4)
+		line[n++] = hex[(off >> sh) & 0xf];
+	line[n++] = ':';
+	line[n++] = ' ';
+	for (i = 0; i < pkt_len && i < 16; i++) {
+		line[n++] = ' ';
+		line[n++] = hex[pkt_bytes[i] >> 4];
+		line[n++] = hex[pkt_bytes[i] & 0xf];
+	}
+	for (; i < 16; i++) {
+		line[n++] = ' ';
+		line[n++] = ' ';
+		line[n++] = ' ';
+	}
+	line[n++] = ' ';
+	fwrite(line, 1, n, out);
+	fputs(desc, out);
+	fputc('\n', out);
 }
 
 void print_spe_dump_at(FILE *out, const uint8_t *buf, size_t len, uint64_t addr)
