@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
 	{ "version", cmd_version, "Print the hwprof version" },
 	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
+	{ "spe", cmd_spe, "Dump raw Arm SPE buffers (perf report -D format)" },
 };
 
 int cli_error(const char *cmd, const char *fmt, ...)
