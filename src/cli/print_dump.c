@@ -10,6 +10,7 @@
 #include "cli/print_dump.h"
 #include "cli/print_pt.h"
 #include "cli/print_regs.h"
+#include "cli/print_spe.h"
 #include "hwprof/regs.h"
 #include "util/bytes.h"
 
@@ -482,6 +483,8 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		if (d->aux_type == HWPROF_AUXTRACE_INTEL_PT) {
 			size_t fixed = np < 17 ? np : 17;
 			print_pt_auxtrace_info(out, priv, fixed, p + 16 + 8 * fixed, size - 16u - 8 * fixed);
+		} else if (d->aux_type == HWPROF_AUXTRACE_ARM_SPE) {
+			print_spe_auxtrace_info_61(out, priv, np);
 		}
 		return;
 	}
@@ -497,6 +500,10 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		fprintf(out, "  idx: %u  tid: %d  cpu: %d\n", ld32(p + 32), (int)ld32(p + 36), (int)ld32(p + 40));
 		if (d->aux_type == HWPROF_AUXTRACE_INTEL_PT)
 			print_pt_dump(out, r->payload, (size_t)r->payload_size);
+		else if (d->aux_type == HWPROF_AUXTRACE_ARM_SPE)
+			/* SPE alignment packets depend on where the data lies:
+			 * in perf's file mapping, its file offset */
+			print_spe_dump_at(out, r->payload, (size_t)r->payload_size, r->offset + r->size);
 		return;
 	case HWPROF_RECORD_READ: {
 		/* perf reads the record as its fixed struct (value, enabled,
