@@ -63,6 +63,8 @@ struct hwprof_record {
 	const uint8_t *payload;    /* bytes after the record not counted in size:
 	                            * AUXTRACE data, HEADER_TRACING_DATA; else NULL */
 	uint64_t payload_size;
+	uint32_t file_idx;         /* which input file (directory mode), see
+	                            * hwprof_perfdata_file_path() */
 	bool compressed;           /* came out of a COMPRESSED record */
 	uint64_t container_offset; /* for compressed: offset of that record */
 };
@@ -77,6 +79,10 @@ HWPROF_API void hwprof_perfdata_close(struct hwprof_perfdata *h);
 
 HWPROF_API const struct hwprof_perfdata_info *hwprof_perfdata_info(const struct hwprof_perfdata *h);
 HWPROF_API const char *hwprof_perfdata_name(const struct hwprof_perfdata *h);
+/* The path of input file idx as perf names it in dumps: the path given,
+ * "<dir>/data" and "<dir>/data.N" for a directory (perf record --threads),
+ * "pipe" for a stream. */
+HWPROF_API const char *hwprof_perfdata_file_path(const struct hwprof_perfdata *h, uint32_t idx);
 HWPROF_API const struct hwprof_error *hwprof_perfdata_error(const struct hwprof_perfdata *h);
 
 /* Events. In pipe mode they grow as HEADER_ATTR records are read. */

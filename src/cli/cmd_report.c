@@ -105,7 +105,8 @@ int cmd_report(int argc, char **argv)
 	}
 	static char obuf[1 << 20];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : input;
+	/* NULL: each record's file as the reader names it (a directory's data.N) */
+	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	int rc = print_dump(stdout, s, display);
 	fflush(stdout);

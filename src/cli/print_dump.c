@@ -638,7 +638,8 @@ static void print_event(struct dump *d, const struct hwprof_event *ev)
 	const struct hwprof_record *r = &ev->rec;
 	fputc('\n', out);
 	print_hex_alt(out, r->offset);
-	fprintf(out, "@%s [%#x]: event: %u\n", d->path, r->size, r->type);
+	fprintf(out, "@%s [%#x]: event: %u\n", d->path ? d->path : hwprof_perfdata_file_path(d->h, r->file_idx),
+		r->size, r->type);
 	raw_dump(out, r->data, r->size);
 	/* A HEADER_ATTR is printed against the events before it. */
 	bool sid = sample_id_all(d->h);

@@ -21,7 +21,7 @@ void pdata_decomp_free(struct pdata_decomp *d)
 int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t size, uint64_t offset,
 		       uint32_t type)
 {
-	struct pdata_decomp *d = &h->decomp;
+	struct pdata_decomp *d = &h->srcs[h->batch_src].decomp;
 	const uint8_t *src = rec + 8;
 	size_t src_len = size - 8u;
 	if (type == HWPROF_RECORD_COMPRESSED2) {
@@ -71,7 +71,7 @@ int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t s
 /* 1 = a record, 0 = batch exhausted (decomp goes inactive), < 0 error. */
 int pdata_decomp_next(struct hwprof_perfdata *h, struct hwprof_record *rec)
 {
-	struct pdata_decomp *d = &h->decomp;
+	struct pdata_decomp *d = &h->srcs[h->batch_src].decomp;
 	size_t avail = d->out.len - d->pos;
 	if (avail < 8) {
 		d->active = false;
@@ -101,6 +101,7 @@ int pdata_decomp_next(struct hwprof_perfdata *h, struct hwprof_record *rec)
 	rec->size = size;
 	rec->data = host;
 	rec->offset = d->container;
+	rec->file_idx = h->batch_src;
 	rec->compressed = true;
 	rec->container_offset = d->container;
 	d->pos += size;

@@ -33,6 +33,20 @@ struct pdata_decomp {
 	bool active;
 };
 
+/* One input file of the data: the perf.data itself, or in directory mode
+ * (perf record --threads) also each data.N file. */
+struct pdata_src {
+	const uint8_t *map;
+	size_t len;
+	bool unmap;
+	char *path;              /* as perf prints it before "@": "<dir>/data.1" */
+	uint64_t pos, end;       /* next record, end of records */
+	uint64_t released;       /* mapped bytes before this were given back */
+	uint64_t turn;           /* bytes read in this round-robin turn */
+	bool done;
+	struct pdata_decomp decomp;
+};
+
 struct hwprof_perfdata {
 	char *name;
 	struct hwprof_perfdata_info info;
@@ -47,8 +61,10 @@ struct hwprof_perfdata {
 	bool own_fd;
 	struct pdata_buf rbuf;   /* current record (+ payload) read from the pipe */
 
-	uint64_t pos, end;       /* iteration position and end (file offsets) */
-	uint64_t released;       /* mapped bytes before this were given back (madvise) */
+	uint64_t pos, end;       /* set up by open; copied into srcs[0] */
+	struct pdata_src *srcs;  /* srcs[0] is the main file (or the stream) */
+	uint32_t nsrc, cur;      /* sources, and whose turn it is */
+	uint32_t batch_src;      /* source of the compressed batch being unpacked */
 	uint64_t truncated_at;   /* file ends inside the data section here, or 0 */
 	uint64_t claimed_end;    /* where the header says the data ends */
 	bool done;
@@ -72,7 +88,6 @@ struct hwprof_perfdata {
 	bool feat_present[HWPROF_FEAT_BITS];
 
 	struct pdata_buf swapbuf; /* cross-endian: swapped copy of the current record */
-	struct pdata_decomp decomp;
 };
 
 /* Sets the handle's error (code, offset, printf message); returns -code. */
@@ -94,7 +109,10 @@ void pdata_swap_inplace(const struct hwprof_perfdata *h, uint8_t *rec, uint32_t 
 /* Swap an encoded perf_event_attr of `size` bytes in place. */
 void pdata_attr_swap(uint8_t *attr, uint32_t size);
 
-/* COMPRESSED records. */
+/* Whether a record points into a mapped input file (stable memory). */
+bool pdata_record_in_map(const struct hwprof_perfdata *h, const struct hwprof_record *r);
+
+/* COMPRESSED records (of the current source). */
 int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t size, uint64_t offset,
 		       uint32_t type);
 int pdata_decomp_next(struct hwprof_perfdata *h, struct hwprof_record *rec);

@@ -2,6 +2,7 @@
  * iteration, for file mode (mmapped) and pipe mode (streamed from a fd or
  * read from a saved pipe file). Every length taken from the input is checked
  * against what remains before use; errors carry the byte offset. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -393,6 +394,72 @@ static int finish_open(struct hwprof_perfdata *h)
 	return open_file_mode(h);
 }
 
+/* srcs[0]: the main file's data (or the stream), as open left it. */
+static int init_main_src(struct hwprof_perfdata *h, const char *path)
+{
+	h->srcs = calloc(1, sizeof(*h->srcs));
+	if (!h->srcs || !(h->srcs[0].path = strdup(path)))
+		return pdata_error(h, HWPROF_E_NOMEM, 0, "out of memory");
+	h->nsrc = 1;
+	struct pdata_src *src = &h->srcs[0];
+	src->map = h->map;
+	src->len = h->map_len;
+	src->unmap = h->unmap; /* for madvise; h owns the mapping */
+	src->pos = h->pos;
+	src->end = h->end;
+	return 0;
+}
+
+/* Directory mode (perf record --threads): the data.N files after the
+ * main one, in directory order as perf lists them, empty ones skipped. */
+static int add_dir_sources(struct hwprof_perfdata *h, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return pdata_error(h, HWPROF_E_IO, 0, "cannot list %s: %s", dir, strerror(errno));
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "data.", 5))
+			continue;
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED) {
+			rc = pdata_error(h, HWPROF_E_IO, 0, "cannot map %s: %s", path, strerror(errno));
+			break;
+		}
+		struct pdata_src *v = realloc(h->srcs, (h->nsrc + 1) * sizeof(*v));
+		if (!v) {
+			munmap(m, (size_t)st.st_size);
+			rc = pdata_error(h, HWPROF_E_NOMEM, 0, "out of memory");
+			break;
+		}
+		h->srcs = v;
+		struct pdata_src *src = &h->srcs[h->nsrc++];
+		memset(src, 0, sizeof(*src));
+		src->map = m;
+		src->len = (size_t)st.st_size;
+		src->unmap = true;
+		src->path = strdup(path);
+		src->end = src->len;
+		if (!src->path) {
+			rc = pdata_error(h, HWPROF_E_NOMEM, 0, "out of memory");
+			break;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
 static int fail(struct hwprof_perfdata *h, int rc, struct hwprof_error *err)
 {
 	if (err) {
@@ -414,6 +481,8 @@ HWPROF_API int hwprof_perfdata_open_mem(struct hwprof_perfdata **out, const void
 	h->map = buf;
 	h->map_len = len;
 	int rc = finish_open(h);
+	if (!rc)
+		rc = init_main_src(h, h->name);
 	if (rc)
 		return fail(h, rc, err);
 	*out = h;
@@ -455,13 +524,31 @@ HWPROF_API int hwprof_perfdata_open(struct hwprof_perfdata **out, const char *pa
 			    strerror(errno));
 		return fail(h, h->err.code, err);
 	}
-	h->fd = fd;
-	h->own_fd = !is_stdin;
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		pdata_error(h, HWPROF_E_IO, 0, "cannot stat: %s", strerror(errno));
+		if (!is_stdin)
+			close(fd);
 		return fail(h, h->err.code, err);
 	}
+	/* A directory (perf record --threads): the header file is <dir>/data. */
+	char main_path[4096];
+	snprintf(main_path, sizeof(main_path), "%s", path);
+	bool dir = S_ISDIR(st.st_mode);
+	if (dir) {
+		close(fd);
+		snprintf(main_path, sizeof(main_path), "%s/data", path);
+		fd = open(main_path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			pdata_error(h, HWPROF_E_NOENT, 0, "directory without a perf.data header file 'data': %s",
+				    strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return fail(h, h->err.code, err);
+		}
+	}
+	h->fd = fd;
+	h->own_fd = !is_stdin;
 	int rc;
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size == 0) {
@@ -481,10 +568,19 @@ HWPROF_API int hwprof_perfdata_open(struct hwprof_perfdata **out, const char *pa
 	} else {
 		rc = open_stream(h);
 	}
+	if (!rc)
+		rc = init_main_src(h, is_stdin && !h->map ? "pipe" : h->info.pipe ? "pipe" : main_path);
+	if (!rc && dir)
+		rc = add_dir_sources(h, path);
 	if (rc)
 		return fail(h, rc, err);
 	*out = h;
 	return 0;
+}
+
+HWPROF_API const char *hwprof_perfdata_file_path(const struct hwprof_perfdata *h, uint32_t idx)
+{
+	return idx < h->nsrc ? h->srcs[idx].path : h->name;
 }
 
 HWPROF_API void hwprof_perfdata_close(struct hwprof_perfdata *h)
@@ -505,7 +601,13 @@ HWPROF_API void hwprof_perfdata_close(struct hwprof_perfdata *h)
 	free(h->id_vals);
 	free(h->rbuf.p);
 	free(h->swapbuf.p);
-	pdata_decomp_free(&h->decomp);
+	for (uint32_t i = 0; i < h->nsrc; i++) {
+		if (i && h->srcs[i].unmap)
+			munmap((void *)h->srcs[i].map, h->srcs[i].len);
+		free(h->srcs[i].path);
+		pdata_decomp_free(&h->srcs[i].decomp);
+	}
+	free(h->srcs);
 	free(h->name);
 	free(h);
 }
@@ -625,50 +727,50 @@ static uint64_t payload_size_of(const uint8_t *d, uint32_t type, uint16_t size)
  * read position. Records still referenced there (queued for ordering) are
  * simply faulted back in from the page cache when used. */
 #define RELEASE_STEP (16u << 20)
-static void release_behind(struct hwprof_perfdata *h)
+static void release_behind(struct pdata_src *src)
 {
-	if (!h->unmap || h->pos < h->released + 2 * (uint64_t)RELEASE_STEP)
+	if (!src->unmap || src->pos < src->released + 2 * (uint64_t)RELEASE_STEP)
 		return;
-	uint64_t upto = (h->pos - RELEASE_STEP) & ~(uint64_t)0xfffff;
-	if (upto <= h->released)
+	uint64_t upto = (src->pos - RELEASE_STEP) & ~(uint64_t)0xfffff;
+	if (upto <= src->released)
 		return;
-	madvise((void *)(h->map + h->released), upto - h->released, MADV_DONTNEED);
-	h->released = upto;
+	madvise((void *)(src->map + src->released), upto - src->released, MADV_DONTNEED);
+	src->released = upto;
 }
 
-static int next_from_map(struct hwprof_perfdata *h, struct hwprof_record *rec)
+static int next_from_map(struct hwprof_perfdata *h, struct pdata_src *src, struct hwprof_record *rec)
 {
-	if (h->pos >= h->end) {
-		if (h->truncated_at)
+	if (src->pos >= src->end) {
+		if (h->truncated_at && src == &h->srcs[0])
 			return pdata_error(h, HWPROF_E_TRUNCATED, h->truncated_at,
 					   "file ends inside the data section (which claims to end at %#llx)",
 					   (unsigned long long)h->claimed_end);
 		return 0;
 	}
-	uint64_t avail = h->end - h->pos;
+	uint64_t avail = src->end - src->pos;
 	if (avail < 8)
-		return pdata_error(h, HWPROF_E_TRUNCATED, h->pos, "record header truncated (%llu bytes left)",
+		return pdata_error(h, HWPROF_E_TRUNCATED, src->pos, "record header truncated (%llu bytes left)",
 				   (unsigned long long)avail);
-	const uint8_t *d = h->map + h->pos;
+	const uint8_t *d = src->map + src->pos;
 	int swap = h->info.swapped;
 	uint32_t type = ld32s(d, swap);
 	uint16_t size = ld16s(d + 6, swap);
 	if (size < 8)
-		return pdata_error(h, HWPROF_E_CORRUPT, h->pos, "record size %u is smaller than its header", size);
+		return pdata_error(h, HWPROF_E_CORRUPT, src->pos, "record size %u is smaller than its header", size);
 	if (size > avail)
-		return pdata_error(h, HWPROF_E_TRUNCATED, h->pos,
+		return pdata_error(h, HWPROF_E_TRUNCATED, src->pos,
 				   "record of type %u and size %u runs past the end of the data (%llu bytes left)",
 				   type, size, (unsigned long long)avail);
 	const uint8_t *host = d;
 	if (swap) {
-		int rc = pdata_swap_record(h, d, size, h->pos);
+		int rc = pdata_swap_record(h, d, size, src->pos);
 		if (rc)
 			return rc;
 		host = h->swapbuf.p;
 	}
 	uint64_t pay = payload_size_of(host, type, size);
 	if (pay > avail - size)
-		return pdata_error(h, HWPROF_E_TRUNCATED, h->pos,
+		return pdata_error(h, HWPROF_E_TRUNCATED, src->pos,
 				   "record of type %u claims %llu bytes of payload, only %llu left", type,
 				   (unsigned long long)pay, (unsigned long long)(avail - size));
 	memset(rec, 0, sizeof(*rec));
@@ -676,21 +778,31 @@ static int next_from_map(struct hwprof_perfdata *h, struct hwprof_record *rec)
 	rec->misc = ld16(host + 4);
 	rec->size = size;
 	rec->data = host;
-	rec->offset = h->info.pipe ? h->pos - PDATA_PIPE_HEADER_SIZE : h->pos;
+	rec->offset = h->info.pipe ? src->pos - PDATA_PIPE_HEADER_SIZE : src->pos;
+	rec->file_idx = (uint32_t)(src - h->srcs);
 	if (pay) {
 		rec->payload = d + size;
 		rec->payload_size = pay;
 	}
-	h->pos += size + pay;
-	release_behind(h);
+	src->pos += size + pay;
+	src->turn += size + pay;
+	release_behind(src);
 	return 1;
+}
+
+bool pdata_record_in_map(const struct hwprof_perfdata *h, const struct hwprof_record *r)
+{
+	if (h->info.swapped || r->compressed || r->file_idx >= h->nsrc)
+		return false;
+	const struct pdata_src *src = &h->srcs[r->file_idx];
+	return src->map && r->data >= src->map && r->data < src->map + src->len;
 }
 
 static int next_from_fd(struct hwprof_perfdata *h, struct hwprof_record *rec)
 {
 	uint8_t hdr[8];
 	size_t got;
-	uint64_t at = h->pos;
+	uint64_t at = h->srcs[0].pos;
 	if (read_full(h->fd, hdr, 8, &got))
 		return pdata_error(h, HWPROF_E_IO, at + got, "read error: %s", strerror(errno));
 	if (got == 0)
@@ -742,8 +854,38 @@ static int next_from_fd(struct hwprof_perfdata *h, struct hwprof_record *rec)
 		rec->payload = h->rbuf.p + size;
 		rec->payload_size = pay;
 	}
-	h->pos += size + pay;
+	h->srcs[0].pos += size + pay;
 	return 1;
+}
+
+/* Directory mode reads its files in turns of this many bytes, the main
+ * file first, as perf does (which decides the order records are queued). */
+#define TURN_BYTES (2u << 20)
+
+static int next_raw(struct hwprof_perfdata *h, struct hwprof_record *rec)
+{
+	if (!h->map)
+		return next_from_fd(h, rec);
+	for (uint32_t tries = 0; tries <= 2 * h->nsrc; tries++) {
+		struct pdata_src *src = &h->srcs[h->cur];
+		if (src->done) {
+			h->cur = (h->cur + 1) % h->nsrc;
+			continue;
+		}
+		int rc = next_from_map(h, src, rec);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			src->done = true;
+			continue;
+		}
+		if (src->turn >= TURN_BYTES) {
+			src->turn = 0;
+			h->cur = (h->cur + 1) % h->nsrc;
+		}
+		return 1;
+	}
+	return 0;
 }
 
 HWPROF_API int hwprof_perfdata_next(struct hwprof_perfdata *h, struct hwprof_record *rec)
@@ -751,16 +893,18 @@ HWPROF_API int hwprof_perfdata_next(struct hwprof_perfdata *h, struct hwprof_rec
 	if (h->done)
 		return h->err.code ? h->err.code : 0;
 	int rc;
-	if (h->decomp.active) {
+	if (h->srcs[h->batch_src].decomp.active) {
 		rc = pdata_decomp_next(h, rec);
 		if (rc)
 			goto out;
 	}
 	for (;;) {
-		rc = h->map ? next_from_map(h, rec) : next_from_fd(h, rec);
+		rc = next_raw(h, rec);
 		if (rc <= 0)
 			break;
 		if (rec->type == HWPROF_RECORD_COMPRESSED || rec->type == HWPROF_RECORD_COMPRESSED2) {
+			/* a batch (and a record straddling two) belongs to its file */
+			h->batch_src = rec->file_idx;
 			h->info.nr_compressed++;
 			rc = pdata_decomp_start(h, rec->data, rec->size, rec->offset, rec->type);
 			if (rc)

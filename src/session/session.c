@@ -81,8 +81,7 @@ HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s)
 
 static bool in_map(const struct hwprof_perfdata *h, const struct hwprof_record *r)
 {
-	return h->map && !h->info.swapped && !r->compressed && r->data >= h->map &&
-	       r->data < h->map + h->map_len;
+	return pdata_record_in_map(h, r);
 }
 
 /* The timestamp perf orders a kernel record by: the sample's or trailer's

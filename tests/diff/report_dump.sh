@@ -46,6 +46,8 @@ check regs -e cpu-clock -c 100000 -I --user-regs=ax,bx,sp,ip -- $W
 check regs-intr-subset -e task-clock -c 100000 -Iax,bx,r8,r15,flags -- $W
 check compressed -z -e cpu-clock -c 100000 -- $W
 
+check threads-dir --threads -e cpu-clock -c 100000 -g -- $W
+check threads-dir-compressed --threads -z -e cpu-clock -c 100000 -- $W
 check tracepoint -e sched:sched_switch -a -- sleep 0.1
 
 # pipe mode: saved to a file and read back, and streamed through stdin
