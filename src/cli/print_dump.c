@@ -624,6 +624,7 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 	case HWPROF_RECORD_HEADER_FEATURE:
 	case HWPROF_RECORD_HEADER_TRACING_DATA:
 	case HWPROF_RECORD_HEADER_BUILD_ID:
+	case HWPROF_RECORD_HEADER_EVENT_TYPE:
 		/* perf prints nothing more, not even a newline */
 		return;
 	default:

@@ -118,6 +118,9 @@ static void allrecords(void)
 	st64(b, 3); st64(b + 8, 0); st64(b + 16, 1); st64(b + 24, 1); st64(b + 32, 0); st64(b + 40, 2); st64(b + 48, 1);
 	user_rec(HWPROF_RECORD_STAT_CONFIG, b, 56);
 	memset(b, 0, sizeof(b));
+	st64(b, 0); memcpy(b + 8, "cpu-clock", 9);
+	user_rec(HWPROF_RECORD_HEADER_EVENT_TYPE, b, 72); /* legacy, still read */
+	memset(b, 0, sizeof(b));
 	user_rec(HWPROF_RECORD_FINISHED_INIT, b, 0);
 	task_setup(&a, 100, "/usr/bin/fixture");
 	/* kernel records 1..21 */
