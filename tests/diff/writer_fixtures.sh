@@ -25,8 +25,9 @@ else fail "simd: differs from tests/data/golden/simd.dump"; diff "$OLDPWD/tests/
 
 "$MK" future future.data || fail "future: mkperfdata"
 if "$HWPROF" report -D -i future.data >future.hw 2>future.err; then
-  if [ "$(grep -c 'PERF_RECORD_UNKNOWN: unhandled!' future.hw)" -eq 2 ] && grep -q 'PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0x401000' future.hw; then
-    pass "future: 200-byte attr, unknown record types shown, samples decoded"
+  if [ "$(grep -c 'PERF_RECORD_UNKNOWN: unhandled!' future.hw)" -eq 2 ] && grep -q 'PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0x401000' future.hw &&
+     grep -q '^6030 0x.*PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0x401020' future.hw; then
+    pass "future: 200-byte attr, unknown record types shown, samples decoded, COMPRESSED2 unpacked"
   else fail "future: unexpected dump"; grep PERF_RECORD future.hw | head; fi
 else fail "future: exit non-zero: $(cat future.err)"; fi
 if "$HWPROF" report --header-only -i future.data >/dev/null 2>&1; then pass "future: --header-only with an unknown feature bit"; else fail "future: --header-only failed"; fi

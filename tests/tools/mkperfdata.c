@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "hwprof/perfdata_write.h"
 #include "util/bytes.h"
 
@@ -367,6 +369,22 @@ static void future(void)
 	s.ip = 0x401000;
 	s.period = 100000;
 	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	/* COMPRESSED2 (type 83, newer perf): u64 data_size, zstd data, padded */
+	uint8_t inner[256];
+	s.time = 6020;
+	s.ip = 0x401010;
+	int n1 = hwprof_build_sample(inner, sizeof(inner), &a, &s);
+	s.time = 6030;
+	s.ip = 0x401020;
+	int n2 = hwprof_build_sample(inner + n1, sizeof(inner) - (size_t)n1, &a, &s);
+	uint8_t z[512];
+	size_t zn = ZSTD_compress(z, sizeof(z), inner, (size_t)(n1 + n2), 1);
+	if (ZSTD_isError(zn))
+		die("zstd");
+	uint8_t body[600] = { 0 };
+	st64(body, zn);
+	memcpy(body + 8, z, zn);
+	user_rec(HWPROF_RECORD_COMPRESSED2, body, (8 + zn + 7) & ~(size_t)7);
 }
 
 int main(int argc, char **argv)
