@@ -345,6 +345,27 @@ int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int
 	return maps_insert(t->maps, nm);
 }
 
+int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, uint16_t flags, const char *name)
+{
+	const struct sess_map *hit = maps_find(&m->kmaps, addr);
+	if (flags & 1) { /* unregister: drop the map, unless it is the kernel's own */
+		if (!hit || !strcmp(hit->dso, KERNEL_MMAP_NAME))
+			return 0;
+		size_t i = (size_t)(hit - m->kmaps.v);
+		memmove(&m->kmaps.v[i], &m->kmaps.v[i + 1], (m->kmaps.n - i - 1) * sizeof(*hit));
+		m->kmaps.n--;
+		return 0;
+	}
+	if (hit)
+		return 0; /* already covered (e.g. by the kernel map): perf adds a symbol only */
+	/* BPF images (trampolines, dispatchers) get an empty DSO name in perf */
+	bool image = !strncmp(name, "bpf_trampoline_", 15) || !strncmp(name, "bpf_dispatcher_", 15);
+	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name) };
+	if (!km.dso)
+		return -1;
+	return maps_insert(&m->kmaps, km);
+}
+
 const struct sess_map *sess_find_map(struct sess_machine *m, struct sess_thread *t, unsigned cpumode,
 				     uint64_t addr, char *level)
 {

@@ -49,6 +49,10 @@ int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t 
 int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
 		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
 
+/* KSYMBOL: a kernel text range of its own (BPF programs, trampolines)
+ * registered or unregistered, as perf keeps it in the kernel maps. */
+int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, uint16_t flags, const char *name);
+
 /* Map for addr; level gets perf's letter. Returns the map or NULL. */
 const struct sess_map *sess_find_map(struct sess_machine *m, struct sess_thread *t, unsigned cpumode,
 				     uint64_t addr, char *level);

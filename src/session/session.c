@@ -151,6 +151,17 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 				  ld64(d + 24), ld64(d + 32), prot, flags, name);
 		break;
 	}
+	case HWPROF_RECORD_KSYMBOL:
+		if (r->size > 24) {
+			size_t n = strnlen((const char *)d + 24, r->size - 24u);
+			char name[512];
+			if (n >= sizeof(name))
+				n = sizeof(name) - 1;
+			memcpy(name, d + 24, n);
+			name[n] = 0;
+			sess_process_ksymbol(&s->m, ld64(d + 8), ld32(d + 16), ld16(d + 22), name);
+		}
+		break;
 	default:
 		break;
 	}

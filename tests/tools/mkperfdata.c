@@ -163,6 +163,11 @@ static void allrecords(void)
 	st64(b, 0xffffffffc0001000ULL); st32(b + 8, 0x80); st16(b + 12, 1); st16(b + 14, 0);
 	memcpy(b + 16, "bpf_prog_fixture", 17);
 	kern(&a, HWPROF_RECORD_KSYMBOL, HWPROF_MISC_KERNEL, b, 33, 1760);
+	struct hwprof_sample ks = id_of(100, 1765); /* a sample inside that BPF program */
+	ks.ip = 0xffffffffc0001010ULL;
+	ks.period = 100000;
+	ks.misc = HWPROF_MISC_KERNEL;
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &ks));
 	memset(b, 0, sizeof(b));
 	st16(b, 1); st16(b + 2, 0); st32(b + 4, 77); memcpy(b + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	kern(&a, HWPROF_RECORD_BPF_EVENT, 0, b, 16, 1770);
