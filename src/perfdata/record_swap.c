@@ -221,11 +221,9 @@ int pdata_swap_record(struct hwprof_perfdata *h, const uint8_t *src, uint32_t si
 
 void pdata_swap_inplace(const struct hwprof_perfdata *h, uint8_t *r, uint32_t size, bool th)
 {
-	const uint8_t *src = NULL; /* the MMAP2 build-id bytes are restored below */
-	uint8_t bid[24];
+	uint8_t bid[24]; /* MMAP2 build-id bytes: restored after the swap below */
 	if (size >= 64)
 		memcpy(bid, r + 40, 24);
-	src = bid;
 	uint32_t type = sw32v(r, th);
 	sw16(r + 4);
 	uint16_t misc = th ? ld16(r + 4) : __builtin_bswap16(ld16(r + 4));
@@ -307,6 +305,6 @@ void pdata_swap_inplace(const struct hwprof_perfdata *h, uint8_t *r, uint32_t si
 		swap_layout(r + 8, body_end, l);
 	if (type == HWPROF_RECORD_MMAP2 && (misc & HWPROF_MISC_MMAP_BUILD_ID) && size >= 64) {
 		/* build-id variant: u8 size, u8, u16, u8[20] — undo the maj/min/ino swaps */
-		memcpy(r + 40, src, 24);
+		memcpy(r + 40, bid, 24);
 	}
 }
