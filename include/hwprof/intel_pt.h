@@ -157,6 +157,12 @@ HWPROF_API int hwprof_pt_decoder_init(struct hwprof_pt_decoder *dec,
  * then says where. Resume with hwprof_pt_decoder_skip() or _sync(). */
 HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 				      struct hwprof_pt_packet *pkt);
+/* Up to n packets at once into pkts (for bulk consumers: no call per
+ * packet). Returns how many (> 0), 0 at the end, or the error of the first
+ * packet that fails when none were decoded before it (a later call then
+ * returns that error). */
+HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec, struct hwprof_pt_packet *pkts,
+					size_t n);
 
 /* Moves to the next PSB at or after the current offset (resets the block
  * context). Returns 0, or -HWPROF_E_NOSYNC (position moves to the end). */

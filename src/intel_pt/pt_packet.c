@@ -436,6 +436,278 @@ HWPROF_API int hwprof_pt_decoder_init(struct hwprof_pt_decoder *dec,
 	return 0;
 }
 
+/* Packets fully determined by their first byte (PAD, short TNT, TIP/FUP/
+ * PGE/PGD, one-byte CYC, MTC, TSC): type, size, count, a constant payload
+ * part and how many following bytes form the rest. One table load and one
+ * 8-byte load decode them with no data-dependent branch, which is what the
+ * hot loop meets almost all the time. size 0 = take the general path. */
+struct simple_pkt {
+	uint64_t konst;
+	uint8_t nbytes, type, size, count;
+};
+static const struct simple_pkt simple_tbl[256] = {
+	[0x00] = { 0x0ULL, 0, HWPROF_PT_PAD, 1, 0 },
+	[0x01] = { 0x0ULL, 0, HWPROF_PT_TIP_PGD, 1, 0 },
+	[0x02] = { 0, 0, 0, 0, 0 },
+	[0x03] = { 0x0ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x04] = { 0x0ULL, 0, HWPROF_PT_TNT, 1, 1 },
+	[0x05] = { 0, 0, 0, 0, 0 },
+	[0x06] = { 0x8000000000000000ULL, 0, HWPROF_PT_TNT, 1, 1 },
+	[0x07] = { 0, 0, 0, 0, 0 },
+	[0x08] = { 0x0ULL, 0, HWPROF_PT_TNT, 1, 2 },
+	[0x09] = { 0, 0, 0, 0, 0 },
+	[0x0a] = { 0x4000000000000000ULL, 0, HWPROF_PT_TNT, 1, 2 },
+	[0x0b] = { 0x1ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x0c] = { 0x8000000000000000ULL, 0, HWPROF_PT_TNT, 1, 2 },
+	[0x0d] = { 0x0ULL, 0, HWPROF_PT_TIP, 1, 0 },
+	[0x0e] = { 0xc000000000000000ULL, 0, HWPROF_PT_TNT, 1, 2 },
+	[0x0f] = { 0, 0, 0, 0, 0 },
+	[0x10] = { 0x0ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x11] = { 0x0ULL, 0, HWPROF_PT_TIP_PGE, 1, 0 },
+	[0x12] = { 0x2000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x13] = { 0x2ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x14] = { 0x4000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x15] = { 0, 0, 0, 0, 0 },
+	[0x16] = { 0x6000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x17] = { 0, 0, 0, 0, 0 },
+	[0x18] = { 0x8000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x19] = { 0x0ULL, 7, HWPROF_PT_TSC, 8, 0 },
+	[0x1a] = { 0xa000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x1b] = { 0x3ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x1c] = { 0xc000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x1d] = { 0x0ULL, 0, HWPROF_PT_FUP, 1, 0 },
+	[0x1e] = { 0xe000000000000000ULL, 0, HWPROF_PT_TNT, 1, 3 },
+	[0x1f] = { 0, 0, 0, 0, 0 },
+	[0x20] = { 0x0ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x21] = { 0x0ULL, 2, HWPROF_PT_TIP_PGD, 3, 1 },
+	[0x22] = { 0x1000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x23] = { 0x4ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x24] = { 0x2000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x25] = { 0, 0, 0, 0, 0 },
+	[0x26] = { 0x3000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x27] = { 0, 0, 0, 0, 0 },
+	[0x28] = { 0x4000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x29] = { 0, 0, 0, 0, 0 },
+	[0x2a] = { 0x5000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x2b] = { 0x5ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x2c] = { 0x6000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x2d] = { 0x0ULL, 2, HWPROF_PT_TIP, 3, 1 },
+	[0x2e] = { 0x7000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x2f] = { 0, 0, 0, 0, 0 },
+	[0x30] = { 0x8000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x31] = { 0x0ULL, 2, HWPROF_PT_TIP_PGE, 3, 1 },
+	[0x32] = { 0x9000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x33] = { 0x6ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x34] = { 0xa000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x35] = { 0, 0, 0, 0, 0 },
+	[0x36] = { 0xb000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x37] = { 0, 0, 0, 0, 0 },
+	[0x38] = { 0xc000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x39] = { 0, 0, 0, 0, 0 },
+	[0x3a] = { 0xd000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x3b] = { 0x7ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x3c] = { 0xe000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x3d] = { 0x0ULL, 2, HWPROF_PT_FUP, 3, 1 },
+	[0x3e] = { 0xf000000000000000ULL, 0, HWPROF_PT_TNT, 1, 4 },
+	[0x3f] = { 0, 0, 0, 0, 0 },
+	[0x40] = { 0x0ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x41] = { 0x0ULL, 4, HWPROF_PT_TIP_PGD, 5, 2 },
+	[0x42] = { 0x800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x43] = { 0x8ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x44] = { 0x1000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x45] = { 0, 0, 0, 0, 0 },
+	[0x46] = { 0x1800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x47] = { 0, 0, 0, 0, 0 },
+	[0x48] = { 0x2000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x49] = { 0, 0, 0, 0, 0 },
+	[0x4a] = { 0x2800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x4b] = { 0x9ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x4c] = { 0x3000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x4d] = { 0x0ULL, 4, HWPROF_PT_TIP, 5, 2 },
+	[0x4e] = { 0x3800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x4f] = { 0, 0, 0, 0, 0 },
+	[0x50] = { 0x4000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x51] = { 0x0ULL, 4, HWPROF_PT_TIP_PGE, 5, 2 },
+	[0x52] = { 0x4800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x53] = { 0xaULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x54] = { 0x5000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x55] = { 0, 0, 0, 0, 0 },
+	[0x56] = { 0x5800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x57] = { 0, 0, 0, 0, 0 },
+	[0x58] = { 0x6000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x59] = { 0x0ULL, 1, HWPROF_PT_MTC, 2, 0 },
+	[0x5a] = { 0x6800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x5b] = { 0xbULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x5c] = { 0x7000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x5d] = { 0x0ULL, 4, HWPROF_PT_FUP, 5, 2 },
+	[0x5e] = { 0x7800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x5f] = { 0, 0, 0, 0, 0 },
+	[0x60] = { 0x8000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x61] = { 0x0ULL, 6, HWPROF_PT_TIP_PGD, 7, 3 },
+	[0x62] = { 0x8800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x63] = { 0xcULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x64] = { 0x9000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x65] = { 0, 0, 0, 0, 0 },
+	[0x66] = { 0x9800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x67] = { 0, 0, 0, 0, 0 },
+	[0x68] = { 0xa000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x69] = { 0, 0, 0, 0, 0 },
+	[0x6a] = { 0xa800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x6b] = { 0xdULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x6c] = { 0xb000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x6d] = { 0x0ULL, 6, HWPROF_PT_TIP, 7, 3 },
+	[0x6e] = { 0xb800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x6f] = { 0, 0, 0, 0, 0 },
+	[0x70] = { 0xc000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x71] = { 0x0ULL, 6, HWPROF_PT_TIP_PGE, 7, 3 },
+	[0x72] = { 0xc800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x73] = { 0xeULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x74] = { 0xd000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x75] = { 0, 0, 0, 0, 0 },
+	[0x76] = { 0xd800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x77] = { 0, 0, 0, 0, 0 },
+	[0x78] = { 0xe000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x79] = { 0, 0, 0, 0, 0 },
+	[0x7a] = { 0xe800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x7b] = { 0xfULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x7c] = { 0xf000000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x7d] = { 0x0ULL, 6, HWPROF_PT_FUP, 7, 3 },
+	[0x7e] = { 0xf800000000000000ULL, 0, HWPROF_PT_TNT, 1, 5 },
+	[0x7f] = { 0, 0, 0, 0, 0 },
+	[0x80] = { 0x0ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x81] = { 0x0ULL, 6, HWPROF_PT_TIP_PGD, 7, 4 },
+	[0x82] = { 0x400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x83] = { 0x10ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x84] = { 0x800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x85] = { 0, 0, 0, 0, 0 },
+	[0x86] = { 0xc00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x87] = { 0, 0, 0, 0, 0 },
+	[0x88] = { 0x1000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x89] = { 0, 0, 0, 0, 0 },
+	[0x8a] = { 0x1400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x8b] = { 0x11ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x8c] = { 0x1800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x8d] = { 0x0ULL, 6, HWPROF_PT_TIP, 7, 4 },
+	[0x8e] = { 0x1c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x8f] = { 0, 0, 0, 0, 0 },
+	[0x90] = { 0x2000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x91] = { 0x0ULL, 6, HWPROF_PT_TIP_PGE, 7, 4 },
+	[0x92] = { 0x2400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x93] = { 0x12ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x94] = { 0x2800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x95] = { 0, 0, 0, 0, 0 },
+	[0x96] = { 0x2c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x97] = { 0, 0, 0, 0, 0 },
+	[0x98] = { 0x3000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x99] = { 0, 0, 0, 0, 0 },
+	[0x9a] = { 0x3400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x9b] = { 0x13ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0x9c] = { 0x3800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x9d] = { 0x0ULL, 6, HWPROF_PT_FUP, 7, 4 },
+	[0x9e] = { 0x3c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0x9f] = { 0, 0, 0, 0, 0 },
+	[0xa0] = { 0x4000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xa1] = { 0, 0, 0, 0, 0 },
+	[0xa2] = { 0x4400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xa3] = { 0x14ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xa4] = { 0x4800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xa5] = { 0, 0, 0, 0, 0 },
+	[0xa6] = { 0x4c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xa7] = { 0, 0, 0, 0, 0 },
+	[0xa8] = { 0x5000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xa9] = { 0, 0, 0, 0, 0 },
+	[0xaa] = { 0x5400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xab] = { 0x15ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xac] = { 0x5800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xad] = { 0, 0, 0, 0, 0 },
+	[0xae] = { 0x5c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xaf] = { 0, 0, 0, 0, 0 },
+	[0xb0] = { 0x6000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xb1] = { 0, 0, 0, 0, 0 },
+	[0xb2] = { 0x6400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xb3] = { 0x16ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xb4] = { 0x6800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xb5] = { 0, 0, 0, 0, 0 },
+	[0xb6] = { 0x6c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xb7] = { 0, 0, 0, 0, 0 },
+	[0xb8] = { 0x7000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xb9] = { 0, 0, 0, 0, 0 },
+	[0xba] = { 0x7400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xbb] = { 0x17ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xbc] = { 0x7800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xbd] = { 0, 0, 0, 0, 0 },
+	[0xbe] = { 0x7c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xbf] = { 0, 0, 0, 0, 0 },
+	[0xc0] = { 0x8000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xc1] = { 0x0ULL, 8, HWPROF_PT_TIP_PGD, 9, 6 },
+	[0xc2] = { 0x8400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xc3] = { 0x18ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xc4] = { 0x8800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xc5] = { 0, 0, 0, 0, 0 },
+	[0xc6] = { 0x8c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xc7] = { 0, 0, 0, 0, 0 },
+	[0xc8] = { 0x9000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xc9] = { 0, 0, 0, 0, 0 },
+	[0xca] = { 0x9400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xcb] = { 0x19ULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xcc] = { 0x9800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xcd] = { 0x0ULL, 8, HWPROF_PT_TIP, 9, 6 },
+	[0xce] = { 0x9c00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xcf] = { 0, 0, 0, 0, 0 },
+	[0xd0] = { 0xa000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xd1] = { 0x0ULL, 8, HWPROF_PT_TIP_PGE, 9, 6 },
+	[0xd2] = { 0xa400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xd3] = { 0x1aULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xd4] = { 0xa800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xd5] = { 0, 0, 0, 0, 0 },
+	[0xd6] = { 0xac00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xd7] = { 0, 0, 0, 0, 0 },
+	[0xd8] = { 0xb000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xd9] = { 0, 0, 0, 0, 0 },
+	[0xda] = { 0xb400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xdb] = { 0x1bULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xdc] = { 0xb800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xdd] = { 0x0ULL, 8, HWPROF_PT_FUP, 9, 6 },
+	[0xde] = { 0xbc00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xdf] = { 0, 0, 0, 0, 0 },
+	[0xe0] = { 0xc000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xe1] = { 0, 0, 0, 0, 0 },
+	[0xe2] = { 0xc400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xe3] = { 0x1cULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xe4] = { 0xc800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xe5] = { 0, 0, 0, 0, 0 },
+	[0xe6] = { 0xcc00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xe7] = { 0, 0, 0, 0, 0 },
+	[0xe8] = { 0xd000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xe9] = { 0, 0, 0, 0, 0 },
+	[0xea] = { 0xd400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xeb] = { 0x1dULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xec] = { 0xd800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xed] = { 0, 0, 0, 0, 0 },
+	[0xee] = { 0xdc00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xef] = { 0, 0, 0, 0, 0 },
+	[0xf0] = { 0xe000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xf1] = { 0, 0, 0, 0, 0 },
+	[0xf2] = { 0xe400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xf3] = { 0x1eULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xf4] = { 0xe800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xf5] = { 0, 0, 0, 0, 0 },
+	[0xf6] = { 0xec00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xf7] = { 0, 0, 0, 0, 0 },
+	[0xf8] = { 0xf000000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xf9] = { 0, 0, 0, 0, 0 },
+	[0xfa] = { 0xf400000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xfb] = { 0x1fULL, 0, HWPROF_PT_CYC, 1, 0 },
+	[0xfc] = { 0xf800000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xfd] = { 0, 0, 0, 0, 0 },
+	[0xfe] = { 0xfc00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
+	[0xff] = { 0, 0, 0, 0, 0 },
+};
+static const uint64_t byte_mask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL, 0xffffffffffffULL,
+	0xffffffffffffffULL, ~0ULL,
+};
+
 HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 				      struct hwprof_pt_packet *pkt)
 {
@@ -443,6 +715,16 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 		return 0;
 	const uint8_t *b = dec->buf + dec->pos;
 	size_t len = dec->len - dec->pos;
+	const struct simple_pkt *e = &simple_tbl[b[0]];
+	/* Fast path: no block context (BIP), 9 readable bytes, no perf quirks.
+	 * These packets leave the context at NONE. */
+	if (__builtin_expect(e->size && len >= 9 && (dec->ctx | (dec->flags & HWPROF_PT_PERF_DUMP)) == 0, 1)) {
+		struct hwprof_pt_packet t = { e->konst | (ld64(b + 1) & byte_mask[e->nbytes]), e->count, e->type,
+					      e->size, 0, 0 };
+		*pkt = t;
+		dec->pos += e->size;
+		return 1;
+	}
 	int ret = decode_one(b, len, dec->ctx, dec->flags, pkt);
 	if (ret < 0) {
 		dec->err_offset = dec->pos;
@@ -454,6 +736,34 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	dec->ctx = ctx_after(dec->ctx, pkt);
 	dec->pos += (size_t)ret;
 	return 1;
+}
+
+HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec, struct hwprof_pt_packet *pkts, size_t n)
+{
+	size_t i = 0;
+	const uint8_t *buf = dec->buf;
+	size_t pos = dec->pos, fast_end = dec->len >= 9 ? dec->len - 8 : 0;
+	while (i < n) {
+		/* the table path inline, while it applies */
+		if (pos < fast_end && (dec->ctx | (dec->flags & HWPROF_PT_PERF_DUMP)) == 0) {
+			const struct simple_pkt *e = &simple_tbl[buf[pos]];
+			if (e->size) {
+				struct hwprof_pt_packet t = { e->konst | (ld64(buf + pos + 1) & byte_mask[e->nbytes]),
+							      e->count, e->type, e->size, 0, 0 };
+				pkts[i++] = t;
+				pos += e->size;
+				continue;
+			}
+		}
+		dec->pos = pos;
+		int rc = hwprof_pt_decoder_next(dec, &pkts[i]);
+		if (rc <= 0)
+			return i ? (int)i : rc;
+		pos = dec->pos;
+		i++;
+	}
+	dec->pos = pos;
+	return (int)i;
 }
 
 static const uint8_t psb_pattern[HWPROF_PT_PSB_LEN] = {

@@ -567,6 +567,51 @@ static void test_print_auxtrace_info(void **state)
 	free(text);
 }
 
+/* The batch call and the table fast path give exactly the packets (and
+ * errors, at the same offsets) of one-at-a-time decoding, on valid streams
+ * and on garbage, up to the buffer's last bytes. */
+static void test_batch_equals_single(void **state)
+{
+	(void)state;
+	static uint8_t buf[1 << 16];
+	uint64_t seed = 99;
+	for (int round = 0; round < 8; round++) {
+		size_t len = 1000 + (size_t)round * 7000;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* bias towards valid first bytes in even rounds */
+			buf[i] = (uint8_t)(seed >> 56);
+			if (round % 2 == 0 && (seed & 0x300) == 0)
+				buf[i] = 0x02;
+		}
+		struct hwprof_pt_decoder a, b;
+		hwprof_pt_decoder_init(&a, buf, len, 0);
+		hwprof_pt_decoder_init(&b, buf, len, 0);
+		struct hwprof_pt_packet pa, pb[64];
+		int nb = 0, ib = 0;
+		for (;;) {
+			int ra = hwprof_pt_decoder_next(&a, &pa);
+			if (ib == nb) {
+				nb = hwprof_pt_decoder_next_n(&b, pb, 1 + (size_t)(seed % 63));
+				ib = 0;
+			}
+			if (ra <= 0) {
+				assert_int_equal(nb, ra);
+				if (ra == 0)
+					break;
+				assert_int_equal(hwprof_pt_decoder_error_offset(&a), hwprof_pt_decoder_error_offset(&b));
+				hwprof_pt_decoder_skip(&a, 1);
+				hwprof_pt_decoder_skip(&b, 1);
+				nb = ib = 0;
+				continue;
+			}
+			assert_true(nb > 0);
+			assert_memory_equal(&pa, &pb[ib], sizeof(pa));
+			ib++;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_desc_perf_texts),
 		cmocka_unit_test(test_print_dump_notes_example),
 		cmocka_unit_test(test_print_auxtrace_info),
+		cmocka_unit_test(test_batch_equals_single),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
