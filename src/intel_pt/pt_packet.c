@@ -703,6 +703,26 @@ static const struct simple_pkt simple_tbl[256] = {
 	[0xfe] = { 0xfc00000000000000ULL, 0, HWPROF_PT_TNT, 1, 6 },
 	[0xff] = { 0, 0, 0, 0, 0 },
 };
+/* simple_tbl[b].size alone: the decode loop's serial dependency (next
+ * packet offset) goes through this small table only. */
+static const uint8_t simple_size[256] = {
+	1, 1, 0, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0,
+	1, 1, 1, 1, 1, 0, 1, 0, 1, 8, 1, 1, 1, 1, 1, 0,
+	1, 3, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 3, 1, 0,
+	1, 3, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 3, 1, 0,
+	1, 5, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 5, 1, 0,
+	1, 5, 1, 1, 1, 0, 1, 0, 1, 2, 1, 1, 1, 5, 1, 0,
+	1, 7, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 7, 1, 0,
+	1, 7, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 7, 1, 0,
+	1, 7, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 7, 1, 0,
+	1, 7, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 7, 1, 0,
+	1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0,
+	1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0,
+	1, 9, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 9, 1, 0,
+	1, 9, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 9, 1, 0,
+	1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0,
+	1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0,
+};
 static const uint64_t byte_mask[9] = {
 	0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL, 0xffffffffffffULL,
 	0xffffffffffffffULL, ~0ULL,
@@ -746,12 +766,14 @@ HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec, struct hw
 	while (i < n) {
 		/* the table path inline, while it applies */
 		if (pos < fast_end && (dec->ctx | (dec->flags & HWPROF_PT_PERF_DUMP)) == 0) {
-			const struct simple_pkt *e = &simple_tbl[buf[pos]];
-			if (e->size) {
+			uint8_t b0 = buf[pos];
+			unsigned size = simple_size[b0];
+			if (size) {
+				const struct simple_pkt *e = &simple_tbl[b0];
 				struct hwprof_pt_packet t = { e->konst | (ld64(buf + pos + 1) & byte_mask[e->nbytes]),
 							      e->count, e->type, e->size, 0, 0 };
 				pkts[i++] = t;
-				pos += e->size;
+				pos += size;
 				continue;
 			}
 		}
