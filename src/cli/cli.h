@@ -10,6 +10,11 @@ int cmd_script(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
 int cmd_spe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+struct hwprof_pmus;
+/* PMUs under $HWPROF_SYSFS (default /sys); see hwprof_pmus_open(). */
+int cli_pmus_open(struct hwprof_pmus **out);
 
 /* Prints "hwprof <cmd>: <message>" on stderr; returns the exit code 1/2. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

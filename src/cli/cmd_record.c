@@ -1,9 +1,15 @@
-/* hwprof record: for now only the register parts of perf record work:
- * -I? / --user-regs=? list what the kernel can sample, and --dry-run with
- * -e cpu-clock|task-clock and -I/--user-regs prints the attr perf -vv would
- * show. Recording itself is not implemented and says so. */
+/* hwprof record: for now the option parts of perf record work: -I? /
+ * --user-regs=? list what the kernel can sample, and --dry-run prints the
+ * attrs perf -vv would show for -e (the full event grammar, several -e),
+ * -c/-F, -g/--call-graph, -i and -I/--user-regs; with --arch arm64 (or -vv
+ * on arm64) the exception levels each event counts follow its attr.
+ * Recording itself is not implemented and says so. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "hwprof/event.h"
+#include "hwprof/pmu.h"
 
 #include "hwprof/perf_event.h"
 #include "hwprof/regs.h"
@@ -55,75 +61,158 @@ static int reg_option(struct hwprof_attr *a, int user, const char *list, int sho
 	return 0;
 }
 
-/* The attr perf record builds for a software clock event on a workload. */
-static void clock_attr(struct hwprof_attr *a, uint64_t config)
+/* Copy the register request collected from -I / --user-regs (in r) into
+ * an event's attr, as perf applies them to every event. */
+static void merge_regs(struct hwprof_attr *a, const struct hwprof_attr *r)
 {
-	memset(a, 0, sizeof(*a));
-	a->type = HWPROF_TYPE_SOFTWARE;
-	a->size = HWPROF_ATTR_SIZE_VER7;
-	a->config = config;
-	a->sample_period = 4000; /* -F 4000, the default frequency */
-	a->sample_type = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_PERIOD;
-	a->read_format = HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
-	static const unsigned on[] = {
-		HWPROF_ATTR_DISABLED, HWPROF_ATTR_INHERIT, HWPROF_ATTR_MMAP, HWPROF_ATTR_COMM,
-		HWPROF_ATTR_FREQ, HWPROF_ATTR_ENABLE_ON_EXEC, HWPROF_ATTR_TASK,
-		HWPROF_ATTR_SAMPLE_ID_ALL, HWPROF_ATTR_EXCLUDE_GUEST, HWPROF_ATTR_MMAP2,
-		HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL, HWPROF_ATTR_BPF_EVENT,
-	};
-	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++)
-		a->flags |= 1ULL << on[i];
+	a->sample_type |= r->sample_type & (HWPROF_SAMPLE_REGS_INTR | HWPROF_SAMPLE_REGS_USER);
+	a->sample_regs_intr |= r->sample_regs_intr;
+	a->sample_regs_user |= r->sample_regs_user;
+	a->sample_simd_regs_enabled = r->sample_simd_regs_enabled;
+	a->sample_simd_pred_reg_qwords = r->sample_simd_pred_reg_qwords;
+	a->sample_simd_vec_reg_qwords = r->sample_simd_vec_reg_qwords;
+	a->sample_simd_pred_reg_intr = r->sample_simd_pred_reg_intr;
+	a->sample_simd_pred_reg_user = r->sample_simd_pred_reg_user;
+	a->sample_simd_vec_reg_intr = r->sample_simd_vec_reg_intr;
+	a->sample_simd_vec_reg_user = r->sample_simd_vec_reg_user;
+	if (r->size > a->size)
+		a->size = r->size;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	*v = strtoull(s, &end, 0);
+	return *end ? -1 : 0;
+}
+
+#define MAX_E 64
+
+static int dry_run(const char **specs, int nspecs, const struct hwprof_record_opts *o,
+		   const struct hwprof_attr *regs, int arch_given, int verbose)
+{
+	struct hwprof_pmus *pmus = NULL;
+	struct hwprof_evlist l = { 0 };
+	struct hwprof_error err;
+	int rc = cli_pmus_open(&pmus);
+	if (rc < 0)
+		return cli_error("record", "cannot read PMUs: %s", hwprof_strerror(rc));
+	const char *dflt = hwprof_pmus_core(pmus) ? "cycles" : "cpu-clock";
+	if (!nspecs) {
+		specs = &dflt; /* perf falls back to cpu-clock without a hardware PMU */
+		nspecs = 1;
+	}
+	for (int i = 0; i < nspecs && !rc; i++)
+		if (hwprof_evlist_parse(&l, specs[i], pmus, &err) < 0)
+			rc = cli_error("record", "%s", err.msg);
+	if (!rc && hwprof_evlist_config(&l, o, pmus, &err) < 0)
+		rc = cli_error("record", "%s", err.msg);
+	static const char dots[] = "------------------------------------------------------------";
+	for (size_t i = 0; !rc && i < l.nr; i++) {
+		struct hwprof_attr *a = &l.ev[i].attr;
+		char why[256];
+		merge_regs(a, regs);
+		if (hwprof_regs_validate(a, o->arch, why, sizeof(why)) < 0) {
+			rc = cli_error("record", "%s", why);
+			break;
+		}
+		printf("%s\n", dots);
+		print_event_attr(stdout, a);
+		printf("%s\n", dots);
+		if (o->arch == HWPROF_ARCH_ARM64 && (arch_given || verbose >= 2)) {
+			char el[512];
+			hwprof_arm64_el_format(el, sizeof(el), a);
+			fputs(el, stdout);
+		}
+	}
+	hwprof_evlist_free(&l);
+	hwprof_pmus_close(pmus);
+	return rc;
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct hwprof_attr a;
-	const char *event = NULL;
-	int dry_run = 0, unsupported = 0, rc = 0;
+	struct hwprof_attr regs;
+	struct hwprof_record_opts o;
+	const char *specs[MAX_E];
+	int nspecs = 0, dry = 0, unsupported = 0, rc = 0, verbose = 0, arch_given = 0;
 
-	clock_attr(&a, 0);
+	memset(&regs, 0, sizeof(regs));
+	regs.size = HWPROF_ATTR_SIZE_VER7;
+	hwprof_record_opts_default(&o);
 	for (int i = 1; i < argc && !rc; i++) {
-		const char *s = argv[i];
+		const char *s = argv[i], *ev = NULL;
 		if (!strcmp(s, "--") || s[0] != '-')
 			break; /* the workload */
 		if (!strncmp(s, "-I", 2))
-			rc = reg_option(&a, 0, s[2] ? s + 2 : NULL, 1);
+			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1);
 		else if (!strcmp(s, "--intr-regs") || !strncmp(s, "--intr-regs=", 12))
-			rc = reg_option(&a, 0, s[11] ? s + 12 : NULL, 0);
+			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0);
 		else if (!strcmp(s, "--user-regs") || !strncmp(s, "--user-regs=", 12))
-			rc = reg_option(&a, 1, s[11] ? s + 12 : NULL, 0);
-		else if (!strcmp(s, "-e") || !strcmp(s, "--event"))
-			event = i + 1 < argc ? argv[++i] : NULL;
-		else if (!strncmp(s, "-e", 2))
-			event = s + 2;
+			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0);
+		else if (!strcmp(s, "-e") || !strcmp(s, "--event")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("record", "option '%s' requires a value", s);
+			ev = argv[++i];
+		} else if (!strncmp(s, "-e", 2))
+			ev = s + 2;
 		else if (!strncmp(s, "--event=", 8))
-			event = s + 8;
-		else if (!strcmp(s, "--dry-run"))
-			dry_run = 1;
+			ev = s + 8;
+		else if (!strcmp(s, "-c") || !strcmp(s, "-F") || !strcmp(s, "--count") || !strcmp(s, "--freq")) {
+			uint64_t v;
+			if (i + 1 >= argc || parse_u64(argv[i + 1], &v) || !v)
+				return cli_usage_error("record", "option '%s' expects a positive number", s);
+			i++;
+			if (s[1] == 'c' || s[2] == 'c')
+				o.period = v;
+			else
+				o.freq = v, o.period = 0;
+		} else if (!strcmp(s, "-g"))
+			o.call_graph = HWPROF_CG_FP;
+		else if (!strncmp(s, "--call-graph=", 13)) {
+			const char *m = s + 13;
+			if (!strcmp(m, "fp"))
+				o.call_graph = HWPROF_CG_FP;
+			else if (!strncmp(m, "dwarf", 5) && (!m[5] || m[5] == ',')) {
+				uint64_t v;
+				o.call_graph = HWPROF_CG_DWARF;
+				if (m[5] && (parse_u64(m + 6, &v) || !v || v > 0xffffffffULL))
+					return cli_usage_error("record", "bad dwarf stack size in '%s'", s);
+				if (m[5])
+					o.stack_size = (uint32_t)v;
+			} else if (!strcmp(m, "lbr"))
+				o.call_graph = HWPROF_CG_LBR;
+			else
+				return cli_usage_error("record", "unknown --call-graph mode '%s' (fp, dwarf[,size], lbr)", m);
+		} else if (!strcmp(s, "-i") || !strcmp(s, "--no-inherit"))
+			o.no_inherit = 1;
+		else if (!strcmp(s, "--arch") || !strncmp(s, "--arch=", 7)) {
+			const char *n = s[6] ? s + 7 : (i + 1 < argc ? argv[++i] : "");
+			o.arch = hwprof_arch_from_name(n);
+			if (!strcmp(n, "arm64"))
+				o.arch = HWPROF_ARCH_ARM64;
+			if (o.arch == HWPROF_ARCH_UNKNOWN)
+				return cli_usage_error("record", "unknown --arch '%s' (x86_64, i386, arm64)", n);
+			arch_given = 1;
+		} else if (!strcmp(s, "--dry-run"))
+			dry = 1;
 		else if (s[1] && strspn(s + 1, "v") == strlen(s + 1))
-			; /* -v, -vv: verbosity */
+			verbose += (int)strlen(s + 1); /* -v, -vv */
 		else if (!strcmp(s, "-o") || !strcmp(s, "--output"))
 			unsupported = 1, i++; /* takes a file name */
 		else
 			unsupported = 1;
+		if (ev) {
+			if (nspecs == MAX_E)
+				return cli_usage_error("record", "too many -e options (at most %d)", MAX_E);
+			specs[nspecs++] = ev;
+		}
 	}
 	if (rc)
 		return rc;
-	if (!dry_run || unsupported)
+	if (!dry || unsupported)
 		return cli_error("record", NOT_YET);
-	if (event && !strcmp(event, "cpu-clock"))
-		a.config = 0;
-	else if (event && !strcmp(event, "task-clock"))
-		a.config = 1;
-	else
-		return cli_error("record", NOT_YET);
-
-	char why[256];
-	if (hwprof_regs_validate(&a, hwprof_arch_host(), why, sizeof(why)) < 0)
-		return cli_error("record", "%s", why);
-	static const char dots[] = "------------------------------------------------------------";
-	printf("%s\n", dots);
-	print_event_attr(stdout, &a);
-	printf("%s\n", dots);
-	return 0;
+	return dry_run(specs, nspecs, &o, &regs, arch_given, verbose);
 }

@@ -20,6 +20,7 @@ static int cmd_version(int argc, char **argv)
 }
 
 static const struct command commands[] = {
+	{ "list", cmd_list, "List the events and PMUs of this machine (like perf list)" },
 	{ "record", cmd_record, "Record a profile (register listing and --dry-run for now)" },
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
 	{ "version", cmd_version, "Print the hwprof version" },

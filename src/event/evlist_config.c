@@ -1,0 +1,195 @@
+/* perf record's attr defaults over a parsed event list (what perf 6.1
+ * prints with -vv): sampling by frequency 4000 unless told otherwise,
+ * IP|TID|TIME|PERIOD, ID|LOST, tracking bits on the first event, groups
+ * disabled through their leader, per-event terms over the record options,
+ * and IDENTIFIER when the events' sample types differ. AUX area PMUs
+ * (intel_pt, arm_spe) sample by a fixed period instead. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event/event_int.h"
+
+HWPROF_API void hwprof_record_opts_default(struct hwprof_record_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->freq = 4000;
+	o->stack_size = 8192;
+	o->call_graph = HWPROF_CG_UNSET;
+	o->arch = hwprof_arch_host();
+}
+
+static void on(struct hwprof_attr *a, unsigned bit)
+{
+	a->flags |= 1ULL << bit;
+}
+
+static void off(struct hwprof_attr *a, unsigned bit)
+{
+	a->flags &= ~(1ULL << bit);
+}
+
+static uint64_t user_regs_mask(enum hwprof_arch arch)
+{
+	switch (arch) {
+	case HWPROF_ARCH_X86_64: return HWPROF_X86_64_GPR_MASK;
+	case HWPROF_ARCH_I386: return HWPROF_X86_32_GPR_MASK;
+	case HWPROF_ARCH_ARM64: return HWPROF_ARM64_GPR_MASK;
+	default: return 0;
+	}
+}
+
+/* The period an AUX PMU samples with: intel_pt 1, arm_spe its minimum
+ * interval (caps/min_interval, 4096 when the driver does not say). */
+static uint64_t aux_period(const struct hwprof_event *e, const struct hwprof_pmus *pmus)
+{
+	if (strncmp(e->pmu, "arm_spe", 7))
+		return 1;
+	const char *v = hwprof_pmu_cap(hwprof_pmus_find(pmus, e->pmu), "min_interval");
+	char *end;
+	unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+	return v && !*end && n ? n : 4096;
+}
+
+static void config_call_graph(struct hwprof_event *e, int first, const struct hwprof_record_opts *o)
+{
+	struct hwprof_attr *a = &e->attr;
+	int per_event = (e->set & HWPROF_EVSET_CALL_GRAPH) != 0;
+	int cg = per_event ? e->call_graph : o->call_graph;
+	switch (cg) {
+	case HWPROF_CG_FP:
+		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN;
+		break;
+	case HWPROF_CG_DWARF:
+		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
+		a->sample_regs_user |= user_regs_mask(o->arch);
+		a->sample_stack_user = (e->set & HWPROF_EVSET_STACK_SIZE) ? e->stack_size : o->stack_size;
+		on(a, HWPROF_ATTR_EXCLUDE_CALLCHAIN_USER);
+		if (per_event) {
+			/* perf also samples data addresses for a per-event dwarf call graph */
+			a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
+			if (first)
+				on(a, HWPROF_ATTR_MMAP_DATA);
+		}
+		break;
+	case HWPROF_CG_LBR:
+		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = (1ULL << 0) /* USER */ | (1ULL << 11) /* CALL_STACK */ |
+					(1ULL << 15) /* NO_CYCLES */ | (1ULL << 14) /* NO_FLAGS */ |
+					(1ULL << 17) /* HW_INDEX */;
+		break;
+	default:
+		break;
+	}
+}
+
+HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof_record_opts *o,
+				    const struct hwprof_pmus *pmus, struct hwprof_error *err)
+{
+	struct hwprof_record_opts dflt;
+	if (!l)
+		return -HWPROF_E_INVAL;
+	if (!o) {
+		hwprof_record_opts_default(&dflt);
+		o = &dflt;
+	}
+	if (err)
+		memset(err, 0, sizeof(*err));
+	for (size_t i = 0; i < l->nr; i++) {
+		struct hwprof_event *e = &l->ev[i];
+		struct hwprof_event *lead = &l->ev[e->leader];
+		struct hwprof_attr *a = &e->attr;
+		int is_leader = e->leader == i;
+		int group_read = lead->sample_read && lead->nr_members > 1;
+
+		a->size = HWPROF_ATTR_SIZE_VER7;
+		a->sample_type |= HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME;
+		a->read_format |= HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
+		on(a, HWPROF_ATTR_SAMPLE_ID_ALL);
+		if (e->precise_max)
+			a->flags |= 3ULL << HWPROF_ATTR_PRECISE_IP; /* perf lowers it to what opens */
+
+		if (e->is_aux) {
+			off(a, HWPROF_ATTR_FREQ);
+			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period : aux_period(e, pmus);
+		} else if (e->set & HWPROF_EVSET_PERIOD) {
+			off(a, HWPROF_ATTR_FREQ);
+			a->sample_period = e->period;
+		} else if (e->set & HWPROF_EVSET_FREQ) {
+			on(a, HWPROF_ATTR_FREQ);
+			a->sample_period = e->freq;
+			a->sample_type |= HWPROF_SAMPLE_PERIOD;
+		} else if (o->period) {
+			off(a, HWPROF_ATTR_FREQ);
+			a->sample_period = o->period;
+		} else {
+			on(a, HWPROF_ATTR_FREQ);
+			a->sample_period = o->freq;
+			a->sample_type |= HWPROF_SAMPLE_PERIOD;
+		}
+
+		int inherit = !o->no_inherit;
+		if (e->set & HWPROF_EVSET_INHERIT)
+			inherit = e->inherit;
+		if (group_read)
+			inherit = 0; /* the kernel refuses inherited group reads */
+		if (inherit)
+			on(a, HWPROF_ATTR_INHERIT);
+		if (is_leader) {
+			on(a, HWPROF_ATTR_DISABLED);
+			on(a, HWPROF_ATTR_ENABLE_ON_EXEC);
+		}
+		if (i == 0) {
+			static const unsigned track[] = {
+				HWPROF_ATTR_MMAP, HWPROF_ATTR_COMM, HWPROF_ATTR_TASK, HWPROF_ATTR_MMAP2,
+				HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL, HWPROF_ATTR_BPF_EVENT,
+			};
+			for (size_t k = 0; k < sizeof(track) / sizeof(track[0]); k++)
+				on(a, track[k]);
+		}
+		config_call_graph(e, i == 0, o);
+		if (e->set & HWPROF_EVSET_MAX_STACK)
+			a->sample_max_stack = e->max_stack;
+		if ((e->set & HWPROF_EVSET_TIME) && !e->time)
+			a->sample_type &= ~HWPROF_SAMPLE_TIME;
+		if (e->set & HWPROF_EVSET_AUX_SAMPLE_SIZE) {
+			if (is_leader || !lead->is_aux) {
+				if (err) {
+					err->code = -HWPROF_E_INVAL;
+					err->offset = e->spec_off;
+					snprintf(err->msg, sizeof(err->msg),
+						 "%s: aux-sample-size needs an AUX area event (intel_pt, arm_spe) as group leader",
+						 e->name);
+				}
+				return -HWPROF_E_INVAL;
+			}
+			a->aux_sample_size = e->aux_sample_size;
+			a->sample_type |= HWPROF_SAMPLE_AUX;
+		}
+		if (e->sample_read) {
+			a->sample_type |= HWPROF_SAMPLE_READ | HWPROF_SAMPLE_ID;
+			if (group_read)
+				a->read_format |= HWPROF_FORMAT_GROUP;
+		}
+		if (group_read && !is_leader) {
+			/* members are read with the leader's samples, they do not sample */
+			a->sample_period = 0;
+			off(a, HWPROF_ATTR_FREQ);
+		}
+	}
+	if (l->nr > 1) {
+		int same = 1;
+		for (size_t i = 1; i < l->nr; i++)
+			same &= l->ev[i].attr.sample_type == l->ev[0].attr.sample_type;
+		for (size_t i = 0; i < l->nr; i++) {
+			struct hwprof_attr *a = &l->ev[i].attr;
+			if (same) {
+				a->sample_type |= HWPROF_SAMPLE_ID;
+			} else {
+				a->sample_type &= ~HWPROF_SAMPLE_ID;
+				a->sample_type |= HWPROF_SAMPLE_IDENTIFIER;
+			}
+		}
+	}
+	return 0;
+}
