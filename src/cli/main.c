@@ -22,6 +22,7 @@ static int cmd_version(int argc, char **argv)
 static const struct command commands[] = {
 	{ "record", cmd_record, "Record a profile (register listing and --dry-run for now)" },
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
+	{ "script", cmd_script, "Read perf.data and display its samples, like perf script" },
 	{ "version", cmd_version, "Print the hwprof version" },
 };
 
