@@ -301,9 +301,17 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	if (PF(t, CPU))
 		fprintf(f, "[%03d] ", (int)s->cpu);
 	if (PF(t, MISC)) {
-		unsigned m = s->misc & HWPROF_MISC_CPUMODE_MASK;
-		static const char *const mode[8] = { "", "K", "U", "H", "GK", "GU", "", "" };
-		fputs(mode[m], f);
+		/* perf tests each mode value as a bit pattern: HV shows "KUH" */
+		unsigned m = s->misc, n = 0;
+		static const struct { unsigned v; char c; } modes[] = {
+			{ 1, 'K' }, { 2, 'U' }, { 3, 'H' }, { 4, 'G' }, { 5, 'g' },
+		};
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if ((m & modes[i].v) == modes[i].v) {
+				fputc(modes[i].c, f);
+				n++;
+			}
+		fprintf(f, "%*s", 6 - (int)n, " ");
 	}
 	if (PF(t, TIME))
 		print_time(p, s->time);

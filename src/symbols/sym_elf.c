@@ -113,6 +113,22 @@ int sym_elf_probe(const char *path, struct sym_elf_info *info)
 	return 1;
 }
 
+static bool load_phdr(struct elf_file *f, uint64_t vaddr, GElf_Phdr *out)
+{
+	size_t n;
+	if (elf_getphdrnum(f->elf, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
+		    vaddr < ph.p_vaddr + ph.p_memsz) {
+			*out = ph;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool sym_wanted(const GElf_Sym *s, bool *label)
 {
 	unsigned type = GELF_ST_TYPE(s->st_info);
@@ -202,7 +218,13 @@ static int load_symtab(struct sym_table *t, struct elf_file *sf, struct elf_file
 		uint64_t value = s.st_value;
 		if (eh.e_machine == EM_ARM && GELF_ST_TYPE(s.st_info) == STT_FUNC && (value & 1))
 			value--;
-		value -= sh.sh_addr - sh.sh_offset;
+		/* file-relative: by the runtime file's PT_LOAD holding the value
+		 * (right for .bss too), else by the section */
+		GElf_Phdr ph;
+		if (load_phdr(rf, value, &ph))
+			value -= ph.p_vaddr - ph.p_offset;
+		else
+			value -= sh.sh_addr - sh.sh_offset;
 		int rc = add_named(t, value, s.st_size, GELF_ST_BIND(s.st_info), GELF_ST_TYPE(s.st_info), name,
 				   NULL, demangle);
 		if (rc < 0)

@@ -1,6 +1,6 @@
 /* Kernel symbols from a kallsyms file ("addr type name[\t[module]]" lines),
  * kept like perf keeps them for [kernel.kallsyms]: text, weak, data and
- * bss symbols; duplicates folded and ends fixed up over the whole list
+ * bss symbols; ends fixed up, then duplicates folded, over the whole list
  * (modules included), then module symbols dropped, since their DSOs are
  * the modules' own. */
 #include <ctype.h>
@@ -60,8 +60,8 @@ int sym_load_kallsyms(struct sym_table *t, const char *path)
 	if (rc < 0)
 		return rc;
 	sym_sort(t);
-	sym_fixup_duplicate(t);
 	sym_fixup_end(t, true);
+	sym_fixup_duplicate(t);
 	sym_filter(t, kernel_only);
 	return (int)(t->n > 0);
 }
