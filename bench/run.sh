@@ -30,6 +30,18 @@ echo "perf report -D:   $perf_s s  ($(echo "scale=1; $size / 1048576 / $perf_s" 
 echo "hwprof report -D: $hw_s s  ($(echo "scale=1; $size / 1048576 / $hw_s" | bc) MB/s, $(echo "$records / $hw_s" | bc) records/s), max RSS $(( $(cat "$out/hw.rss") / 1024 )) MB"
 echo "ratio: hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster than perf"
 
+echo
+echo "== script: hwprof vs perf 6.1 on the same file (-G: perf would unwind the DWARF stacks otherwise)"
+t0=$(date +%s.%N); perf script -G -i "$big" >"$out/script.perf" 2>/dev/null; t1=$(date +%s.%N)
+"$HW" script -G -i "$big" >"$out/script.hw" 2>/dev/null; t2=$(date +%s.%N)
+perf_s=$(echo "$t1 - $t0" | bc); hw_s=$(echo "$t2 - $t1" | bc)
+samples=$(wc -l <"$out/script.hw")
+echo "perf script:   $perf_s s  ($(echo "$samples / $perf_s" | bc) samples/s)"
+echo "hwprof script: $hw_s s  ($(echo "$samples / $hw_s" | bc) samples/s)"
+if cmp -s "$out/script.perf" "$out/script.hw"; then echo "outputs identical ($samples lines)"; else echo "outputs differ"; fi
+echo "ratio: hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster than perf"
+rm -f "$out/script.perf" "$out/script.hw"
+
 for b in build/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
   echo; echo "== $(basename "$b")"; "$b"

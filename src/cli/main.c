@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "List the events and PMUs of this machine (like perf list)" },
 	{ "record", cmd_record, "Record a profile (register listing and --dry-run for now)" },
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
+	{ "script", cmd_script, "Read perf.data and display its samples, like perf script" },
 	{ "version", cmd_version, "Print the hwprof version" },
 	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
 	{ "spe", cmd_spe, "Dump raw Arm SPE buffers (perf report -D format)" },

@@ -1,0 +1,91 @@
+/* Symbols: turning sampled addresses into function names, like perf does.
+ *
+ *   hwprof_symbols_open()       a DSO cache with its search configuration
+ *   hwprof_symbols_set_build_id() tell the cache a DSO's build id (BUILD_ID
+ *                               feature, MMAP2 records)
+ *   hwprof_symbols_resolve()    the symbol for an address in a session map
+ *   hwprof_symbols_dso() / hwprof_dso_find()  direct access to a DSO's table
+ *
+ * A DSO is loaded once, on first use, from the first file that has it:
+ * the build-id cache (`<buildid_dir>/.build-id/xx/rest`), the debug root
+ * (`<debug_root>/.build-id/xx/rest.debug`, `<debug_root><path>`), then the
+ * path itself, each under `symfs`. Symbols come from .symtab (else .dynsym)
+ * of the first file that has one, PLT entries (`foo@plt`) from the file the
+ * program runs. Names are demangled (C++ via libiberty, Rust legacy
+ * hashes). `[kernel.kallsyms]` reads kallsyms, `/tmp/perf-PID.map` perf's
+ * JIT map format. Lookups are binary searches; nothing is allocated per
+ * lookup.
+ */
+#ifndef HWPROF_SYMBOLS_H
+#define HWPROF_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/hwprof.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hwprof_symbols;
+struct hwprof_dso;
+
+/* Where to look. NULL/empty fields take the defaults in brackets. */
+struct hwprof_symcfg {
+	const char *symfs;        /* prefix for every file path [none] */
+	const char *buildid_dir;  /* perf's build-id cache [$HOME/.debug] */
+	const char *debug_root;   /* separate debuginfo root [/usr/lib/debug] */
+	const char *kallsyms;     /* kernel symbols [/proc/kallsyms, or the
+	                           * build-id cache copy when the id is known] */
+	const char *perfmap_dir;  /* directory of perf-PID.map files [/tmp] */
+	bool no_demangle;         /* keep mangled names */
+};
+
+struct hwprof_sym {
+	uint64_t start, end;      /* DSO-relative (file offsets for ELF DSOs,
+	                           * absolute for the kernel and JIT maps) */
+	const char *name;
+};
+
+/* The result of a lookup. */
+struct hwprof_symres {
+	const struct hwprof_sym *sym; /* NULL when no symbol covers the address */
+	uint64_t addr;            /* the address inside the DSO (perf's map_ip) */
+	struct hwprof_dso *dso;   /* NULL when the DSO could not be loaded */
+};
+
+HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwprof_symcfg *cfg);
+HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s);
+
+/* Record a DSO's build id (1..20 bytes) before it is loaded. */
+HWPROF_API int hwprof_symbols_set_build_id(struct hwprof_symbols *s, const char *dso_name,
+					   const uint8_t *id, size_t len);
+
+/* The DSO of that name, loading it on first use. Returns 1 when symbols
+ * were found, 0 when none (the DSO is still returned, empty), < 0 on
+ * allocation failure. */
+HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, struct hwprof_dso **out);
+
+/* Symbol covering a DSO-relative address, or NULL. */
+HWPROF_API const struct hwprof_sym *hwprof_dso_find(const struct hwprof_dso *d, uint64_t addr);
+HWPROF_API size_t hwprof_dso_nr_syms(const struct hwprof_dso *d);
+HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, size_t i);
+/* The file the symbols came from (NULL if none). */
+HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
+
+/* Resolve ip inside the map [start, end) at file offset pgoff of DSO
+ * dso_name: perf's map_ip, then the symbol. Always fills *res; returns 1
+ * when a symbol was found, 0 if not. */
+HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_name, uint64_t map_start,
+				      uint64_t pgoff, uint64_t ip, struct hwprof_symres *res);
+
+/* Demangle one name as perf does (C++ without parameters, Rust legacy
+ * paths without hash). Returns a malloc'ed string or NULL if not mangled. */
+HWPROF_API char *hwprof_demangle(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,207 @@
+/* hwprof script: perf script's sample listing. Reads the file through the
+ * session (perf's event order, threads and maps), resolves symbols through
+ * the symbol library, prints with print_script.c. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/print_header.h"
+#include "cli/print_script.h"
+#include "hwprof/perfdata_feat.h"
+#include "hwprof/session.h"
+#include "hwprof/symbols.h"
+
+static const char fields_help[] =
+	"    -F, --fields <str>    comma separated output fields prepend with 'type:'. +field to add and "
+	"-field to remove.Valid types: hw,sw,trace,raw,synth. Fields: comm,tid,pid,time,cpu,event,trace,"
+	"ip,sym,dso,addr,symoff,srcline,period,iregs,uregs,brstack,brstacksym,flags,data_src,weight,"
+	"bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,"
+	"misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat\n";
+
+static void usage(FILE *f, bool full)
+{
+	fprintf(f, "\n Usage: perf script [<options>]\n"
+		   "    or: perf script [<options>] record <script> [<record-options>] <command>\n"
+		   "    or: perf script [<options>] report <script> [script-args]\n"
+		   "    or: perf script [<options>] <script> [<record-options>] <command>\n"
+		   "    or: perf script [<options>] <top-script> [script-args]\n\n");
+	if (!full) {
+		fputs(fields_help, f);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "    -i, --input <file>    input file name (\"-\" for stdin)\n");
+	fputs(fields_help, f);
+	fprintf(f, "    -G, --hide-call-graph\n"
+		   "                          When printing symbols do not display call chain\n"
+		   "        --header          Show data header.\n"
+		   "        --header-only     Show only data header.\n"
+		   "        --ns              Use 9 decimal places when displaying time\n"
+		   "        --symfs <directory>\n"
+		   "                          Look for files with symbols relative to this directory\n"
+		   "        --kallsyms <file> kallsyms pathname\n"
+		   "        --buildid-dir <dir>\n"
+		   "                          build-id cache directory (default ~/.debug)\n"
+		   "        --no-demangle     do not demangle symbol names\n\n");
+}
+
+/* Build ids from the BUILD_ID feature go to the symbol cache, so files of
+ * another build are not used and the kernel's kallsyms copy is found. */
+static void feed_build_ids(struct hwprof_perfdata *h, struct hwprof_symbols *syms)
+{
+	const uint8_t *d;
+	uint64_t size;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_BUILD_ID, &d, &size, NULL) != 1)
+		return;
+	struct hwprof_feat *ft;
+	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	if (hwprof_feat_parse(HWPROF_FEAT_BUILD_ID, d, size, &ctx, &ft, NULL) < 0)
+		return;
+	for (uint32_t i = 0; i < ft->u.build_id.nr; i++) {
+		const struct hwprof_feat_build_id *b = &ft->u.build_id.ids[i];
+		if (b->filename && b->id_size)
+			hwprof_symbols_set_build_id(syms, b->filename, b->id, b->id_size);
+	}
+	hwprof_feat_free(ft);
+}
+
+/* perf's field checks (exit 255 like perf's -EINVAL), then refuse what we
+ * cannot print faithfully. */
+static int checks(struct script_printer *p, const char *shown)
+{
+	if (script_printer_check(p) < 0)
+		return 255;
+	if (script_printer_needs_unwind(p)) {
+		cli_error("script", "%s: samples have DWARF call graphs (--call-graph dwarf), which this build "
+			  "does not unwind; use -G or -F without ip", shown);
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
+	       O_SHOW_KPATH };
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
+		{ "ns", no_argument, NULL, O_NS },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
+		{ "show-kernel-path", no_argument, NULL, O_SHOW_KPATH },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct script_opts o;
+	struct hwprof_symcfg cfg = { 0 };
+	const char *input = NULL;
+	bool header = false, header_only = false;
+	int c;
+	script_opts_init(&o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "i:F:Gqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': input = optarg; break;
+		case 'F': {
+			int rc = script_parse_fields(&o, optarg);
+			if (rc == -2)
+				usage(stderr, false);
+			if (rc < 0)
+				return 129;
+			break;
+		}
+		case 'G': o.no_callchain = true; break;
+		case 'q': break;
+		case 'h': usage(stdout, true); return 0;
+		case O_HEADER: header = true; break;
+		case O_HEADER_ONLY: header_only = true; break;
+		case O_NS: o.nanosecs = true; break;
+		case O_SYMFS: cfg.symfs = optarg; break;
+		case O_KALLSYMS: cfg.kallsyms = optarg; break;
+		case O_BUILDID_DIR: cfg.buildid_dir = optarg; break;
+		case O_NO_DEMANGLE: cfg.no_demangle = true; break;
+		case O_SHOW_KPATH: o.show_kernel_path = true; break;
+		default:
+			usage(stderr, true);
+			return cli_usage_error("script", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("script", "scripts and record/report subcommands are not supported: '%s'",
+				       argv[optind]);
+	if (!input) {
+		struct stat st;
+		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	const char *shown = strcmp(input, "-") ? input : "<stdin>";
+	struct hwprof_error err;
+	struct hwprof_session *s;
+	if (hwprof_session_open(&s, input, &err) < 0) {
+		fprintf(stderr, "hwprof script: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
+			err.msg);
+		return 1;
+	}
+	struct hwprof_perfdata *h = hwprof_session_data(s);
+	static char obuf[1 << 20];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (header || header_only) {
+		print_header_opts(stdout, h, true, false);
+		if (header_only) {
+			fflush(stdout);
+			hwprof_session_close(s);
+			return 0;
+		}
+	}
+	struct hwprof_symbols *syms;
+	struct script_printer *p;
+	if (hwprof_symbols_open(&syms, &cfg) < 0) {
+		hwprof_session_close(s);
+		return cli_error("script", "out of memory");
+	}
+	feed_build_ids(h, syms);
+	if (script_printer_new(&p, &o, s, syms, stdout) < 0) {
+		hwprof_symbols_close(syms);
+		hwprof_session_close(s);
+		return cli_error("script", "out of memory");
+	}
+	int rc = 0, status = 0;
+	bool pipe = hwprof_perfdata_info(h)->pipe;
+	if (!pipe && (status = checks(p, shown)))
+		goto out;
+	struct hwprof_event ev;
+	while ((rc = hwprof_session_next(s, &ev)) > 0) {
+		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
+			continue;
+		if (pipe && !status) {
+			/* pipe mode: the events are known once samples flow */
+			pipe = false;
+			if ((status = checks(p, shown)))
+				break;
+		}
+		script_print_sample(p, &ev);
+	}
+	if (rc < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(h);
+		fflush(stdout);
+		fprintf(stderr, "hwprof script: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
+			e->msg[0] ? e->msg : hwprof_strerror(rc));
+		status = 1;
+	}
+out:
+	fflush(stdout);
+	script_printer_free(p);
+	hwprof_symbols_close(syms);
+	hwprof_session_close(s);
+	return status;
+}

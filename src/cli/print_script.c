@@ -1,0 +1,371 @@
+/* perf script's default sample output, byte for byte as perf 6.1 prints
+ * it: "comm tid [cpu] time: period event: ip sym+off (dso)", or with a
+ * callchain the comm unpadded and one "\t<ip> sym+off (dso)" line per
+ * frame. Symbols come from the symbol library, maps from the session. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/print_regs.h"
+#include "cli/print_script.h"
+#include "hwprof/perfdata.h"
+
+struct script_printer {
+	struct script_opts *o;
+	struct hwprof_session *s;
+	struct hwprof_perfdata *h;
+	struct hwprof_symbols *syms;
+	FILE *f;
+	enum hwprof_arch arch;
+	bool checked, use_callchain, has_stat;
+	int name_width;
+};
+
+static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
+{
+	const uint8_t *p;
+	uint64_t size;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_ARCH, &p, &size, NULL) == 1 && size > 4) {
+		char name[64];
+		uint64_t n = size - 4 < sizeof(name) - 1 ? size - 4 : sizeof(name) - 1;
+		memcpy(name, p + 4, n);
+		name[n] = 0;
+		enum hwprof_arch a = hwprof_arch_from_name(name);
+		if (a != HWPROF_ARCH_UNKNOWN)
+			return a;
+	}
+	return hwprof_arch_host();
+}
+
+int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
+		       struct hwprof_symbols *syms, FILE *f)
+{
+	struct script_printer *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -HWPROF_E_NOMEM;
+	p->o = o;
+	p->s = s;
+	p->h = hwprof_session_data(s);
+	p->syms = syms;
+	p->f = f;
+	p->arch = file_arch(p->h);
+	*out = p;
+	return 0;
+}
+
+void script_printer_free(struct script_printer *p)
+{
+	free(p);
+}
+
+#define PF(t, x) ((p->o->out[t].fields & SFB(SF_##x)) != 0)
+
+static const char *evname(const struct hwprof_evsel *ev, char *buf, size_t len)
+{
+	const char *n = hwprof_evsel_name(ev, buf, len);
+	return n ? n : "[unknown]";
+}
+
+/* perf's evsel__do_check_stype(): a field the samples lack is dropped from
+ * the defaults, an error when the user asked for it. */
+static int check_stype(struct script_printer *p, const struct hwprof_evsel *ev, uint64_t st, const char *msg,
+		       uint64_t field, bool allow_user_set)
+{
+	int t = script_output_type(ev->attr.type);
+	if (ev->attr.sample_type & st)
+		return 0;
+	struct script_output *so = &p->o->out[t];
+	if (so->user_set_fields & field) {
+		if (allow_user_set)
+			return 0;
+		char buf[256];
+		unsigned fi = (unsigned)__builtin_ctzll(field);
+		fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
+			evname(ev, buf, sizeof(buf)), msg, script_field_name(fi));
+		return -1;
+	}
+	so->fields &= ~field;
+	return 0;
+}
+
+static int check_attr(struct script_printer *p, const struct hwprof_evsel *ev, bool allow)
+{
+	int t = script_output_type(ev->attr.type);
+	uint64_t st = ev->attr.sample_type;
+	if (ev->attr.type == 1 && ev->attr.config == 9 /* dummy */)
+		return 0;
+	if (PF(t, TRACE)) {
+		fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
+			"trace", "RAW", "trace");
+		return -1;
+	}
+	if (PF(t, IP) && check_stype(p, ev, HWPROF_SAMPLE_IP, "IP", SFB(SF_IP), false))
+		return -1;
+	if (PF(t, ADDR) && check_stype(p, ev, HWPROF_SAMPLE_ADDR, "ADDR", SFB(SF_ADDR), allow))
+		return -1;
+	if (PF(t, DATA_SRC) && check_stype(p, ev, HWPROF_SAMPLE_DATA_SRC, "DATA_SRC", SFB(SF_DATA_SRC), allow))
+		return -1;
+	if (PF(t, WEIGHT) &&
+	    check_stype(p, ev, HWPROF_SAMPLE_WEIGHT | HWPROF_SAMPLE_WEIGHT_STRUCT, "WEIGHT", SFB(SF_WEIGHT), allow))
+		return -1;
+	if (PF(t, SYM) && !(st & (HWPROF_SAMPLE_IP | HWPROF_SAMPLE_ADDR))) {
+		fprintf(stderr, "Display of symbols requested but neither sample IP nor sample address\n"
+				"available. Hence, no addresses to convert to symbols.\n");
+		return -1;
+	}
+	if (PF(t, SYMOFFSET) && !PF(t, SYM)) {
+		fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
+		return -1;
+	}
+	if (PF(t, DSO) && !(st & (HWPROF_SAMPLE_IP | HWPROF_SAMPLE_ADDR))) {
+		fprintf(stderr, "Display of DSO requested but no address to convert.\n");
+		return -1;
+	}
+	if ((PF(t, SRCLINE) || PF(t, SRCCODE)) && !PF(t, IP)) {
+		fprintf(stderr, "Display of source line number requested but sample IP is not\n"
+				"selected. Hence, no address to lookup the source line number.\n");
+		return -1;
+	}
+	if ((PF(t, PID) || PF(t, TID)) &&
+	    check_stype(p, ev, HWPROF_SAMPLE_TID, "TID", SFB(SF_TID) | SFB(SF_PID), false))
+		return -1;
+	if (PF(t, TIME) && check_stype(p, ev, HWPROF_SAMPLE_TIME, "TIME", SFB(SF_TIME), false))
+		return -1;
+	if (PF(t, CPU) && check_stype(p, ev, HWPROF_SAMPLE_CPU, "CPU", SFB(SF_CPU), allow))
+		return -1;
+	if (PF(t, IREGS) && check_stype(p, ev, HWPROF_SAMPLE_REGS_INTR, "IREGS", SFB(SF_IREGS), allow))
+		return -1;
+	if (PF(t, UREGS) && check_stype(p, ev, HWPROF_SAMPLE_REGS_USER, "UREGS", SFB(SF_UREGS), false))
+		return -1;
+	if (PF(t, PHYS_ADDR) && check_stype(p, ev, HWPROF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", SFB(SF_PHYS_ADDR), allow))
+		return -1;
+	if (PF(t, DATA_PAGE_SIZE) &&
+	    check_stype(p, ev, HWPROF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE", SFB(SF_DATA_PAGE_SIZE), allow))
+		return -1;
+	if (PF(t, CODE_PAGE_SIZE) &&
+	    check_stype(p, ev, HWPROF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE", SFB(SF_CODE_PAGE_SIZE), allow))
+		return -1;
+	if (PF(t, INS_LAT) &&
+	    check_stype(p, ev, HWPROF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", SFB(SF_INS_LAT), false))
+		return -1;
+	return 0;
+}
+
+static bool has_feat(struct hwprof_perfdata *h, unsigned feat)
+{
+	const uint8_t *d;
+	uint64_t size;
+	return hwprof_perfdata_feature(h, feat, &d, &size, NULL) == 1;
+}
+
+int script_printer_check(struct script_printer *p)
+{
+	uint32_t n = hwprof_perfdata_nr_evsels(p->h);
+	bool pipe = hwprof_perfdata_info(p->h)->pipe;
+	p->checked = true;
+	p->has_stat = has_feat(p->h, HWPROF_FEAT_STAT);
+	bool allow = has_feat(p->h, HWPROF_FEAT_AUXTRACE);
+	for (int j = 0; j < OT_NR; j++) {
+		const struct hwprof_evsel *first = NULL;
+		for (uint32_t i = 0; i < n && !first; i++) {
+			const struct hwprof_evsel *ev = hwprof_perfdata_evsel(p->h, i);
+			if (script_output_type(ev->attr.type) == j)
+				first = ev;
+		}
+		struct script_output *so = &p->o->out[j];
+		if (!first && so->user_set && !so->wildcard_set && j != OT_SYNTH && !pipe) {
+			static const char *const tn[OT_NR] = { "hardware", "software", "tracepoint",
+				"hardware-cache", "raw", "breakpoint", "synthesized", "unknown" };
+			fprintf(stderr, "%s events do not exist. Remove corresponding -F option to proceed.\n", tn[j]);
+			return -1;
+		}
+		if (first && so->fields && !p->has_stat && check_attr(p, first, allow))
+			return -1;
+	}
+	bool any_cc = false;
+	for (uint32_t i = 0; i < n; i++)
+		if (hwprof_perfdata_evsel(p->h, i)->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN)
+			any_cc = true;
+	p->use_callchain = !p->o->no_callchain && (any_cc || (pipe && n == 0));
+	if (pipe && !p->o->no_callchain)
+		p->use_callchain = true;
+	return 0;
+}
+
+bool script_printer_needs_unwind(const struct script_printer *p)
+{
+	uint32_t n = hwprof_perfdata_nr_evsels(p->h);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct hwprof_evsel *ev = hwprof_perfdata_evsel(p->h, i);
+		uint64_t st = ev->attr.sample_type;
+		int t = script_output_type(ev->attr.type);
+		if (p->use_callchain && PF(t, IP) && (st & HWPROF_SAMPLE_CALLCHAIN) &&
+		    (st & HWPROF_SAMPLE_REGS_USER) && (st & HWPROF_SAMPLE_STACK_USER))
+			return true;
+	}
+	return false;
+}
+
+/* sym+off (dso) for one address, as perf's sample__fprintf_sym does. */
+static void print_ip_sym(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode,
+			 uint64_t ip, bool chain)
+{
+	FILE *f = p->f;
+	struct hwprof_map_info mi;
+	char level;
+	struct hwprof_symres r = { 0 };
+	bool have_map = hwprof_session_find_map(p->s, pid, tid, cpumode, ip, &mi, &level) == 1;
+	if (have_map && (chain || PF(t, SYM) || PF(t, DSO)))
+		hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
+	/* callchain frames show the address inside their DSO (perf's map_ip) */
+	if (chain && PF(t, IP))
+		fprintf(f, "\t%16llx", (unsigned long long)(have_map ? r.addr : ip));
+	if (PF(t, SYM)) {
+		fputc(' ', f);
+		if (r.sym) {
+			fputs(r.sym->name, f);
+			if (PF(t, SYMOFFSET)) {
+				uint64_t off = r.addr < r.sym->end ? r.addr - r.sym->start
+								   : r.addr - mi.start - r.sym->start;
+				fprintf(f, "+0x%llx", (unsigned long long)off);
+			}
+		} else {
+			fputs("[unknown]", f);
+		}
+	}
+	if (PF(t, DSO))
+		fprintf(f, " (%s)", have_map ? mi.dso : "[unknown]");
+}
+
+static void print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s)
+{
+	unsigned cpumode = HWPROF_MISC_USER;
+	uint64_t nr = s->callchain_nr, entries = 0;
+	/* an unknown context marker empties the chain, like perf */
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = hwprof_u64_at(s->callchain, i);
+		if (ip >= HWPROF_CONTEXT_MAX && ip != HWPROF_CONTEXT_HV && ip != HWPROF_CONTEXT_KERNEL &&
+		    ip != HWPROF_CONTEXT_USER)
+			return;
+	}
+	for (uint64_t i = 0; i < nr && entries < 127; i++) {
+		uint64_t ip = hwprof_u64_at(s->callchain, i);
+		if (ip >= HWPROF_CONTEXT_MAX) {
+			cpumode = ip == HWPROF_CONTEXT_HV ? 3 /* HYPERVISOR */
+				  : ip == HWPROF_CONTEXT_KERNEL ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+			continue;
+		}
+		entries++;
+		print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, ip, true);
+		fputc('\n', p->f);
+	}
+}
+
+static void print_time(struct script_printer *p, uint64_t t)
+{
+	unsigned long long secs = t / 1000000000ULL, ns = t % 1000000000ULL;
+	if (p->o->nanosecs) {
+		fprintf(p->f, "%5llu.%09llu: ", secs, ns);
+	} else {
+		char buf[48];
+		snprintf(buf, sizeof(buf), "%llu.%06llu", secs, ns / 1000);
+		fprintf(p->f, "%12s: ", buf);
+	}
+}
+
+int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
+{
+	const struct hwprof_sample *s = &ev->sample;
+	const struct hwprof_evsel *es = s->evsel;
+	if (!es)
+		return 0;
+	int t = script_output_type(es->attr.type);
+	if (!p->o->out[t].fields)
+		return 0;
+	FILE *f = p->f;
+	char buf[256];
+	const struct hwprof_attr *a = &es->attr;
+	bool has_cc = (a->sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0;
+	const char *comm = hwprof_session_thread_comm(p->s, (int32_t)s->pid, (int32_t)s->tid);
+	if (PF(t, COMM)) {
+		if (PF(t, IP) && has_cc && p->use_callchain)
+			fprintf(f, "%s ", comm ? comm : ":-1");
+		else
+			fprintf(f, "%16s ", comm ? comm : ":-1");
+	}
+	if (PF(t, PID) && PF(t, TID))
+		fprintf(f, "%5d/%-5d ", (int)s->pid, (int)s->tid);
+	else if (PF(t, PID))
+		fprintf(f, "%5d ", (int)s->pid);
+	else if (PF(t, TID))
+		fprintf(f, "%5d ", (int)s->tid);
+	if (PF(t, CPU))
+		fprintf(f, "[%03d] ", (int)s->cpu);
+	if (PF(t, MISC)) {
+		/* perf tests each mode value as a bit pattern: HV shows "KUH" */
+		unsigned m = s->misc, n = 0;
+		static const struct { unsigned v; char c; } modes[] = {
+			{ 1, 'K' }, { 2, 'U' }, { 3, 'H' }, { 4, 'G' }, { 5, 'g' },
+		};
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if ((m & modes[i].v) == modes[i].v) {
+				fputc(modes[i].c, f);
+				n++;
+			}
+		fprintf(f, "%*s", 6 - (int)n, " ");
+	}
+	if (PF(t, TIME))
+		print_time(p, s->time);
+	if (PF(t, PERIOD))
+		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD)
+								? s->period : a->sample_period));
+	if (PF(t, EVNAME)) {
+		if (!p->name_width) {
+			uint32_t n = hwprof_perfdata_nr_evsels(p->h);
+			for (uint32_t i = 0; i < n; i++) {
+				char b[256];
+				int l = (int)strlen(evname(hwprof_perfdata_evsel(p->h, i), b, sizeof(b)));
+				if (l > p->name_width)
+					p->name_width = l;
+			}
+		}
+		fprintf(f, "%*s: ", p->name_width, evname(es, buf, sizeof(buf)));
+	}
+	if (PF(t, ADDR)) {
+		fprintf(f, "%16llx", (unsigned long long)s->addr);
+		/* page faults: the address is code or data of the process */
+		if (a->type == 1 && (a->config == 2 || a->config == 5 || a->config == 6)) {
+			unsigned cpumode = s->misc & HWPROF_MISC_CPUMODE_MASK;
+			struct hwprof_map_info mi;
+			char level;
+			if (hwprof_session_find_map(p->s, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->addr, &mi,
+						    &level) != 1) {
+				unsigned other = cpumode == HWPROF_MISC_KERNEL ? HWPROF_MISC_USER : HWPROF_MISC_KERNEL;
+				bool kaddr = s->addr >= 0x8000000000000000ULL;
+				if ((cpumode == HWPROF_MISC_KERNEL) != kaddr)
+					cpumode = other;
+			}
+			print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->addr, false);
+		}
+	}
+	if (PF(t, WEIGHT))
+		fprintf(f, "%16llu", (unsigned long long)s->weight);
+	if (PF(t, IP)) {
+		bool cursor = p->use_callchain && has_cc && s->callchain;
+		fputc(cursor ? '\n' : ' ', f);
+		if (cursor) {
+			print_callchain(p, t, s);
+		} else {
+			fprintf(f, "%16llx", (unsigned long long)s->ip);
+			print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip,
+				     false);
+		}
+	}
+	if (PF(t, IREGS))
+		print_regs_script(f, &s->intr_regs, p->arch);
+	if (PF(t, UREGS))
+		print_regs_script(f, &s->user_regs, p->arch);
+	if (PF(t, PHYS_ADDR))
+		fprintf(f, "%16llx", (unsigned long long)s->phys_addr);
+	fputc('\n', f);
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* perf script's sample lines (src/cli/print_script.c): the field set per
+ * event type, perf 6.1's checks of it against the file's events, and one
+ * line (or callchain block) per sample. */
+#ifndef HWPROF_CLI_PRINT_SCRIPT_H
+#define HWPROF_CLI_PRINT_SCRIPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof/regs.h"
+#include "hwprof/session.h"
+#include "hwprof/symbols.h"
+
+/* Output fields, in perf's -F order (the bit is 1 << index). */
+enum script_field {
+	SF_COMM, SF_TID, SF_PID, SF_TIME, SF_CPU, SF_EVNAME, SF_TRACE, SF_IP, SF_SYM, SF_DSO,
+	SF_ADDR, SF_SYMOFFSET, SF_SRCLINE, SF_PERIOD, SF_IREGS, SF_UREGS, SF_BRSTACK,
+	SF_BRSTACKSYM, SF_FLAGS, SF_DATA_SRC, SF_WEIGHT, SF_BPF_OUTPUT, SF_BRSTACKINSN,
+	SF_BRSTACKINSNLEN, SF_BRSTACKOFF, SF_CALLINDENT, SF_INSN, SF_INSNLEN, SF_SYNTH,
+	SF_PHYS_ADDR, SF_METRIC, SF_MISC, SF_SRCCODE, SF_IPC, SF_TOD, SF_DATA_PAGE_SIZE,
+	SF_CODE_PAGE_SIZE, SF_INS_LAT, SF_NR
+};
+#define SFB(f) (1ULL << (f))
+
+/* Output types: perf's attr types, synthesized and the rest. */
+enum { OT_HW, OT_SW, OT_TRACE, OT_HWCACHE, OT_RAW, OT_BP, OT_SYNTH, OT_OTHER, OT_NR };
+
+struct script_output {
+	uint64_t fields, invalid, user_set_fields, user_unset_fields;
+	bool user_set, wildcard_set;
+};
+
+struct script_opts {
+	struct script_output out[OT_NR];
+	bool no_callchain;         /* -G */
+	bool nanosecs;             /* --ns */
+	bool show_kernel_path;
+};
+
+const char *script_field_name(unsigned f);
+int script_output_type(uint32_t attr_type);
+void script_opts_init(struct script_opts *o);
+/* perf's -F parser; prints perf's message on stderr and returns < 0. */
+int script_parse_fields(struct script_opts *o, const char *arg);
+
+struct script_printer;
+int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
+		       struct hwprof_symbols *syms, FILE *f);
+void script_printer_free(struct script_printer *p);
+/* Checks the fields against the events once they are known (perf's
+ * evsel__check_attr); prints perf's message and returns < 0 on a field the
+ * events cannot give. */
+int script_printer_check(struct script_printer *p);
+/* true when samples of this file need DWARF unwinding for the callchain */
+bool script_printer_needs_unwind(const struct script_printer *p);
+int script_print_sample(struct script_printer *p, const struct hwprof_event *ev);
+
+#endif

@@ -1,0 +1,318 @@
+/* The DSO cache: one entry per DSO name, loaded on first use from the
+ * first file that has its symbols (see symbols.h for the search order),
+ * then only searched. Build ids, when known, must match the file's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "symbols/sym_int.h"
+
+enum dso_kind { DSO_ELF, DSO_KERNEL, DSO_PERFMAP, DSO_VDSO, DSO_NONE };
+
+struct hwprof_dso {
+	char *name;
+	enum dso_kind kind;
+	uint8_t bid[20];
+	size_t bid_len;
+	bool loaded;
+	struct sym_table tab;
+	char *symsrc;
+	struct hwprof_dso *next;
+};
+
+#define NBUCKETS 512
+
+struct hwprof_symbols {
+	struct hwprof_symcfg cfg;
+	char *strs[5];             /* owned copies of the cfg strings */
+	struct hwprof_dso *buckets[NBUCKETS];
+	const char *last_name;     /* lookup cache: same pointer, same DSO */
+	struct hwprof_dso *last;
+};
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? strdup(s) : NULL;
+}
+
+HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwprof_symcfg *cfg)
+{
+	struct hwprof_symbols *s = calloc(1, sizeof(*s));
+	*out = NULL;
+	if (!s)
+		return -HWPROF_E_NOMEM;
+	struct hwprof_symcfg c = { 0 };
+	if (cfg)
+		c = *cfg;
+	const char *src[5] = { c.symfs, c.buildid_dir, c.debug_root, c.kallsyms, c.perfmap_dir };
+	for (int i = 0; i < 5; i++)
+		s->strs[i] = dup_or_null(src[i]);
+	if (!s->strs[1]) {
+		const char *home = getenv("HOME");
+		char buf[4096];
+		snprintf(buf, sizeof(buf), "%s/.debug", home && *home ? home : "");
+		s->strs[1] = strdup(buf);
+	}
+	if (!s->strs[2]) {
+		char buf[4096];
+		snprintf(buf, sizeof(buf), "%s/usr/lib/debug", s->strs[0] ? s->strs[0] : "");
+		s->strs[2] = strdup(buf);
+	}
+	if (!s->strs[4])
+		s->strs[4] = strdup("/tmp");
+	if (!s->strs[1] || !s->strs[2] || !s->strs[4]) {
+		hwprof_symbols_close(s);
+		return -HWPROF_E_NOMEM;
+	}
+	s->cfg.symfs = s->strs[0] ? s->strs[0] : "";
+	s->cfg.buildid_dir = s->strs[1];
+	s->cfg.debug_root = s->strs[2];
+	s->cfg.kallsyms = s->strs[3];
+	s->cfg.perfmap_dir = s->strs[4];
+	s->cfg.no_demangle = c.no_demangle;
+	*out = s;
+	return 0;
+}
+
+HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < NBUCKETS; i++) {
+		struct hwprof_dso *d = s->buckets[i];
+		while (d) {
+			struct hwprof_dso *n = d->next;
+			sym_table_free(&d->tab);
+			free(d->name);
+			free(d->symsrc);
+			free(d);
+			d = n;
+		}
+	}
+	for (int i = 0; i < 5; i++)
+		free(s->strs[i]);
+	free(s);
+}
+
+static size_t hash_name(const char *n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *n; n++)
+		h = (h ^ (unsigned char)*n) * 1099511628211ULL;
+	return (size_t)(h % NBUCKETS);
+}
+
+static enum dso_kind kind_of(const char *name)
+{
+	if (!strcmp(name, "[kernel.kallsyms]"))
+		return DSO_KERNEL;
+	if (!strcmp(name, "[vdso]"))
+		return DSO_VDSO;
+	if (!strncmp(name, "/tmp/perf-", 10) && strlen(name) > 14 && !strcmp(name + strlen(name) - 4, ".map"))
+		return DSO_PERFMAP;
+	if (name[0] == '/')
+		return DSO_ELF;
+	return DSO_NONE;
+}
+
+static struct hwprof_dso *findnew(struct hwprof_symbols *s, const char *name)
+{
+	size_t b = hash_name(name);
+	for (struct hwprof_dso *d = s->buckets[b]; d; d = d->next)
+		if (!strcmp(d->name, name))
+			return d;
+	struct hwprof_dso *d = calloc(1, sizeof(*d));
+	if (!d || !(d->name = strdup(name))) {
+		free(d);
+		return NULL;
+	}
+	d->kind = kind_of(name);
+	d->next = s->buckets[b];
+	s->buckets[b] = d;
+	return d;
+}
+
+HWPROF_API int hwprof_symbols_set_build_id(struct hwprof_symbols *s, const char *dso_name,
+					   const uint8_t *id, size_t len)
+{
+	if (!len || len > 20)
+		return -HWPROF_E_INVAL;
+	struct hwprof_dso *d = findnew(s, dso_name);
+	if (!d)
+		return -HWPROF_E_NOMEM;
+	if (!d->loaded) {
+		memcpy(d->bid, id, len);
+		d->bid_len = len;
+	}
+	return 0;
+}
+
+static void bid_hex(const struct hwprof_dso *d, char *out)
+{
+	for (size_t i = 0; i < d->bid_len; i++)
+		sprintf(out + 2 * i, "%02x", d->bid[i]);
+	out[2 * d->bid_len] = 0;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
+{
+	if (s->cfg.kallsyms) {
+		snprintf(path, len, "%s", s->cfg.kallsyms);
+	} else {
+		/* perf record keeps a copy of kallsyms under the build id */
+		char hex[41];
+		bid_hex(d, hex);
+		snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->cfg.buildid_dir, hex);
+		if (!d->bid_len || !is_file(path))
+			snprintf(path, len, "/proc/kallsyms");
+	}
+	return sym_load_kallsyms(&d->tab, path);
+}
+
+static void copy_path(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* ELF DSOs: pick the symbol file and the runtime file among candidates. */
+static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, char *run, size_t len)
+{
+	char sys[4096], hex[41], cand[4][4096];
+	struct sym_elf_info info;
+	int nc = 0;
+	snprintf(sys, sizeof(sys), "%s%s", s->cfg.symfs, d->name);
+	if (!d->bid_len && d->kind == DSO_ELF && sym_elf_probe(sys, &info) && info.build_id_len) {
+		memcpy(d->bid, info.build_id, info.build_id_len);
+		d->bid_len = info.build_id_len;
+	}
+	bid_hex(d, hex);
+	if (d->bid_len)
+		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+	if (d->kind == DSO_ELF) {
+		snprintf(cand[nc++], 4096, "%s%s.debug", s->cfg.debug_root, d->name);
+		if (d->bid_len)
+			snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s.debug", s->cfg.debug_root, hex, hex + 2);
+		snprintf(cand[nc++], 4096, "%s", sys);
+	}
+	syms[0] = run[0] = 0;
+	for (int i = 0; i < nc && !(syms[0] && run[0]); i++) {
+		if (!is_file(cand[i]) || !sym_elf_probe(cand[i], &info))
+			continue;
+		if (d->bid_len && (info.build_id_len != d->bid_len || memcmp(info.build_id, d->bid, d->bid_len)))
+			continue; /* another build of the file */
+		if (!syms[0] && info.has_symtab)
+			copy_path(syms, len, cand[i]);
+		if (!run[0] && info.has_dynsym)
+			copy_path(run, len, cand[i]);
+		if (!syms[0] && !run[0] && i == nc - 1)
+			copy_path(syms, len, cand[i]); /* hope for the best */
+	}
+	if (!syms[0] && !run[0])
+		return 0;
+	if (!syms[0])
+		copy_path(syms, len, run);
+	if (!run[0])
+		copy_path(run, len, syms);
+	return sym_load_elf(&d->tab, syms, run, !s->cfg.no_demangle);
+}
+
+static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
+{
+	char path[4096], run[4096];
+	int rc = 0;
+	d->loaded = true;
+	path[0] = 0;
+	switch (d->kind) {
+	case DSO_KERNEL:
+		rc = load_kernel(s, d, path, sizeof(path));
+		break;
+	case DSO_PERFMAP:
+		snprintf(path, sizeof(path), "%s/%s", s->cfg.perfmap_dir, d->name + 5);
+		rc = sym_load_perfmap(&d->tab, path);
+		break;
+	case DSO_ELF:
+	case DSO_VDSO:
+		rc = load_elf(s, d, path, run, sizeof(path));
+		break;
+	case DSO_NONE:
+		break;
+	}
+	if (rc < 0) {
+		sym_table_free(&d->tab);
+		return rc;
+	}
+	if (sym_finish(&d->tab) < 0) {
+		sym_table_free(&d->tab);
+		return -HWPROF_E_NOMEM;
+	}
+	if (rc > 0 && path[0] && !(d->symsrc = strdup(path)))
+		return -HWPROF_E_NOMEM;
+	return d->tab.nsyms > 0;
+}
+
+HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, struct hwprof_dso **out)
+{
+	struct hwprof_dso *d;
+	if (s->last_name == name && s->last) {
+		d = s->last;
+	} else {
+		d = findnew(s, name);
+		if (!d)
+			return -HWPROF_E_NOMEM;
+		s->last_name = name;
+		s->last = d;
+	}
+	*out = d;
+	if (!d->loaded) {
+		int rc = dso_load(s, d);
+		if (rc < 0)
+			return rc;
+	}
+	return d->tab.nsyms > 0;
+}
+
+HWPROF_API const struct hwprof_sym *hwprof_dso_find(const struct hwprof_dso *d, uint64_t addr)
+{
+	return sym_find(d->tab.syms, d->tab.nsyms, addr);
+}
+
+HWPROF_API size_t hwprof_dso_nr_syms(const struct hwprof_dso *d)
+{
+	return d->tab.nsyms;
+}
+
+HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, size_t i)
+{
+	return i < d->tab.nsyms ? &d->tab.syms[i] : NULL;
+}
+
+HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d)
+{
+	return d->symsrc;
+}
+
+HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_name, uint64_t map_start,
+				      uint64_t pgoff, uint64_t ip, struct hwprof_symres *res)
+{
+	struct hwprof_dso *d = NULL;
+	res->sym = NULL;
+	res->dso = NULL;
+	res->addr = ip - map_start + pgoff;
+	if (hwprof_symbols_dso(s, dso_name, &d) < 0 || !d)
+		return 0;
+	res->dso = d;
+	/* the kernel and JIT maps hold absolute addresses */
+	if (d->kind == DSO_KERNEL || d->kind == DSO_PERFMAP)
+		res->addr = ip;
+	res->sym = sym_find(d->tab.syms, d->tab.nsyms, res->addr);
+	return res->sym != NULL;
+}

@@ -1,0 +1,68 @@
+/* Internals of the symbol library: the table builder every loader fills
+ * (ELF, kallsyms, perf maps) and the DSO record the cache keeps. */
+#ifndef HWPROF_SYMBOLS_INT_H
+#define HWPROF_SYMBOLS_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/symbols.h"
+
+/* A symbol while the table is built: name is an offset into the pool. */
+struct sym_raw {
+	uint64_t start, end;
+	uint32_t name;
+	uint32_t seq;          /* insertion order: ties keep it, like perf's tree */
+	uint8_t bind, type;    /* STB_*, STT_* */
+};
+
+struct sym_table {
+	struct sym_raw *raw;
+	size_t n, cap;
+	char *pool;
+	size_t pool_len, pool_cap;
+	struct hwprof_sym *syms; /* final, sorted by start */
+	size_t nsyms;
+};
+
+int sym_add(struct sym_table *t, uint64_t start, uint64_t size, unsigned bind, unsigned type,
+	    const char *name, size_t name_len);
+/* Sort by start (stable). */
+void sym_sort(struct sym_table *t);
+/* perf's fixups: zero-sized symbols end where the next starts (kallsyms:
+ * not across the kernel/module boundary), the last one a page on; of
+ * symbols sharing a start only the best one is kept. */
+void sym_fixup_end(struct sym_table *t, bool kallsyms);
+void sym_fixup_duplicate(struct sym_table *t);
+/* Drop the entries for which keep() is false. */
+void sym_filter(struct sym_table *t, bool (*keep)(const struct sym_table *, const struct sym_raw *));
+/* Build the final array (names point into the pool); frees raw. */
+int sym_finish(struct sym_table *t);
+void sym_table_free(struct sym_table *t);
+const struct hwprof_sym *sym_find(const struct hwprof_sym *v, size_t n, uint64_t addr);
+
+static inline const char *sym_raw_name(const struct sym_table *t, const struct sym_raw *r)
+{
+	return t->pool + r->name;
+}
+
+/* Loaders: > 0 symbols loaded, 0 none / not found, < 0 on NOMEM. */
+struct sym_elf_src;
+int sym_load_kallsyms(struct sym_table *t, const char *path);
+int sym_load_perfmap(struct sym_table *t, const char *path);
+/* ELF: symbols from syms_path (.symtab, else .dynsym), section fixes and
+ * PLT from run_path (may be the same file). */
+int sym_load_elf(struct sym_table *t, const char *syms_path, const char *run_path, bool demangle);
+/* Facts about an ELF file: 1 if it opens as ELF, with has_symtab /
+ * has_dynsym and its build id (len 0 if none). */
+struct sym_elf_info {
+	bool has_symtab, has_dynsym;
+	uint8_t build_id[20];
+	size_t build_id_len;
+};
+int sym_elf_probe(const char *path, struct sym_elf_info *info);
+
+char *sym_demangle(const char *name);
+
+#endif

@@ -1,0 +1,183 @@
+/* Symbol tables: built once per DSO from any loader, then a sorted array
+ * searched by binary search. The fixups give symbols the extents perf
+ * gives them, so lookups name the same function perf names. */
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/sym_int.h"
+
+int sym_add(struct sym_table *t, uint64_t start, uint64_t size, unsigned bind, unsigned type,
+	    const char *name, size_t name_len)
+{
+	if (t->n == t->cap) {
+		size_t c = t->cap ? t->cap * 2 : 256;
+		struct sym_raw *v = realloc(t->raw, c * sizeof(*v));
+		if (!v)
+			return -HWPROF_E_NOMEM;
+		t->raw = v;
+		t->cap = c;
+	}
+	if (t->pool_len + name_len + 1 > t->pool_cap) {
+		size_t c = t->pool_cap ? t->pool_cap : 4096;
+		while (c < t->pool_len + name_len + 1)
+			c *= 2;
+		char *p = realloc(t->pool, c);
+		if (!p)
+			return -HWPROF_E_NOMEM;
+		t->pool = p;
+		t->pool_cap = c;
+	}
+	if (t->pool_len > UINT32_MAX - name_len - 1)
+		return -HWPROF_E_NOMEM;
+	memcpy(t->pool + t->pool_len, name, name_len);
+	t->pool[t->pool_len + name_len] = 0;
+	struct sym_raw *r = &t->raw[t->n];
+	r->start = start;
+	r->end = start + size;
+	r->name = (uint32_t)t->pool_len;
+	r->seq = (uint32_t)t->n;
+	r->bind = (uint8_t)bind;
+	r->type = (uint8_t)type;
+	t->pool_len += name_len + 1;
+	t->n++;
+	return 0;
+}
+
+static int cmp_raw(const void *a, const void *b)
+{
+	const struct sym_raw *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void sym_sort(struct sym_table *t)
+{
+	if (t->n > 1)
+		qsort(t->raw, t->n, sizeof(*t->raw), cmp_raw);
+}
+
+void sym_fixup_end(struct sym_table *t, bool kallsyms)
+{
+	if (!t->n)
+		return;
+	for (size_t i = 0; i + 1 < t->n; i++) {
+		struct sym_raw *p = &t->raw[i], *c = &t->raw[i + 1];
+		if (p->end != p->start)
+			continue;
+		/* Kernel text and modules are far apart: the last symbol on
+		 * either side only gets to the end of its page. */
+		if (kallsyms && (!strchr(sym_raw_name(t, p), '[') != !strchr(sym_raw_name(t, c), '[')))
+			p->end = ((p->end + 4096) + 4095) & ~4095ULL;
+		else
+			p->end = c->start;
+	}
+	struct sym_raw *l = &t->raw[t->n - 1];
+	if (l->end == l->start)
+		l->end = ((l->start + 4095) & ~4095ULL) + 4096;
+}
+
+static size_t lead_underscores(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* true when a should be kept over b (perf's preference order). */
+static bool better(const struct sym_table *t, const struct sym_raw *a, const struct sym_raw *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	bool wa = a->bind == STB_WEAK, wb = b->bind == STB_WEAK;
+	if (wb && !wa)
+		return true;
+	if (wa && !wb)
+		return false;
+	bool ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
+	if (ga && !gb)
+		return true;
+	if (gb && !ga)
+		return false;
+	size_t ua = lead_underscores(sym_raw_name(t, a)), ub = lead_underscores(sym_raw_name(t, b));
+	if (ub > ua)
+		return true;
+	if (ua > ub)
+		return false;
+	size_t na = strlen(sym_raw_name(t, a)), nb = strlen(sym_raw_name(t, b));
+	return na >= nb;
+}
+
+void sym_fixup_duplicate(struct sym_table *t)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		if (w > 0 && t->raw[w - 1].start == t->raw[i].start) {
+			if (!better(t, &t->raw[w - 1], &t->raw[i]))
+				t->raw[w - 1] = t->raw[i];
+			continue;
+		}
+		t->raw[w++] = t->raw[i];
+	}
+	t->n = w;
+}
+
+void sym_filter(struct sym_table *t, bool (*keep)(const struct sym_table *, const struct sym_raw *))
+{
+	size_t w = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (keep(t, &t->raw[i]))
+			t->raw[w++] = t->raw[i];
+	t->n = w;
+}
+
+int sym_finish(struct sym_table *t)
+{
+	free(t->syms);
+	t->syms = NULL;
+	t->nsyms = 0;
+	if (t->n) {
+		t->syms = malloc(t->n * sizeof(*t->syms));
+		if (!t->syms)
+			return -HWPROF_E_NOMEM;
+		for (size_t i = 0; i < t->n; i++) {
+			t->syms[i].start = t->raw[i].start;
+			t->syms[i].end = t->raw[i].end;
+			t->syms[i].name = t->pool + t->raw[i].name;
+		}
+	}
+	t->nsyms = t->n;
+	free(t->raw);
+	t->raw = NULL;
+	t->n = t->cap = 0;
+	return 0;
+}
+
+void sym_table_free(struct sym_table *t)
+{
+	free(t->raw);
+	free(t->pool);
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct hwprof_sym *sym_find(const struct hwprof_sym *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct hwprof_sym *s = &v[lo - 1];
+	return addr < s->end ? s : NULL;
+}

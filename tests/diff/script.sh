@@ -1,0 +1,129 @@
+# Differential: `hwprof script` against Debian perf 6.1 `perf script` on
+# files recorded here by perf (software events: callchains, -a, two events,
+# regs, page faults with addresses, pipe mode, a C++ program for
+# demangling), default output and many -F field sets. Zero differing bytes
+# is the bar; for bad -F requests the message and exit code must match.
+source tests/lib/common.sh
+if ! have_perf; then skip "script differential (perf not installed)"; finish; fi
+
+compare() { # name, file, script args...
+  local name=$1 f=$2; shift 2
+  perf script -i "$f" "$@" >"$TMP/$name.perf" 2>"$TMP/$name.perf.err"; local prc=$?
+  "$HWPROF" script -i "$f" "$@" >"$TMP/$name.hw" 2>"$TMP/$name.hw.err"; local hrc=$?
+  if [ "$prc" -ne "$hrc" ]; then
+    fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/$name.hw.err")"; return
+  fi
+  if [ "$prc" -ne 0 ]; then # the same first message line
+    if [ "$(head -1 "$TMP/$name.perf.err")" = "$(head -1 "$TMP/$name.hw.err")" ]; then
+      pass "$name: same error ($(head -1 "$TMP/$name.perf.err"))"
+    else
+      fail "$name: error differs"; head -2 "$TMP/$name.perf.err" "$TMP/$name.hw.err"
+    fi
+    return
+  fi
+  if cmp -s "$TMP/$name.perf" "$TMP/$name.hw"; then
+    pass "$name: script identical ($(wc -l <"$TMP/$name.perf") lines)"
+  else
+    fail "$name: script differs"; diff "$TMP/$name.perf" "$TMP/$name.hw" | head -10
+  fi
+}
+
+rec() { # name, perf record args...
+  local name=$1; shift
+  if ! perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.rec.err"; then
+    fail "$name: perf record failed: $(head -1 "$TMP/$name.rec.err")"; return 1
+  fi
+}
+
+W="ls -R /usr/share/doc/bash /usr/share/doc/coreutils"
+FIELDS=(
+  "comm,tid,time,ip,sym"
+  "comm,pid,tid,time,event,ip,sym,symoff,dso"
+  "ip,sym,dso"
+  "ip"
+  "comm,sym"
+  "pid"
+  "tid,period,event"
+  "+pid"
+  "-period"
+  "-dso,-symoff"
+  "sw:comm,ip,sym"
+  "hw:comm"
+  "time,misc,ip"
+  "comm,ip,symoff"
+  "comm,addr"
+  "comm,cpu"
+  "comm,iregs"
+  "comm,uregs"
+  "comm,weight"
+  "comm,phys_addr"
+  "nosuchfield"
+  "comm,+pid"
+)
+
+if rec plain -e cpu-clock -c 100000 -- $W; then
+  compare plain "$TMP/plain.data"
+  for F in "${FIELDS[@]}"; do compare "plain -F $F" "$TMP/plain.data" -F "$F"; done
+  compare "plain --ns" "$TMP/plain.data" --ns
+fi
+if rec fp -e cpu-clock -c 50000 -g -- $W; then
+  compare fp-callchain "$TMP/fp.data"
+  compare "fp -G" "$TMP/fp.data" -G
+  for F in "comm,tid,ip,sym" "ip,dso" "comm,ip" "ip,sym,symoff" "-ip"; do
+    compare "fp -F $F" "$TMP/fp.data" -F "$F"
+  done
+fi
+rec freq -e task-clock -F 2000 -g -- $W && compare task-clock-freq "$TMP/freq.data"
+if rec sw -e cpu-clock -c 1000000 -a -- sleep 0.1; then
+  compare system-wide "$TMP/sw.data"
+  compare "system-wide -F comm,cpu,time,ip,sym" "$TMP/sw.data" -F comm,cpu,time,ip,sym
+fi
+if rec two -e cpu-clock,task-clock -c 100000 -- $W; then
+  compare two-events "$TMP/two.data"
+  compare "two-events -F event,ip" "$TMP/two.data" -F event,ip
+fi
+if rec regs -e cpu-clock -c 100000 -I --user-regs=ax,bx,sp,ip -- $W; then
+  compare "regs -F ip,sym,iregs,uregs" "$TMP/regs.data" -F ip,sym,iregs,uregs
+  compare "regs -F comm,+iregs" "$TMP/regs.data" -F comm,iregs
+fi
+if rec pf -e page-faults -c 1 -d -- $W; then
+  compare page-faults "$TMP/pf.data"
+  compare "page-faults -F comm,addr,ip,sym,dso" "$TMP/pf.data" -F comm,addr,ip,sym,dso
+  compare "page-faults -F addr,sym,symoff,dso" "$TMP/pf.data" -F addr,ip,sym,symoff,dso
+fi
+rec comp -z -e cpu-clock -c 100000 -- $W && compare compressed "$TMP/comp.data"
+if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
+  compare "dwarf -G" "$TMP/dwarf.data" -G
+  compare "dwarf -F comm,tid,time" "$TMP/dwarf.data" -F comm,tid,time
+  if "$HWPROF" script -i "$TMP/dwarf.data" >/dev/null 2>"$TMP/dwarf.err"; then
+    fail "dwarf: callchain mode should refuse to print unwound stacks"
+  elif grep -q 'DWARF call graphs' "$TMP/dwarf.err"; then
+    pass "dwarf: callchain mode says it cannot unwind"
+  else fail "dwarf: unexpected message: $(head -1 "$TMP/dwarf.err")"; fi
+fi
+
+# pipe mode, from a file and from stdin
+if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/null; then
+  compare pipe-file "$TMP/pipe.data"
+  perf script -i - <"$TMP/pipe.data" >"$TMP/pipe.perf" 2>/dev/null
+  if cat "$TMP/pipe.data" | "$HWPROF" script >"$TMP/pipe.hw" 2>&1 && cmp -s "$TMP/pipe.perf" "$TMP/pipe.hw"; then
+    pass "pipe stream on stdin: script identical"
+  else fail "pipe stream on stdin: script differs"; diff "$TMP/pipe.perf" "$TMP/pipe.hw" | head; fi
+fi
+
+# C++: demangled names as perf prints them
+if command -v g++ >/dev/null; then
+  cat >"$TMP/cpp.cc" <<'CC'
+#include <cstdio>
+namespace ns { template<class T> struct W { static T __attribute__((noinline)) spin(T n) { volatile T s = 0; for (T i = 0; i < n; i++) s += i; return s; } }; }
+int main() { printf("%ld\n", (long)ns::W<long>::spin(100000000L)); }
+CC
+  if g++ -O1 -o "$TMP/cpp" "$TMP/cpp.cc" && rec cpp -e cpu-clock -c 1000000 -g -- "$TMP/cpp"; then
+    compare cpp-demangle "$TMP/cpp.data"
+    if grep -q 'ns::W<long>::spin' "$TMP/cpp-demangle.hw"; then pass "cpp: demangled name present"
+    else fail "cpp: no demangled name in the output"; fi
+  fi
+else
+  skip "cpp demangling (g++ not installed)"
+fi
+finish
