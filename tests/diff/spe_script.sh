@@ -41,6 +41,15 @@ variant timeless-switch "$F_TIMELESS" --timeless --no-context --cpus 3 --garbage
 # default field set (comm tid cpu time period event ip sym dso): no symbols here
 "$TOOLS/spe_mkperf" --seed 11 "$TMP/dflt.data" && cmp_run "default fields" "$TMP/dflt.data" ""
 cmp_run "default fields, i1i" "$TMP/dflt.data" "" --itrace=i1i
+# perf report's per-event sample counts ("# Samples: N  of event 'x'")
+for it in --itrace=i1i ""; do
+  perf report -i "$TMP/dflt.data" --stdio $it 2>/dev/null |
+    sed -n "s/^# Samples: \([0-9]*\)  of event '\(.*\)'/\1 \2/p" | grep -v -e arm_spe -e dummy | sort >"$TMP/pc.txt"
+  "$TOOLS/spe_synth_print" --counts $it "$TMP/dflt.data" | awk '$1 > 0' | sort >"$TMP/hc.txt"
+  if [ -s "$TMP/pc.txt" ] && cmp -s "$TMP/pc.txt" "$TMP/hc.txt"; then
+    pass "report counts per group ${it:-default}: $(tr '\n' ' ' <"$TMP/pc.txt")"
+  else fail "report counts per group ${it:-default}"; diff "$TMP/pc.txt" "$TMP/hc.txt" | head -5; fi
+done
 # hand-made records for perf 6.1's op quirks (SVE-other is a load, load+store
 # packets, unknown OP class fails the record, two EVENTS packets)
 python3 - "$TMP/probe.bin" <<'PY'
