@@ -1,7 +1,6 @@
 /* perf script sample lines for synthesized SPE samples and perf's data_src
  * text; see print_spe_samples.h. Widths and the data_src column's growing
  * padding follow Debian perf 6.1 (checked by tests/diff/spe_script.sh). */
-#include <inttypes.h>
 #include <string.h>
 
 #include "cli/print_spe_samples.h"
@@ -172,65 +171,193 @@ int script_mem_text(uint64_t ds, char *buf, size_t size)
 	return (int)b.len;
 }
 
-/* ---- the line ------------------------------------------------------------- */
+/* ---- the line -------------------------------------------------------------
+ * Built by hand into one buffer and written with a single fwrite: printf
+ * per field was most of the time of a large `script` run. */
+
+struct line {
+	char b[1024];
+	size_t n;
+};
+
+static void ln_pad(struct line *l, int width, size_t len)
+{
+	while ((int)len < width && l->n < sizeof(l->b) - 1) {
+		l->b[l->n++] = ' ';
+		len++;
+	}
+}
+
+static void ln_str(struct line *l, const char *s, size_t len)
+{
+	if (len > sizeof(l->b) - 1 - l->n)
+		len = sizeof(l->b) - 1 - l->n;
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
+}
+
+/* right-aligned in width (like %*s / %*d / %*lx) */
+static void ln_right(struct line *l, int width, const char *s, size_t len)
+{
+	ln_pad(l, width, len);
+	ln_str(l, s, len);
+}
+
+static size_t fmt_u64(char *out, uint64_t v)
+{
+	char t[24];
+	size_t n = 0, i;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	return n;
+}
+
+static size_t fmt_i32(char *out, int32_t v)
+{
+	if (v < 0) {
+		out[0] = '-';
+		return 1 + fmt_u64(out + 1, (uint64_t)-(int64_t)v);
+	}
+	return fmt_u64(out, (uint64_t)v);
+}
+
+static size_t fmt_hex(char *out, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+	char t[16];
+	size_t n = 0, i;
+
+	do {
+		t[n++] = hx[v & 15];
+		v >>= 4;
+	} while (v);
+	for (i = 0; i < n; i++)
+		out[i] = t[n - 1 - i];
+	return n;
+}
 
 void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
 {
 	unsigned f = fmt->fields;
+	struct line l;
+	char t[32];
+	size_t n;
 
+	l.n = 0;
 	if (f & SCRIPT_F_COMM) {
 		const char *comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
 
-		fprintf(fp, "%16s ", comm ? comm : ":-1");
+		if (!comm)
+			comm = ":-1";
+		ln_right(&l, 16, comm, strlen(comm));
+		ln_str(&l, " ", 1);
 	}
-	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID))
-		fprintf(fp, "%5d/%-5d ", s->pid, s->tid);
-	else if (f & SCRIPT_F_PID)
-		fprintf(fp, "%5d ", s->pid);
-	else if (f & SCRIPT_F_TID)
-		fprintf(fp, "%5d ", s->tid);
-	if (f & SCRIPT_F_CPU)
-		fprintf(fp, "[%03d] ", s->cpu);
-	if (f & SCRIPT_F_TIME) {
-		char t[32];
+	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
+		n = fmt_i32(t, s->pid);
+		ln_right(&l, 5, t, n);
+		ln_str(&l, "/", 1);
+		n = fmt_i32(t, s->tid);
+		ln_str(&l, t, n);
+		ln_pad(&l, 5, n);
+		ln_str(&l, " ", 1);
+	} else if (f & (SCRIPT_F_PID | SCRIPT_F_TID)) {
+		n = fmt_i32(t, (f & SCRIPT_F_PID) ? s->pid : s->tid);
+		ln_right(&l, 5, t, n);
+		ln_str(&l, " ", 1);
+	}
+	if (f & SCRIPT_F_CPU) {
+		/* [%03d] */
+		if (s->cpu < 0) {
+			n = (size_t)snprintf(t, sizeof(t), "%03d", s->cpu);
+		} else {
+			char d[16];
+			size_t k = fmt_u64(d, (uint64_t)s->cpu);
 
-		/* microseconds, truncated */
-		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, s->time / 1000000000,
-			 (s->time % 1000000000) / 1000);
-		fprintf(fp, "%12s: ", t);
+			n = 0;
+			while (n + k < 3)
+				t[n++] = '0';
+			memcpy(t + n, d, k);
+			n += k;
+		}
+		ln_str(&l, "[", 1);
+		ln_str(&l, t, n);
+		ln_str(&l, "] ", 2);
 	}
-	if (f & SCRIPT_F_PERIOD)
-		fprintf(fp, "%10" PRIu64 " ", s->period);
-	if (f & SCRIPT_F_EVENT)
-		fprintf(fp, "%*s: ", fmt->name_width, s->name);
-	if (f & SCRIPT_F_ADDR)
-		fprintf(fp, "%16" PRIx64, s->addr);
+	if (f & SCRIPT_F_TIME) {
+		/* seconds.microseconds (truncated), right-aligned in 12 */
+		uint64_t us = (s->time % 1000000000) / 1000;
+
+		n = fmt_u64(t, s->time / 1000000000);
+		t[n++] = '.';
+		for (int d = 5; d >= 0; d--) {
+			t[n + (size_t)d] = (char)('0' + us % 10);
+			us /= 10;
+		}
+		n += 6;
+		ln_right(&l, 12, t, n);
+		ln_str(&l, ": ", 2);
+	}
+	if (f & SCRIPT_F_PERIOD) {
+		n = fmt_u64(t, s->period);
+		ln_right(&l, 10, t, n);
+		ln_str(&l, " ", 1);
+	}
+	if (f & SCRIPT_F_EVENT) {
+		ln_right(&l, fmt->name_width, s->name, strlen(s->name));
+		ln_str(&l, ": ", 2);
+	}
+	if (f & SCRIPT_F_ADDR) {
+		n = fmt_hex(t, s->addr);
+		ln_right(&l, 16, t, n);
+	}
 	if (f & SCRIPT_F_DATA_SRC) {
 		/* perf formats into 100-byte buffers and pads to the widest so far */
 		char text[100], out[100];
-		int len;
+		size_t len;
 
 		script_mem_text(s->data_src, text, sizeof(text));
-		len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", s->data_src, text);
-		if (len > (int)sizeof(out) - 1)
-			len = (int)sizeof(out) - 1;
-		if (fmt->data_src_width < len)
-			fmt->data_src_width = len;
-		fprintf(fp, "%-*s", fmt->data_src_width, out);
+		n = fmt_hex(t, s->data_src);
+		len = 0;
+		for (size_t z = n; z < 16; z++)
+			out[len++] = ' ';
+		memcpy(out + len, t, n);
+		len += n;
+		out[len++] = ' ';
+		n = strlen(text);
+		if (n > sizeof(out) - 1 - len)
+			n = sizeof(out) - 1 - len;
+		memcpy(out + len, text, n);
+		len += n;
+		if (fmt->data_src_width < (int)len)
+			fmt->data_src_width = (int)len;
+		ln_str(&l, out, len);
+		ln_pad(&l, fmt->data_src_width, len);
 	}
-	if (f & SCRIPT_F_WEIGHT)
-		fprintf(fp, "%16" PRIu64, s->weight);
+	if (f & SCRIPT_F_WEIGHT) {
+		n = fmt_u64(t, s->weight);
+		ln_right(&l, 16, t, n);
+	}
 	if (f & SCRIPT_F_IP) {
-		fprintf(fp, " %16" PRIx64, s->ip);
+		ln_str(&l, " ", 1);
+		n = fmt_hex(t, s->ip);
+		ln_right(&l, 16, t, n);
 		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
 			char sym[512];
 
 			sym[0] = 0;
 			fmt->sym(fmt->ctx, s, f, sym, sizeof(sym));
-			fputs(sym, fp);
+			ln_str(&l, sym, strlen(sym));
 		}
 	}
-	if (f & SCRIPT_F_PHYS_ADDR)
-		fprintf(fp, "%16" PRIx64, s->phys_addr);
-	fputc('\n', fp);
+	if (f & SCRIPT_F_PHYS_ADDR) {
+		n = fmt_hex(t, s->phys_addr);
+		ln_right(&l, 16, t, n);
+	}
+	l.b[l.n++] = '\n';
+	fwrite(l.b, 1, l.n, fp);
 }

@@ -30,6 +30,13 @@ struct tool {
 	int counts, quiet;
 	uint64_t nsamples[HWPROF_SPE_G_NR];
 	int32_t pids[1 << 16];    /* tid -> pid from COMM/FORK (tids < 65536) */
+	/* last lookups (samples come in runs of one thread and one DSO) */
+	int32_t c_pid, c_tid;
+	const char *c_comm;
+	int32_t m_pid;
+	unsigned m_mode;
+	struct hwprof_map_info m;
+	uint64_t gen, c_gen, m_gen; /* bumped by COMM/FORK/MMAP records */
 };
 
 static int32_t tool_thread_pid(void *ctx, int32_t tid)
@@ -43,7 +50,13 @@ static const char *tool_comm(void *ctx, int32_t pid, int32_t tid)
 {
 	struct tool *t = ctx;
 
-	return hwprof_session_thread_comm(t->sess, pid, tid);
+	if (t->c_comm && t->c_gen == t->gen && t->c_pid == pid && t->c_tid == tid)
+		return t->c_comm;
+	t->c_comm = hwprof_session_thread_comm(t->sess, pid, tid);
+	t->c_pid = pid;
+	t->c_tid = tid;
+	t->c_gen = t->gen;
+	return t->c_comm;
 }
 
 static void tool_sym(void *ctx, const struct hwprof_spe_sample *s, unsigned f, char *buf, size_t size)
@@ -51,7 +64,21 @@ static void tool_sym(void *ctx, const struct hwprof_spe_sample *s, unsigned f, c
 	struct tool *t = ctx;
 	struct hwprof_map_info m;
 	char level;
-	int found = hwprof_session_find_map(t->sess, s->pid, s->tid, s->cpumode, s->ip, &m, &level);
+	int found;
+
+	if (t->m_gen == t->gen && t->m.dso && t->m_pid == s->pid && t->m_mode == s->cpumode &&
+	    s->ip >= t->m.start && s->ip < t->m.end) {
+		m = t->m;
+		found = 1;
+	} else {
+		found = hwprof_session_find_map(t->sess, s->pid, s->tid, s->cpumode, s->ip, &m, &level);
+		if (found == 1) {
+			t->m = m;
+			t->m_pid = s->pid;
+			t->m_mode = s->cpumode;
+			t->m_gen = t->gen;
+		}
+	}
 
 	/* no symbol tables here: perf prints [unknown] for the symbol */
 	snprintf(buf, size, "%s%s%s%s", f & SCRIPT_F_SYM ? " [unknown]" : "", f & SCRIPT_F_DSO ? " (" : "",
@@ -248,6 +275,8 @@ int main(int argc, char **argv)
 			if (hwprof_spe_synth_event(t.synth, &se))
 				die("synthesis failed");
 		}
+		if (rec->type < HWPROF_RECORD_USER_TYPE_START && rec->type != HWPROF_RECORD_SAMPLE)
+			t.gen++; /* process state may have changed: drop cached lookups */
 		/* perf's thread table as of after this record */
 		if ((rec->type == HWPROF_RECORD_COMM || rec->type == HWPROF_RECORD_FORK) && rec->size >= 16) {
 			uint32_t pid = ld32(rec->data + 8), tid = ld32(rec->data + (rec->type == HWPROF_RECORD_FORK ? 16 : 12));
