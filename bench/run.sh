@@ -46,3 +46,5 @@ for b in build/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
   echo; echo "== $(basename "$b")"; "$b"
 done
+
+echo; echo "== Arm SPE: perf script --itrace=i1i vs hwprof synthesis"; bench/spe_bench.sh

@@ -203,6 +203,9 @@ struct hwprof_spe_record {
 	uint64_t context_id;      /* (uint64_t)-1 if none, as in perf */
 	uint16_t lat_total, lat_issue, lat_xlat;
 	uint16_t data_source;     /* DATA_SOURCE payload (perf keeps 16 bits) */
+	uint8_t ldst_seen;        /* perf 6.1 op bits: bit 0 load (or SVE other), bit 1
+	                           * store (perf 6.1 ORs them; set by the sample
+	                           * synthesizer's assembler, 0 elsewhere) */
 };
 
 /* Next record. Returns 1 with *rec filled, 0 at the end of the buffer (no

@@ -1,0 +1,54 @@
+/* perf script's sample line for synthesized AUX-trace samples (Arm SPE
+ * now, Intel PT later): the fields of `perf script -F ...` that such
+ * samples carry, in perf 6.1's order and widths, and perf's data_src text
+ * ("|OP LOAD|LVL L1 or L1 hit|SNP None|TLB Walker hit|LCK No|BLK  N/A").
+ *
+ * Usage: fill a struct script_fmt (fields from script_fmt_parse_fields,
+ * name_width = longest event name of the session), then call
+ * script_print_spe_sample() per sample. The struct keeps perf's running
+ * data_src column width, so use one per output stream. */
+#ifndef HWPROF_CLI_PRINT_SPE_SAMPLES_H
+#define HWPROF_CLI_PRINT_SPE_SAMPLES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof/arm_spe_synth.h"
+
+enum {
+	SCRIPT_F_COMM = 1u << 0, SCRIPT_F_TID = 1u << 1, SCRIPT_F_PID = 1u << 2,
+	SCRIPT_F_CPU = 1u << 3, SCRIPT_F_TIME = 1u << 4, SCRIPT_F_PERIOD = 1u << 5,
+	SCRIPT_F_EVENT = 1u << 6, SCRIPT_F_ADDR = 1u << 7, SCRIPT_F_DATA_SRC = 1u << 8,
+	SCRIPT_F_WEIGHT = 1u << 9, SCRIPT_F_IP = 1u << 10, SCRIPT_F_SYM = 1u << 11,
+	SCRIPT_F_DSO = 1u << 12, SCRIPT_F_PHYS_ADDR = 1u << 13,
+};
+
+/* perf script's default for hardware-type events (what SPE samples are). */
+#define SCRIPT_F_DEFAULT_HW (SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_TIME | SCRIPT_F_PERIOD | \
+			     SCRIPT_F_EVENT | SCRIPT_F_IP | SCRIPT_F_SYM | SCRIPT_F_DSO)
+
+/* Writes " <sym> (<dso>)" style text for ip into buf (the caller's symbol
+ * layer); the printer adds nothing when it is NULL. */
+typedef void (*script_sym_fn)(void *ctx, const struct hwprof_spe_sample *s, unsigned fields, char *buf,
+			      size_t size);
+
+struct script_fmt {
+	unsigned fields;          /* SCRIPT_F_* */
+	int name_width;           /* longest event name in the session */
+	int data_src_width;       /* running width of the data_src column */
+	const char *(*comm)(void *ctx, int32_t pid, int32_t tid);
+	script_sym_fn sym;
+	void *ctx;
+};
+
+/* "comm,tid,ip" -> SCRIPT_F_* (perf -F names; a leading "hw:" or "+"/"-"
+ * forms are not handled). Returns -1 on an unknown field. */
+int script_fmt_parse_fields(const char *list, unsigned *fields);
+
+/* perf's data_src decoding (perf_script__meminfo_scnprintf), without the
+ * hex value. Returns the length written (at most size - 1). */
+int script_mem_text(uint64_t data_src, char *buf, size_t size);
+
+void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s);
+
+#endif
