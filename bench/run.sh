@@ -34,3 +34,4 @@ for b in build/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
   echo; echo "== $(basename "$b")"; "$b"
 done
+./bench/record_overhead.sh

@@ -37,7 +37,10 @@ long rec_ring_read(struct rec_ring *rg, uint8_t *bounce, rec_emit_fn emit, void 
 		}
 		uint16_t size = ld16(hdr + 6);
 		if (size < 8) {
-			/* corrupt: nothing after it can be trusted */
+			/* corrupt: nothing after it can be trusted; what came
+			 * before it is fine */
+			if (tail > run && (rc = emit(ctx, rg->data + (run & mask), (size_t)(tail - run))) < 0)
+				break;
 			*dropped += head - tail;
 			tail = head;
 			run = head;

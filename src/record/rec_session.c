@@ -150,7 +150,8 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 		a->read_format |= HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
 		set_flag(a, HWPROF_ATTR_DISABLED, true);
 		set_flag(a, HWPROF_ATTR_INHERIT, !o->no_inherit);
-		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload);
+		/* enable_on_exec only works for events on the task itself */
+		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide);
 		set_flag(a, HWPROF_ATTR_SAMPLE_ID_ALL, true);
 		static const unsigned track[] = { HWPROF_ATTR_MMAP, HWPROF_ATTR_COMM, HWPROF_ATTR_TASK,
 						  HWPROF_ATTR_MMAP2, HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL,
@@ -474,16 +475,20 @@ HWPROF_API int hwprof_record_start(struct hwprof_recorder *r, struct hwprof_erro
 	if (r->started)
 		return 0;
 	r->started = true;
-	if (r->child > 0)
-		return rec_workload_go(r, err);
+	/* events that exec does not enable (no workload, or per-cpu ones) are
+	 * enabled here, before the workload runs */
 	for (size_t i = 0; i < r->nr_fds; i++) {
 		const struct hwprof_record_event *e = &r->ev[r->fds[i].ev];
 		if (e->leader >= 0 && (uint32_t)e->leader != r->fds[i].ev)
+			continue;
+		if (HWPROF_ATTR_HAS(&e->attr, HWPROF_ATTR_ENABLE_ON_EXEC) && r->child > 0)
 			continue;
 		int rc = r->sys.ioctl(r->fds[i].fd, REC_IOC_ENABLE, 0);
 		if (rc < 0)
 			return rec_set_error(err, errno_code(-rc), "cannot enable the events: %s", strerror(-rc));
 	}
+	if (r->child > 0)
+		return rec_workload_go(r, err);
 	return 0;
 }
 
@@ -561,8 +566,12 @@ HWPROF_API int hwprof_record_drain(struct hwprof_recorder *r)
 		if (rc)
 			return rc;
 	}
-	r->drained_data = r->st.bytes_raw != before || r->st.aux_bytes != aux_before;
-	if (r->drained_data) {
+	bool wrote = r->st.bytes_raw != before || r->st.aux_bytes != aux_before;
+	/* go round again without sleeping only when the rings were filling
+	 * fast (an eighth of a ring in one pass); trickles wait for the
+	 * kernel's wakeup, which keeps the recorder off the workload's CPUs */
+	r->drained_data = r->nr_rings && r->st.bytes_raw - before >= r->rings[0].size / 8;
+	if (wrote) {
 		uint8_t fr[8];
 		st32(fr, HWPROF_RECORD_FINISHED_ROUND);
 		st16(fr + 4, 0);
