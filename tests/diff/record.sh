@@ -59,7 +59,7 @@ check regs -e cpu-clock -c 100000 -I 0xff0fff -- $W
 check two-events -e cpu-clock,task-clock -c 100000 -- $W
 check compressed -z -e cpu-clock -c 50000 -- $W
 check no-inherit --no-inherit -e task-clock -c 100000 -- $W
-check small-ring -m 1 -e cpu-clock -c 20000 -- $W
+check small-ring -m 8 -e cpu-clock -c 50000 -- $W
 check system-wide -a -e cpu-clock -c 200000 -- $W
 check cpu-list -C 0 -e cpu-clock -c 100000 -- taskset -c 0 $W
 
