@@ -48,3 +48,4 @@ for b in build/bench/*; do
 done
 
 echo; echo "== Arm SPE: perf script --itrace=i1i vs hwprof synthesis"; bench/spe_bench.sh
+echo; ./bench/record_overhead.sh

@@ -44,6 +44,10 @@ HWPROF_API int hwprof_writer_add_feature(struct hwprof_writer *w, unsigned feat,
  * u32 length + the string padded with NULs to a multiple of 64. */
 HWPROF_API int hwprof_writer_add_feature_string(struct hwprof_writer *w, unsigned feat, const char *s);
 HWPROF_API int hwprof_writer_write(struct hwprof_writer *w, const void *rec, size_t size);
+/* A run of whole records back to back (len bytes), e.g. a drained ring. */
+HWPROF_API int hwprof_writer_write_records(struct hwprof_writer *w, const void *recs, size_t len);
+/* Bytes written so far, headers and features included. */
+HWPROF_API uint64_t hwprof_writer_pos(const struct hwprof_writer *w);
 /* An AUXTRACE record (48 bytes, built here) followed by len bytes of data
  * padded with zeros to a multiple of 8. Indexed in the AUXTRACE feature. */
 HWPROF_API int hwprof_writer_write_auxtrace(struct hwprof_writer *w, uint64_t offset, uint64_t reference,

@@ -5,6 +5,9 @@
 #ifndef HWPROF_SYS_H
 #define HWPROF_SYS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_event.h"
 
@@ -20,6 +23,17 @@ struct hwprof_sys_ops {
 			       unsigned long flags);
 	/* Close an fd returned by perf_event_open. */
 	int (*close)(int fd);
+	/* The members below serve the recorder (record.h). A NULL member means
+	 * "the real syscall", so older tables keep working. */
+	/* mmap(2) of a perf fd, shared, at offset off. *out = the mapping. */
+	int (*mmap)(int fd, size_t len, int prot, uint64_t off, void **out);
+	int (*munmap)(void *addr, size_t len);
+	/* ioctl(2) with an integer or pointer argument. Returns >= 0 or -errno. */
+	int (*ioctl)(int fd, unsigned long req, unsigned long arg);
+	/* read(2): bytes read or -errno. */
+	long (*read)(int fd, void *buf, size_t len);
+	/* poll(2) over struct pollfd[n]: ready count or -errno. */
+	int (*poll)(void *pollfds, unsigned n, int timeout_ms);
 };
 
 /* The real syscalls. */

@@ -352,6 +352,28 @@ HWPROF_API int hwprof_writer_write(struct hwprof_writer *w, const void *rec, siz
 	return 0;
 }
 
+HWPROF_API int hwprof_writer_write_records(struct hwprof_writer *w, const void *recs, size_t len)
+{
+	if (start(w))
+		return w->err.code;
+	const uint8_t *p = recs;
+	for (size_t at = 0; at < len;) {
+		uint16_t sz = len - at >= 8 ? ld16(p + at + 6) : 0;
+		if (sz < 8 || sz > len - at)
+			return werror(w, HWPROF_E_INVAL, "%s", "record run does not end on a record boundary");
+		at += sz;
+	}
+	if (out(w, recs, len))
+		return w->err.code;
+	w->data_size = w->pos - w->data_offset;
+	return 0;
+}
+
+HWPROF_API uint64_t hwprof_writer_pos(const struct hwprof_writer *w)
+{
+	return w->pos;
+}
+
 HWPROF_API int hwprof_writer_write_auxtrace(struct hwprof_writer *w, uint64_t offset, uint64_t reference,
 					    uint32_t idx, int32_t tid, int32_t cpu, const void *data, size_t len)
 {

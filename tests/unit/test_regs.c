@@ -450,7 +450,7 @@ static int fake_close(int fd)
 	return 0;
 }
 
-static const struct hwprof_sys_ops fake_ops = { fake_open, fake_close };
+static const struct hwprof_sys_ops fake_ops = { .perf_event_open = fake_open, .close = fake_close };
 
 static void probe(enum fake_kind k, enum hwprof_arch arch, int user, struct hwprof_regs_avail *av,
 		  char *line, size_t len)
