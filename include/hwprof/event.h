@@ -91,7 +91,7 @@ HWPROF_API int hwprof_evlist_parse(struct hwprof_evlist *l, const char *spec,
 HWPROF_API void hwprof_evlist_free(struct hwprof_evlist *l);
 
 /* Record-wide settings (perf record options). */
-struct hwprof_record_opts {
+struct hwprof_evlist_opts {
 	uint64_t freq;           /* -F, default 4000 */
 	uint64_t period;         /* -c, 0 = sample by frequency */
 	int call_graph;          /* -g / --call-graph, enum hwprof_call_graph */
@@ -99,7 +99,7 @@ struct hwprof_record_opts {
 	int no_inherit;          /* -i */
 	enum hwprof_arch arch;   /* register mask for dwarf call graphs */
 };
-HWPROF_API void hwprof_record_opts_default(struct hwprof_record_opts *o);
+HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o);
 
 /* Apply perf record's attr defaults to every event of l (call once, after
  * all -e strings): size 128, sample_type IP|TID|TIME|PERIOD, read_format
@@ -109,7 +109,7 @@ HWPROF_API void hwprof_record_opts_default(struct hwprof_record_opts *o);
  * defaults (intel_pt's default config from its caps, arm_spe's period from
  * caps/min_interval). pmus may be NULL. -HWPROF_E_INVAL with err on an
  * inconsistent list (aux-sample-size without an AUX leader). */
-HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof_record_opts *o,
+HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
 				    const struct hwprof_pmus *pmus, struct hwprof_error *err);
 
 /* ---- names ---------------------------------------------------------------- */

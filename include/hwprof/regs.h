@@ -140,6 +140,11 @@ struct hwprof_regs_avail {
  * without the SIMD series and without PEBS/extended regs. */
 HWPROF_API void hwprof_regs_avail_default(struct hwprof_regs_avail *avail, enum hwprof_arch arch);
 
+/* Everything the architecture defines (x86-64: GPRs, eGPRs, SSP and every
+ * SIMD class through the SIMD interface), whatever the kernel offers: what
+ * --dry-run checks requests against. */
+HWPROF_API void hwprof_regs_avail_full(struct hwprof_regs_avail *avail, enum hwprof_arch arch);
+
 /* Ask the kernel through ops (see hwprof/sys.h) what can be sampled on
  * interrupt (user = 0) or in user mode (user = 1): the SIMD interface
  * (eGPRs, SSP, XMM/YMM/ZMM/OPMASK classes) with size-176 attrs, and the

@@ -1,9 +1,8 @@
-/* hwprof record: for now the option parts of perf record work: -I? /
- * --user-regs=? list what the kernel can sample, and --dry-run prints the
- * attrs perf -vv would show for -e (the full event grammar, several -e),
- * -c/-F, -g/--call-graph, -i and -I/--user-regs; with --arch arm64 (or -vv
- * on arm64) the exception levels each event counts follow its attr.
- * Recording itself is not implemented and says so. */
+/* hwprof record: perf record's options. -I? / --user-regs=? list what the
+ * kernel can sample; events come from perf's grammar (-e, several times)
+ * with -c/-F/-g/--call-graph/-i applied as perf does; --dry-run prints the
+ * attrs perf -vv would show (with --arch arm64, or -vv on arm64, the
+ * exception levels each event counts), otherwise record_run() records. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,7 @@
 #include "hwprof/sys.h"
 #include "cli/cli.h"
 #include "cli/print_event_attr.h"
-
-#define NOT_YET "recording is not implemented yet"
+#include "cli/record_run.h"
 
 /* perf's usage trailer after -I? and register warnings (parse-options):
  * the help of the option is shown only when its short form -I was used. */
@@ -44,18 +42,35 @@ static int list_regs(int user, int short_opt)
 
 /* -I / --user-regs value (NULL = bare): list or add it to attr, as perf
  * does while parsing options. Returns 0 or the exit code. */
-static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt)
+static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt, int dry)
 {
 	/* a "?" anywhere in the list asks for the listing, as in perf */
 	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
 		if (p[0] == '?' && (p[1] == ',' || !p[1]))
 			return list_regs(user, short_opt);
-	struct hwprof_regs_avail av;
-	char msg[256];
+	struct hwprof_regs_avail av, full;
+	char msg[256], fmsg[256];
+	/* What this kernel offers decides (bare -I means its GPRs); a request
+	 * it cannot take but the architecture defines is accepted by --dry-run,
+	 * checked against the full table, so users of older kernels can see
+	 * what would be requested. */
+	hwprof_regs_avail_full(&full, hwprof_arch_host());
 	hwprof_regs_probe(hwprof_sys_default(), hwprof_arch_host(), user, &av);
+	struct hwprof_attr saved = *a;
 	if (hwprof_regs_parse_list(a, user, list, &av, msg, sizeof(msg)) < 0) {
+		if (dry) {
+			*a = saved;
+			if (hwprof_regs_parse_list(a, user, list, &full, fmsg, sizeof(fmsg)) >= 0)
+				return 0;
+			*a = saved;
+		}
 		fprintf(stderr, "Warning:\n%s\n", msg);
 		usage_tail(short_opt);
+		/* Known to the architecture but not to this kernel: say why. */
+		if (!dry && hwprof_regs_parse_list(&saved, user, list, &full, fmsg, sizeof(fmsg)) >= 0)
+			fprintf(stderr, "hwprof record: %s names SIMD, APX eGPR or SSP registers, which this "
+					"kernel cannot sample (its perf_event_attr has no sample_simd_* fields); "
+					"see the request with --dry-run, or sample the GPRs only\n", list);
 		return 129;
 	}
 	return 0;
@@ -90,34 +105,42 @@ static int parse_u64(const char *s, uint64_t *v)
 
 #define MAX_E 64
 
-static int dry_run(const char **specs, int nspecs, const struct hwprof_record_opts *o,
-		   const struct hwprof_attr *regs, int arch_given, int verbose)
+/* Parse and configure the events: the -e specs (or perf's default), the
+ * evlist defaults, then the -I/--user-regs registers, checked. */
+static int build_events(const char **specs, int nspecs, const struct hwprof_evlist_opts *o,
+			const struct hwprof_attr *regs, struct hwprof_evlist *l, struct hwprof_pmus **pmusp)
 {
-	struct hwprof_pmus *pmus = NULL;
-	struct hwprof_evlist l = { 0 };
 	struct hwprof_error err;
-	int rc = cli_pmus_open(&pmus);
+	int rc = cli_pmus_open(pmusp);
 	if (rc < 0)
 		return cli_error("record", "cannot read PMUs: %s", hwprof_strerror(rc));
-	const char *dflt = hwprof_pmus_core(pmus) ? "cycles" : "cpu-clock";
+	const char *dflt = hwprof_pmus_core(*pmusp) ? "cycles" : "cpu-clock";
 	if (!nspecs) {
 		specs = &dflt; /* perf falls back to cpu-clock without a hardware PMU */
 		nspecs = 1;
 	}
+	rc = 0;
 	for (int i = 0; i < nspecs && !rc; i++)
-		if (hwprof_evlist_parse(&l, specs[i], pmus, &err) < 0)
+		if (hwprof_evlist_parse(l, specs[i], *pmusp, &err) < 0)
 			rc = cli_error("record", "%s", err.msg);
-	if (!rc && hwprof_evlist_config(&l, o, pmus, &err) < 0)
+	if (!rc && hwprof_evlist_config(l, o, *pmusp, &err) < 0)
 		rc = cli_error("record", "%s", err.msg);
-	static const char dots[] = "------------------------------------------------------------";
-	for (size_t i = 0; !rc && i < l.nr; i++) {
-		struct hwprof_attr *a = &l.ev[i].attr;
+	for (size_t i = 0; !rc && i < l->nr; i++) {
+		struct hwprof_attr *a = &l->ev[i].attr;
 		char why[256];
 		merge_regs(a, regs);
-		if (hwprof_regs_validate(a, o->arch, why, sizeof(why)) < 0) {
+		if (hwprof_regs_validate(a, o->arch, why, sizeof(why)) < 0)
 			rc = cli_error("record", "%s", why);
-			break;
-		}
+	}
+	return rc;
+}
+
+static int dry_run(const struct hwprof_evlist *l, const struct hwprof_evlist_opts *o, int arch_given,
+		   int verbose)
+{
+	static const char dots[] = "------------------------------------------------------------";
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct hwprof_attr *a = &l->ev[i].attr;
 		printf("%s\n", dots);
 		print_event_attr(stdout, a);
 		printf("%s\n", dots);
@@ -127,68 +150,113 @@ static int dry_run(const char **specs, int nspecs, const struct hwprof_record_op
 			fputs(el, stdout);
 		}
 	}
-	hwprof_evlist_free(&l);
-	hwprof_pmus_close(pmus);
-	return rc;
+	return 0;
+}
+
+/* The parsed events as the recorder takes them. Clocks carry perf's
+ * EVENT_UPDATE unit and scale (msec, 1e-6). */
+static struct hwprof_record_event *record_events(const struct hwprof_evlist *l)
+{
+	struct hwprof_record_event *v = calloc(l->nr ? l->nr : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct hwprof_event *e = &l->ev[i];
+		v[i].attr = e->attr;
+		v[i].name = e->name;
+		v[i].leader = e->leader == i ? -1 : (int)e->leader;
+		v[i].aux = e->is_aux;
+		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
+			v[i].unit = "msec";
+			v[i].scale = 1e-6;
+		}
+	}
+	return v;
+}
+
+/* Value of an option given as "-x V", "-xV", "--long V" or "--long=V". */
+static const char *opt_value(int argc, char **argv, int *i, const char *s, const char *shrt, const char *lng)
+{
+	size_t ls = shrt ? strlen(shrt) : 0, ll = lng ? strlen(lng) : 0;
+	if ((shrt && !strcmp(s, shrt)) || (lng && !strcmp(s, lng)))
+		return *i + 1 < argc ? argv[++*i] : NULL;
+	if (shrt && !strncmp(s, shrt, ls) && s[ls] && s[1] != '-')
+		return s + ls;
+	if (lng && !strncmp(s, lng, ll) && s[ll] == '=')
+		return s + ll + 1;
+	return NULL;
+}
+
+static bool is_opt(const char *s, const char *shrt, const char *lng)
+{
+	size_t ls = shrt ? strlen(shrt) : 0, ll = lng ? strlen(lng) : 0;
+	return (shrt && !strncmp(s, shrt, ls) && (s[ls] == 0 || s[1] != '-')) ||
+	       (lng && !strncmp(s, lng, ll) && (s[ll] == 0 || s[ll] == '='));
 }
 
 int cmd_record(int argc, char **argv)
 {
 	struct hwprof_attr regs;
-	struct hwprof_record_opts o;
+	struct hwprof_evlist_opts o;
+	struct record_cli_opts ro;
 	const char *specs[MAX_E];
-	int nspecs = 0, dry = 0, unsupported = 0, rc = 0, verbose = 0, arch_given = 0;
+	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
 
 	memset(&regs, 0, sizeof(regs));
+	memset(&ro, 0, sizeof(ro));
 	regs.size = HWPROF_ATTR_SIZE_VER7;
-	hwprof_record_opts_default(&o);
-	for (int i = 1; i < argc && !rc; i++) {
-		const char *s = argv[i], *ev = NULL;
-		if (!strcmp(s, "--") || s[0] != '-')
+	hwprof_evlist_opts_default(&o);
+	ro.pid = ro.tid = -1;
+	/* --dry-run changes how -I is checked, wherever it stands */
+	for (i = 1; i < argc && strcmp(argv[i], "--") && argv[i][0] == '-'; i++)
+		dry |= !strcmp(argv[i], "--dry-run");
+	for (i = 1; i < argc && !rc; i++) {
+		const char *s = argv[i], *ev = NULL, *v;
+		if (!strcmp(s, "--")) {
+			i++;
+			break;
+		}
+		if (s[0] != '-')
 			break; /* the workload */
 		if (!strncmp(s, "-I", 2))
-			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1);
+			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry);
 		else if (!strcmp(s, "--intr-regs") || !strncmp(s, "--intr-regs=", 12))
-			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0);
+			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry);
 		else if (!strcmp(s, "--user-regs") || !strncmp(s, "--user-regs=", 12))
-			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0);
-		else if (!strcmp(s, "-e") || !strcmp(s, "--event")) {
-			if (i + 1 >= argc)
+			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry);
+		else if (is_opt(s, "-e", "--event")) {
+			if (!(ev = opt_value(argc, argv, &i, s, "-e", "--event")))
 				return cli_usage_error("record", "option '%s' requires a value", s);
-			ev = argv[++i];
-		} else if (!strncmp(s, "-e", 2))
-			ev = s + 2;
-		else if (!strncmp(s, "--event=", 8))
-			ev = s + 8;
-		else if (!strcmp(s, "-c") || !strcmp(s, "-F") || !strcmp(s, "--count") || !strcmp(s, "--freq")) {
-			uint64_t v;
-			if (i + 1 >= argc || parse_u64(argv[i + 1], &v) || !v)
+		} else if (!strcmp(s, "-c") || !strcmp(s, "-F") || !strcmp(s, "--count") || !strcmp(s, "--freq")) {
+			uint64_t val;
+			if (i + 1 >= argc || parse_u64(argv[i + 1], &val) || !val)
 				return cli_usage_error("record", "option '%s' expects a positive number", s);
 			i++;
 			if (s[1] == 'c' || s[2] == 'c')
-				o.period = v;
+				o.period = val;
 			else
-				o.freq = v, o.period = 0;
+				o.freq = val, o.period = 0;
 		} else if (!strcmp(s, "-g"))
 			o.call_graph = HWPROF_CG_FP;
-		else if (!strncmp(s, "--call-graph=", 13)) {
-			const char *m = s + 13;
+		else if (!strncmp(s, "--call-graph=", 13) || !strcmp(s, "--call-graph")) {
+			const char *m = s[12] ? s + 13 : (i + 1 < argc ? argv[++i] : "");
 			if (!strcmp(m, "fp"))
 				o.call_graph = HWPROF_CG_FP;
 			else if (!strncmp(m, "dwarf", 5) && (!m[5] || m[5] == ',')) {
-				uint64_t v;
+				uint64_t val;
 				o.call_graph = HWPROF_CG_DWARF;
-				if (m[5] && (parse_u64(m + 6, &v) || !v || v > 0xffffffffULL))
-					return cli_usage_error("record", "bad dwarf stack size in '%s'", s);
+				if (m[5] && (parse_u64(m + 6, &val) || !val || val > 0xffffffffULL))
+					return cli_usage_error("record", "bad dwarf stack size in '%s'", m);
 				if (m[5])
-					o.stack_size = (uint32_t)v;
+					o.stack_size = (uint32_t)val;
 			} else if (!strcmp(m, "lbr"))
 				o.call_graph = HWPROF_CG_LBR;
 			else
 				return cli_usage_error("record", "unknown --call-graph mode '%s' (fp, dwarf[,size], lbr)", m);
-		} else if (!strcmp(s, "-i") || !strcmp(s, "--no-inherit"))
+		} else if (!strcmp(s, "-i") || !strcmp(s, "--no-inherit")) {
 			o.no_inherit = 1;
-		else if (!strcmp(s, "--arch") || !strncmp(s, "--arch=", 7)) {
+			ro.no_inherit = true;
+		} else if (!strcmp(s, "--arch") || !strncmp(s, "--arch=", 7)) {
 			const char *n = s[6] ? s + 7 : (i + 1 < argc ? argv[++i] : "");
 			o.arch = hwprof_arch_from_name(n);
 			if (!strcmp(n, "arm64"))
@@ -198,12 +266,67 @@ int cmd_record(int argc, char **argv)
 			arch_given = 1;
 		} else if (!strcmp(s, "--dry-run"))
 			dry = 1;
-		else if (s[1] && strspn(s + 1, "v") == strlen(s + 1))
+		else if (s[1] && s[1] != '-' && strspn(s + 1, "v") == strlen(s + 1))
 			verbose += (int)strlen(s + 1); /* -v, -vv */
-		else if (!strcmp(s, "-o") || !strcmp(s, "--output"))
-			unsupported = 1, i++; /* takes a file name */
+		else if (!strcmp(s, "--verbose"))
+			verbose++;
+		else if (!strcmp(s, "-q") || !strcmp(s, "--quiet"))
+			ro.quiet = 1;
+		else if (is_opt(s, "-o", "--output")) {
+			if (!(ro.output = opt_value(argc, argv, &i, s, "-o", "--output")))
+				return cli_usage_error("record", "option '%s' requires a file name", s);
+		} else if (is_opt(s, "-p", "--pid") || is_opt(s, "-t", "--tid")) {
+			bool pid = s[1] == 'p' || !strncmp(s, "--pid", 5);
+			uint64_t val;
+			v = opt_value(argc, argv, &i, s, pid ? "-p" : "-t", pid ? "--pid" : "--tid");
+			if (!v || parse_u64(v, &val) || !val || val > 0x7fffffff)
+				return cli_usage_error("record", "option '%s' expects a process id", s);
+			*(pid ? &ro.pid : &ro.tid) = (int)val;
+		} else if (!strcmp(s, "-a") || !strcmp(s, "--all-cpus"))
+			ro.system_wide = true;
+		else if (is_opt(s, "-C", "--cpu")) {
+			if (!(ro.cpus = opt_value(argc, argv, &i, s, "-C", "--cpu")))
+				return cli_usage_error("record", "option '%s' requires a cpu list", s);
+		} else if (is_opt(s, "-m", "--mmap-pages")) {
+			uint64_t a = 0, b = 0;
+			v = opt_value(argc, argv, &i, s, "-m", "--mmap-pages");
+			const char *comma = v ? strchr(v, ',') : NULL;
+			char first[32] = "";
+			if (v)
+				snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - v) : (int)strlen(v), v);
+			if (!v || (first[0] && parse_u64(first, &a)) || (comma && parse_u64(comma + 1, &b)) ||
+			    a > (1u << 20) || b > (1u << 20))
+				return cli_usage_error("record", "option '%s' expects pages[,auxpages]", s);
+			ro.mmap_pages = (uint32_t)a;
+			ro.aux_pages = (uint32_t)b;
+		} else if (!strcmp(s, "-z") || !strcmp(s, "--compression-level"))
+			ro.zstd_level = 1;
+		else if (!strncmp(s, "--compression-level=", 20)) {
+			uint64_t val;
+			if (parse_u64(s + 20, &val) || !val || val > 22)
+				return cli_usage_error("record", "compression level must be 1..22");
+			ro.zstd_level = (int)val;
+		} else if (!strcmp(s, "-d") || !strcmp(s, "--data"))
+			ro.data_addr = true;
+		else if (!strcmp(s, "-T") || !strcmp(s, "--timestamp"))
+			ro.timestamp = true;
+		else if (!strcmp(s, "--sample-cpu"))
+			ro.sample_cpu = true;
+		else if (!strcmp(s, "-s") || !strcmp(s, "--stat"))
+			ro.inherit_stat = true;
+		else if (!strcmp(s, "--switch-events"))
+			ro.switch_events = true;
+		else if (!strcmp(s, "-S") || !strcmp(s, "--snapshot"))
+			ro.snapshot = true;
+		else if (!strcmp(s, "--aux-sample") || !strncmp(s, "--aux-sample=", 13)) {
+			uint64_t val = 4096;
+			if (s[12] && (parse_u64(s + 13, &val) || !val || val > 0xffffffffULL))
+				return cli_usage_error("record", "bad --aux-sample size '%s'", s + 13);
+			ro.aux_sample = (uint32_t)val;
+		} else if (!strncmp(s, "--control=", 10))
+			ro.control = s + 10;
 		else
-			unsupported = 1;
+			return cli_usage_error("record", "unknown option '%s'", s);
 		if (ev) {
 			if (nspecs == MAX_E)
 				return cli_usage_error("record", "too many -e options (at most %d)", MAX_E);
@@ -212,7 +335,26 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
-	if (!dry || unsupported)
-		return cli_error("record", NOT_YET);
-	return dry_run(specs, nspecs, &o, &regs, arch_given, verbose);
+	struct hwprof_evlist l = { 0 };
+	struct hwprof_pmus *pmus = NULL;
+	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus);
+	if (!rc && dry) {
+		rc = dry_run(&l, &o, arch_given, verbose);
+	} else if (!rc) {
+		if (i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus) {
+			rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+		} else {
+			ro.events = record_events(&l);
+			ro.nr_events = (uint32_t)l.nr;
+			ro.argv = i < argc ? argv + i : NULL;
+			ro.verbose = verbose;
+			ro.argc = argc;
+			ro.argv_all = argv;
+			rc = ro.events ? record_run(&ro) : cli_error("record", "out of memory");
+			free(ro.events);
+		}
+	}
+	hwprof_evlist_free(&l);
+	hwprof_pmus_close(pmus);
+	return rc;
 }

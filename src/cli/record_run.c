@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/record_run.h"
+#include "hwprof/regs.h"
 
 static struct hwprof_recorder *volatile run_rec; /* for the signal handlers */
 static volatile sig_atomic_t run_signalled;
@@ -127,6 +128,15 @@ static void open_error(const struct hwprof_record_event *e, int err)
 {
 	const char *name = e && e->name ? e->name : "event";
 	fprintf(stderr, "Error:\n");
+	/* SIMD / eGPR / SSP requests: say what is missing and what would work */
+	if (e && (e->attr.sample_simd_regs_enabled || e->attr.size > HWPROF_ATTR_SIZE_VER8) &&
+	    (err == E2BIG || err == EOPNOTSUPP || err == EINVAL)) {
+		char why[512];
+		hwprof_regs_explain_open_error(why, sizeof(why), &e->attr, hwprof_arch_host(), err,
+					       err == E2BIG ? e->attr.size : 0);
+		fprintf(stderr, "%s\n", why);
+		return;
+	}
 	switch (err) {
 	case EPERM:
 	case EACCES:

@@ -10,7 +10,7 @@
 
 #include "event/event_int.h"
 
-HWPROF_API void hwprof_record_opts_default(struct hwprof_record_opts *o)
+HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->freq = 4000;
@@ -51,7 +51,7 @@ static uint64_t aux_period(const struct hwprof_event *e, const struct hwprof_pmu
 	return v && !*end && n ? n : 4096;
 }
 
-static void config_call_graph(struct hwprof_event *e, int first, const struct hwprof_record_opts *o)
+static void config_call_graph(struct hwprof_event *e, int first, const struct hwprof_evlist_opts *o)
 {
 	struct hwprof_attr *a = &e->attr;
 	int per_event = (e->set & HWPROF_EVSET_CALL_GRAPH) != 0;
@@ -83,14 +83,14 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 	}
 }
 
-HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof_record_opts *o,
+HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
 				    const struct hwprof_pmus *pmus, struct hwprof_error *err)
 {
-	struct hwprof_record_opts dflt;
+	struct hwprof_evlist_opts dflt;
 	if (!l)
 		return -HWPROF_E_INVAL;
 	if (!o) {
-		hwprof_record_opts_default(&dflt);
+		hwprof_evlist_opts_default(&dflt);
 		o = &dflt;
 	}
 	if (err)

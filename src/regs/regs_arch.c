@@ -127,3 +127,16 @@ HWPROF_API void hwprof_regs_avail_default(struct hwprof_regs_avail *avail, enum 
 		break;
 	}
 }
+
+HWPROF_API void hwprof_regs_avail_full(struct hwprof_regs_avail *avail, enum hwprof_arch arch)
+{
+	hwprof_regs_avail_default(avail, arch);
+	if (arch != HWPROF_ARCH_X86_64)
+		return;
+	avail->abi |= HWPROF_REGS_ABI_SIMD;
+	avail->mask |= HWPROF_X86_EGPR_MASK | HWPROF_X86_SSP_MASK;
+	avail->class_mask[HWPROF_SIMD_XMM] = 0xffff;
+	avail->class_mask[HWPROF_SIMD_YMM] = 0xffff;
+	avail->class_mask[HWPROF_SIMD_ZMM] = 0xffffffff;
+	avail->class_mask[HWPROF_SIMD_OPMASK] = 0xff;
+}

@@ -50,9 +50,9 @@ check_attr "-I" -I
 check_attr "--user-regs=ax,bx,sp,ip" --user-regs=ax,bx,sp,ip
 check_attr "-IAX,r8,ax --user-regs=ip" -IAX,r8,ax --user-regs=ip
 
-"$HWPROF" record -e cpu-clock -- true 2>"$tmp/e"; rc=$?
-if [ "$rc" -eq 1 ] && [ "$(cat "$tmp/e")" = "hwprof record: recording is not implemented yet" ]; then
-  pass "record without --dry-run says it is not implemented"
+"$HWPROF" record -q -e cpu-clock -o "$tmp/rec.data" -- true 2>"$tmp/e"; rc=$?
+if [ "$rc" -eq 0 ] && [ -s "$tmp/rec.data" ]; then
+  pass "record without --dry-run records"
 else
   fail "record without --dry-run: exit $rc, '$(cat "$tmp/e")'"
 fi

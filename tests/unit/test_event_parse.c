@@ -273,8 +273,8 @@ static const struct {
 static void test_record_defaults(void **state)
 {
 	struct hwprof_pmus *intel = tree(INTEL), *neo = tree(NEOVERSE);
-	struct hwprof_record_opts o;
-	hwprof_record_opts_default(&o);
+	struct hwprof_evlist_opts o;
+	hwprof_evlist_opts_default(&o);
 	o.arch = HWPROF_ARCH_X86_64;
 	for (size_t i = 0; i < sizeof(cfg_cases) / sizeof(cfg_cases[0]); i++) {
 		struct hwprof_evlist l = { 0 };
