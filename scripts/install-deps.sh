@@ -3,7 +3,7 @@
 # Runs apt-get update first (once per call), and uses sudo when not root.
 set -euo pipefail
 PKGS=(build-essential clang make pkg-config libelf-dev libdw-dev libzstd-dev
-      libcmocka-dev libzydis-dev libipt-dev linux-perf zstd bc time)
+      libcmocka-dev libzydis-dev libipt-dev linux-perf zstd bc time zlib1g-dev jq)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

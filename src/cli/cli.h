@@ -10,6 +10,8 @@ int cmd_script(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
 int cmd_spe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 /* Prints "hwprof <cmd>: <message>" on stderr; returns the exit code 1/2. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

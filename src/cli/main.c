@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "Record a profile (register listing and --dry-run for now)" },
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
 	{ "version", cmd_version, "Print the hwprof version" },
+	{ "flamegraph", cmd_flamegraph, "Draw an interactive SVG flame graph (-o out.svg)" },
+	{ "export", cmd_export, "Convert samples for speedscope, firefox, perfetto, pprof" },
 	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
 };
 
