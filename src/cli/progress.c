@@ -1,6 +1,9 @@
 /* The progress bar: redrawn at most ten times a second on one stderr
- * line, starting one second into the run so quick runs print nothing. */
+ * line, starting one second into the run so quick runs print nothing.
+ * HWPROF_PROGRESS_DELAY (seconds) changes that start, so tests can see
+ * the bar on a pseudo-terminal without depending on the machine's speed. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,7 +22,9 @@ static double now_s(void)
 
 void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total, bool quiet)
 {
+	const char *d = getenv("HWPROF_PROGRESS_DELAY");
 	p->enabled = !quiet && isatty(STDERR_FILENO);
+	p->delay = d && *d ? atof(d) : DELAY_S;
 	p->drawn = false;
 	p->t0 = p->last = now_s();
 	p->total = total;
@@ -31,10 +36,10 @@ void cli_progress_update(struct cli_progress *p, uint64_t done)
 	if (!p->enabled)
 		return;
 	double t = now_s();
-	if (t - p->t0 < DELAY_S || t - p->last < REDRAW_S)
+	if (t - p->t0 < p->delay || (p->drawn && t - p->last < REDRAW_S))
 		return;
 	p->last = t;
-	double mb = (double)done / 1e6, rate = mb / (t - p->t0);
+	double mb = (double)done / 1e6, rate = t > p->t0 ? mb / (t - p->t0) : 0;
 	char bar[BAR + 1];
 	if (p->total && done <= p->total) {
 		double frac = (double)done / (double)p->total;

@@ -9,7 +9,7 @@
 
 struct cli_progress {
 	bool enabled, drawn;
-	double t0, last;
+	double t0, last, delay;
 	uint64_t total;
 	const char *what;
 };

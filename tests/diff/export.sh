@@ -120,6 +120,19 @@ fi
 # ---- no progress output when stderr is not a terminal, and usage errors
 "$HWPROF" export --format speedscope -i "$D" -o "$TMP/q.json" 2>"$TMP/q.err"
 [ ! -s "$TMP/q.err" ] && pass "no progress bar when stderr is not a terminal" || fail "stderr not empty: $(head -1 "$TMP/q.err")"
+# progress bar on a terminal (script(1) gives a pseudo-terminal; the start
+# delay is set to 0 so the check does not depend on the machine's speed)
+if command -v script >/dev/null 2>&1; then
+  HWPROF_PROGRESS_DELAY=0 script -qec "'$HWPROF' export --format speedscope -i '$D' -o '$TMP/t.json'" /dev/null >"$TMP/tty.out" 2>&1
+  HWPROF_PROGRESS_DELAY=0 script -qec "'$HWPROF' export -q --format speedscope -i '$D' -o '$TMP/t.json'" /dev/null >"$TMP/ttyq.out" 2>&1
+  if grep -q 'reading \[#*-*\] *[0-9.]*%.*MB/s  ETA [0-9]*:[0-9][0-9]' "$TMP/tty.out" && [ ! -s "$TMP/ttyq.out" ]; then
+    pass "progress bar on a terminal (bytes, MB/s, ETA); -q silences it"
+  else
+    fail "progress bar: '$(tr '\r\033' '  ' <"$TMP/tty.out" | head -c 200)' / -q: '$(head -c 100 "$TMP/ttyq.out")'"
+  fi
+else
+  skip "progress bar on a terminal (script(1) not installed)"
+fi
 "$HWPROF" export --format nope -i "$D" -o "$TMP/x" 2>/dev/null; rc=$?
 [ "$rc" = 129 ] && pass "unknown --format is a usage error (129)" || fail "unknown --format exit $rc"
 # pipe-mode input streamed on stdin
@@ -177,10 +190,24 @@ else
     printf '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="%s"><rect width="1200" height="%s" fill="rgb(248,248,240)"/></svg>\n' "$h" "$h" >"$TMP/blank.svg"
     chrome --screenshot="$TMP/blank.png" "file://$TMP/blank.svg" >/dev/null 2>&1
     s1=$(stat -c %s "$TMP/fg.png" 2>/dev/null || echo 0); s0=$(stat -c %s "$TMP/blank.png" 2>/dev/null || echo 0)
-    if [ "$(head -c 8 "$TMP/fg.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] && [ "$s0" -gt 0 ] && [ "$s1" -gt $((s0 * 4)) ]; then
+    if [ "$(head -c 8 "$TMP/fg.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] && [ "$s0" -gt 0 ] && [ "$s1" -gt $((s0 * 2)) ]; then
       pass "flamegraph SVG renders in Chromium (PNG $s1 bytes, blank page $s0)"
     else
       fail "flamegraph screenshot missing or blank ($s1 vs blank $s0 bytes)"
+    fi
+    # the script: zoom on libc and search for kernel frames via the URL
+    chrome --enable-logging=stderr --v=0 --dump-dom "file://$SVG#zoom=libc&search=kallsyms" >"$TMP/fg.dom" 2>"$TMP/fg.log"
+    kpct=$(perf report -i "$D" --stdio --sort dso 2>/dev/null | awk '$NF == "[kernel.kallsyms]" && /^ /{print $1; exit}')
+    got=$(sed -n 's/.*<text id="matched"[^>]*>Matched: \([0-9.]*%\).*/\1/p' "$TMP/fg.dom")
+    if ! grep -q 'Uncaught' "$TMP/fg.log" && [ -n "$got" ] && [ "$got" = "$kpct" ]; then
+      pass "flamegraph search: kernel frames match $got of the weight, perf report's children share $kpct"
+    else
+      fail "flamegraph search: matched '$got', perf report '$kpct'"; grep CONSOLE "$TMP/fg.log" | head -3
+    fi
+    if grep -q 'data-n="\[unknown\] (libc.so.6)"[^>]*><title>[^<]*</title><rect x="10" y="[0-9]*" width="1180"' "$TMP/fg.dom"; then
+      pass "flamegraph zoom: the libc frame fills the width"
+    else
+      fail "flamegraph zoom: libc frame not widened"
     fi
   fi
 fi
