@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
            -Wno-unused-parameter
 CFLAGS  := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC -fvisibility=hidden \
            -Iinclude -Isrc $(EXTRA_CFLAGS)
-LDLIBS  := -lzstd -ldw -lelf -liberty -lZydis -lpthread -lm
+LDLIBS  := -lzstd -lz -ldw -lelf -liberty -lZydis -lpthread -lm
 
 LIB_SRC   := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*'))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))

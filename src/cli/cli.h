@@ -11,6 +11,8 @@ int cmd_pt(int argc, char **argv);
 int cmd_spe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 struct hwprof_pmus;
 /* PMUs under $HWPROF_SYSFS (default /sys); see hwprof_pmus_open(). */

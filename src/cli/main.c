@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
 	{ "script", cmd_script, "Read perf.data and display its samples, like perf script" },
 	{ "version", cmd_version, "Print the hwprof version" },
+	{ "flamegraph", cmd_flamegraph, "Draw an interactive SVG flame graph (-o out.svg)" },
+	{ "export", cmd_export, "Convert samples for speedscope, firefox, perfetto, pprof" },
 	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
 	{ "spe", cmd_spe, "Dump raw Arm SPE buffers (perf report -D format)" },
 };

@@ -1,0 +1,69 @@
+/* Shared front of `hwprof flamegraph` and `hwprof export`: session,
+ * resolver, progress bar, and the output file. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/profile_load.h"
+#include "cli/progress.h"
+
+int cli_profile_load(const char *cmd, const char *path, bool quiet,
+		     int (*on_sample)(void *, struct hwprof_profile *, const struct hwprof_profile_sample *),
+		     void *sample_ctx, struct hwprof_session **sess, struct hwprof_profile **out)
+{
+	struct hwprof_error err;
+	*out = NULL;
+	int r = hwprof_session_open(sess, path, &err);
+	if (r < 0)
+		return cli_error(cmd, "%s: %s", path, err.msg[0] ? err.msg : hwprof_strerror(r));
+	struct cli_progress bar;
+	cli_progress_init(&bar, "reading", 0, quiet);
+	struct hwprof_profile_opts o = {
+		.resolve = hwprof_resolve_dso_only, /* the symbol resolver plugs in here */
+		.on_sample = on_sample,
+		.sample_ctx = sample_ctx,
+		.progress = cli_progress_cb,
+		.progress_ctx = &bar,
+	};
+	r = hwprof_profile_build(out, *sess, &o, &err);
+	cli_progress_done(&bar);
+	if (r < 0) {
+		cli_error(cmd, "%s: %s", path, err.msg[0] ? err.msg : hwprof_strerror(r));
+		if (!*out)
+			return 1;
+		/* Input damaged part way: keep what came before, like perf. */
+		fprintf(stderr, "hwprof %s: using the samples before the error\n", cmd);
+	}
+	if (!quiet && hwprof_profile_nr_bad(*out))
+		fprintf(stderr, "hwprof %s: %llu samples could not be parsed\n", cmd,
+			(unsigned long long)hwprof_profile_nr_bad(*out));
+	return 0;
+}
+
+FILE *cli_open_output(const char *cmd, const char *path)
+{
+	if (!strcmp(path, "-"))
+		return stdout;
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		cli_error(cmd, "cannot create %s: %m", path);
+	return f;
+}
+
+int cli_close_output(const char *cmd, const char *path, FILE *f, int err)
+{
+	if (f != stdout) {
+		if (fclose(f) && !err)
+			err = -HWPROF_E_IO;
+	} else if (fflush(f) && !err) {
+		err = -HWPROF_E_IO;
+	}
+	if (err) {
+		cli_error(cmd, "writing %s: %s", path, hwprof_strerror(err));
+		if (f != stdout)
+			unlink(path);
+		return 1;
+	}
+	return 0;
+}
