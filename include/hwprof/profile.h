@@ -38,6 +38,12 @@ typedef int (*hwprof_resolve_fn)(void *ctx, struct hwprof_session *s, int32_t pi
 HWPROF_API int hwprof_resolve_dso_only(void *ctx, struct hwprof_session *s, int32_t pid, int32_t tid,
 				       unsigned cpumode, uint64_t addr, char *name, size_t len,
 				       const char **dso);
+/* Resolver with real symbols: ctx is a struct hwprof_symbols (symbols.h);
+ * frames get perf's symbol names, "[unknown]" where none covers the
+ * address. */
+HWPROF_API int hwprof_resolve_symbols(void *ctx, struct hwprof_session *s, int32_t pid, int32_t tid,
+				      unsigned cpumode, uint64_t addr, char *name, size_t len,
+				      const char **dso);
 
 #define HWPROF_STACK_NONE UINT32_MAX   /* parent of a root stack node */
 

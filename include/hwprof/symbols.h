@@ -81,6 +81,11 @@ HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
 HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_name, uint64_t map_start,
 				      uint64_t pgoff, uint64_t ip, struct hwprof_symres *res);
 
+struct hwprof_perfdata;
+/* Feed the BUILD_ID feature of a perf.data to the cache, so files of
+ * another build are not used and the kernel's kallsyms copy is found. */
+HWPROF_API void hwprof_symbols_load_build_ids(struct hwprof_symbols *s, struct hwprof_perfdata *h);
+
 /* Demangle one name as perf does (C++ without parameters, Rust legacy
  * paths without hash). Returns a malloc'ed string or NULL if not mangled. */
 HWPROF_API char *hwprof_demangle(const char *name);

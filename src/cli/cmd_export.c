@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+
+#define CMDNAME "export"
 #include "cli/profile_load.h"
 
 static void usage(FILE *f)
@@ -16,6 +18,7 @@ static void usage(FILE *f)
 		   "    -f, --format <fmt>    speedscope, firefox, perfetto (Chrome trace JSON) or pprof\n"
 		   "    -i, --input <file>    input file name (\"-\" for stdin; default perf.data)\n"
 		   "    -o, --output <file>   output file name (\"-\" for stdout)\n"
+		   "        --sort sym|dso    name frames by symbol (default) or by DSO only\n"
 		   "    -q, --quiet           no progress bar or warnings\n\n");
 }
 
@@ -38,11 +41,12 @@ int cmd_export(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "sort", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = NULL, *output = NULL, *fname = NULL;
-	bool quiet = false;
+	bool quiet = false, dso_only = false;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -51,6 +55,12 @@ int cmd_export(int argc, char **argv)
 		case 'f': fname = optarg; break;
 		case 'i': input = optarg; break;
 		case 'o': output = optarg; break;
+		case 'S':
+			/* frames by symbol (sym, the default) or by DSO only */
+			if (strcmp(optarg, "dso") && strcmp(optarg, "sym"))
+				return cli_usage_error(CMDNAME, "--sort takes sym or dso, not '%s'", optarg);
+			dso_only = !strcmp(optarg, "dso");
+			break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		default:
@@ -80,7 +90,7 @@ int cmd_export(int argc, char **argv)
 		return cli_error("export", "out of memory");
 	struct hwprof_session *s = NULL;
 	struct hwprof_profile *p = NULL;
-	if (cli_profile_load("export", input, quiet, x ? hwprof_export_on_sample : NULL, x, &s, &p)) {
+	if (cli_profile_load("export", input, quiet, dso_only, x ? hwprof_export_on_sample : NULL, x, &s, &p)) {
 		hwprof_export_free(x);
 		hwprof_session_close(s);
 		return 1;

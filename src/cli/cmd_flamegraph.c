@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+
+#define CMDNAME "flamegraph"
 #include "cli/profile_load.h"
 
 static void usage(FILE *f)
@@ -18,6 +20,7 @@ static void usage(FILE *f)
 		   "    -e, --event <name>    the event to draw (default: the first sampled)\n"
 		   "        --title <text>    title line\n"
 		   "        --width <pixels>  image width (default 1200)\n"
+		   "        --sort sym|dso    name frames by symbol (default) or by DSO only\n"
 		   "    -q, --quiet           no progress bar or warnings\n\n");
 }
 
@@ -30,12 +33,13 @@ int cmd_flamegraph(int argc, char **argv)
 		{ "title", required_argument, NULL, 'T' },
 		{ "width", required_argument, NULL, 'W' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "sort", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = NULL, *output = "flamegraph.svg", *event = NULL;
 	struct hwprof_flamegraph_opts fo = { .event = -1 };
-	bool quiet = false;
+	bool quiet = false, dso_only = false;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -53,6 +57,12 @@ int cmd_flamegraph(int argc, char **argv)
 			fo.width = (unsigned)w;
 			break;
 		}
+		case 'S':
+			/* frames by symbol (sym, the default) or by DSO only */
+			if (strcmp(optarg, "dso") && strcmp(optarg, "sym"))
+				return cli_usage_error(CMDNAME, "--sort takes sym or dso, not '%s'", optarg);
+			dso_only = !strcmp(optarg, "dso");
+			break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		default:
@@ -69,7 +79,7 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	struct hwprof_session *s = NULL;
 	struct hwprof_profile *p = NULL;
-	if (cli_profile_load("flamegraph", input, quiet, NULL, NULL, &s, &p)) {
+	if (cli_profile_load("flamegraph", input, quiet, dso_only, NULL, NULL, &s, &p)) {
 		hwprof_session_close(s);
 		return 1;
 	}

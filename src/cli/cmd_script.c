@@ -48,26 +48,6 @@ static void usage(FILE *f, bool full)
 		   "        --no-demangle     do not demangle symbol names\n\n");
 }
 
-/* Build ids from the BUILD_ID feature go to the symbol cache, so files of
- * another build are not used and the kernel's kallsyms copy is found. */
-static void feed_build_ids(struct hwprof_perfdata *h, struct hwprof_symbols *syms)
-{
-	const uint8_t *d;
-	uint64_t size;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_BUILD_ID, &d, &size, NULL) != 1)
-		return;
-	struct hwprof_feat *ft;
-	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
-	if (hwprof_feat_parse(HWPROF_FEAT_BUILD_ID, d, size, &ctx, &ft, NULL) < 0)
-		return;
-	for (uint32_t i = 0; i < ft->u.build_id.nr; i++) {
-		const struct hwprof_feat_build_id *b = &ft->u.build_id.ids[i];
-		if (b->filename && b->id_size)
-			hwprof_symbols_set_build_id(syms, b->filename, b->id, b->id_size);
-	}
-	hwprof_feat_free(ft);
-}
-
 /* perf's field checks (exit 255 like perf's -EINVAL), then refuse what we
  * cannot print faithfully. */
 static int checks(struct script_printer *p, const char *shown)
@@ -169,7 +149,7 @@ int cmd_script(int argc, char **argv)
 		hwprof_session_close(s);
 		return cli_error("script", "out of memory");
 	}
-	feed_build_ids(h, syms);
+	hwprof_symbols_load_build_ids(syms, h);
 	if (script_printer_new(&p, &o, s, syms, stdout) < 0) {
 		hwprof_symbols_close(syms);
 		hwprof_session_close(s);

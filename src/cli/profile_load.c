@@ -7,8 +7,9 @@
 #include "cli/cli.h"
 #include "cli/profile_load.h"
 #include "cli/progress.h"
+#include "hwprof/symbols.h"
 
-int cli_profile_load(const char *cmd, const char *path, bool quiet,
+int cli_profile_load(const char *cmd, const char *path, bool quiet, bool dso_only,
 		     int (*on_sample)(void *, struct hwprof_profile *, const struct hwprof_profile_sample *),
 		     void *sample_ctx, struct hwprof_session **sess, struct hwprof_profile **out)
 {
@@ -17,10 +18,17 @@ int cli_profile_load(const char *cmd, const char *path, bool quiet,
 	int r = hwprof_session_open(sess, path, &err);
 	if (r < 0)
 		return cli_error(cmd, "%s: %s", path, err.msg[0] ? err.msg : hwprof_strerror(r));
+	/* Symbols as perf finds them (build-id cache, paths, kallsyms); without
+	 * them frames keep their DSO names. */
+	struct hwprof_symbols *syms = NULL;
+	struct hwprof_symcfg cfg = { 0 };
+	if (!dso_only && hwprof_symbols_open(&syms, &cfg) == 0)
+		hwprof_symbols_load_build_ids(syms, hwprof_session_data(*sess));
 	struct cli_progress bar;
 	cli_progress_init(&bar, "reading", 0, quiet);
 	struct hwprof_profile_opts o = {
-		.resolve = hwprof_resolve_dso_only, /* the symbol resolver plugs in here */
+		.resolve = syms ? hwprof_resolve_symbols : hwprof_resolve_dso_only,
+		.resolve_ctx = syms,
 		.on_sample = on_sample,
 		.sample_ctx = sample_ctx,
 		.progress = cli_progress_cb,
@@ -28,6 +36,7 @@ int cli_profile_load(const char *cmd, const char *path, bool quiet,
 	};
 	r = hwprof_profile_build(out, *sess, &o, &err);
 	cli_progress_done(&bar);
+	hwprof_symbols_close(syms);
 	if (r < 0) {
 		cli_error(cmd, "%s: %s", path, err.msg[0] ? err.msg : hwprof_strerror(r));
 		if (!*out)

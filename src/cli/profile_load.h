@@ -10,7 +10,8 @@
 
 /* Builds the profile of path; on_sample/sample_ctx as in the opts. Prints
  * the error (as cmd) and returns non-zero on failure. */
-int cli_profile_load(const char *cmd, const char *path, bool quiet,
+/* dso_only: frames named "[unknown] (dso)" (--sort dso), else by symbol. */
+int cli_profile_load(const char *cmd, const char *path, bool quiet, bool dso_only,
 		     int (*on_sample)(void *, struct hwprof_profile *, const struct hwprof_profile_sample *),
 		     void *sample_ctx, struct hwprof_session **sess, struct hwprof_profile **out);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hwprof/profile.h"
+#include "hwprof/symbols.h"
 #include "report/report_int.h"
 
 #define NAME_MAX_LEN 1024
@@ -49,6 +50,25 @@ HWPROF_API int hwprof_resolve_dso_only(void *ctx, struct hwprof_session *s, int3
 	*dso = NULL;
 	if (hwprof_session_find_map(s, pid, tid, cpumode, addr, &m, &level) == 1)
 		*dso = m.dso;
+	return 0;
+}
+
+HWPROF_API int hwprof_resolve_symbols(void *ctx, struct hwprof_session *s, int32_t pid, int32_t tid,
+				      unsigned cpumode, uint64_t addr, char *name, size_t len,
+				      const char **dso)
+{
+	struct hwprof_map_info m;
+	struct hwprof_symres res;
+	char level;
+	snprintf(name, len, "[unknown]");
+	*dso = NULL;
+	if (hwprof_session_find_map(s, pid, tid, cpumode, addr, &m, &level) != 1)
+		return 0;
+	*dso = m.dso;
+	if (ctx && hwprof_symbols_resolve(ctx, m.dso, m.start, m.pgoff, addr, &res) >= 0 && res.sym) {
+		snprintf(name, len, "%s", res.sym->name);
+		return 1;
+	}
 	return 0;
 }
 

@@ -19,7 +19,7 @@ perf report -i "$D" --stdio --sort dso -g none 2>/dev/null | awk '!/^#/ && NF>=3
 [ "$NS" -gt 0 ] || { fail "perf script shows no samples"; finish; }
 
 export_fmt() { # format, output
-  if "$HWPROF" export --format "$1" -i "$D" -o "$2" 2>"$TMP/$1.err" && [ -s "$2" ] && [ ! -s "$TMP/$1.err" ]; then
+  if "$HWPROF" export --sort dso --format "$1" -i "$D" -o "$2" 2>"$TMP/$1.err" && [ -s "$2" ] && [ ! -s "$TMP/$1.err" ]; then
     return 0
   fi
   fail "$1: export failed or printed on stderr: $(head -2 "$TMP/$1.err")"; return 1
@@ -100,9 +100,27 @@ if export_fmt pprof "$TMP/p.pb.gz"; then
   fi
 fi
 
+# ---- symbols: by default frames carry perf's symbol names
+SYMSVG="$TMP/fgsym.svg"
+if "$HWPROF" flamegraph -i "$D" -o "$SYMSVG" 2>/dev/null && [ -s "$SYMSVG" ]; then
+  syms=$(perf report -i "$D" --stdio --no-children --sort sym 2>/dev/null |
+         awk '/^ +[0-9.]+%/ && ($2 == "[k]" || $2 == "[.]") && $3 !~ /^0x/ {print $3}' | head -5)
+  miss=""
+  for sy in $syms; do grep -qF "data-n=\"$sy\"" "$SYMSVG" || miss="$miss $sy"; done
+  if [ -n "$syms" ] && [ -z "$miss" ]; then pass "flamegraph: perf report's top symbols are frames ($(echo $syms))"
+  else fail "flamegraph: symbols missing:$miss (perf: $(echo $syms))"; fi
+  if "$HWPROF" export --format speedscope -i "$D" -o "$TMP/sym.json" 2>/dev/null && command -v jq >/dev/null 2>&1; then
+    top=$(echo "$syms" | head -1)
+    [ "$(jq --arg s "$top" '[.shared.frames[].name] | index($s) != null' "$TMP/sym.json")" = true ] &&
+      pass "speedscope: frames named by symbol ($top)" || fail "speedscope: symbol $top missing"
+  fi
+else
+  fail "flamegraph with symbols failed"
+fi
+
 # ---- flame graph SVG
 SVG="$TMP/fg.svg"
-if "$HWPROF" flamegraph -i "$D" -o "$SVG" 2>"$TMP/fg.err" && [ -s "$SVG" ] && [ ! -s "$TMP/fg.err" ]; then
+if "$HWPROF" flamegraph --sort dso -i "$D" -o "$SVG" 2>"$TMP/fg.err" && [ -s "$SVG" ] && [ ! -s "$TMP/fg.err" ]; then
   grep -q "<title>all ($NS samples, 100.00%)</title>" "$SVG" && pass "flamegraph: root has perf's $NS samples" ||
     fail "flamegraph: root title does not show $NS samples"
   missing=""
