@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/print_dump.h"
 #include "cli/print_header.h"
+#include "cli/progress.h"
 #include "hwprof/session.h"
 
 static void usage(FILE *f)
@@ -65,7 +66,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = NULL;
-	bool dump = false, header = false, header_only = false, full = false;
+	bool dump = false, header = false, header_only = false, full = false, quiet = false;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -73,7 +74,7 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'i': input = optarg; break;
-		case 'q': break;
+		case 'q': quiet = true; break;
 		case 's': break;
 		case 'h': usage(stdout); return 0;
 		case 'H': header = true; break;
@@ -108,8 +109,11 @@ int cmd_report(int argc, char **argv)
 	/* NULL: each record's file as the reader names it (a directory's data.N) */
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	int rc = print_dump(stdout, s, display);
+	struct cli_progress bar;
+	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, quiet);
+	int rc = print_dump(stdout, s, display, &bar);
 	fflush(stdout);
+	cli_progress_done(&bar);
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));
 		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", strcmp(input, "-") ? input : "<stdin>",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/print_dump.h"
+#include "cli/progress.h"
 #include "cli/print_pt.h"
 #include "cli/print_regs.h"
 #include "cli/print_spe.h"
@@ -685,8 +686,9 @@ static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
 	return hwprof_arch_host();
 }
 
-int print_dump(FILE *out, struct hwprof_session *s, const char *display_path)
+int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, struct cli_progress *progress)
 {
+	uint64_t nrec = 0;
 	struct dump d = { .out = out, .s = s, .h = hwprof_session_data(s), .path = display_path };
 	struct hwprof_event ev;
 	int rc;
@@ -707,6 +709,8 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path)
 			d.nr_events[ev.rec.type]++;
 		d.nr_events[0]++;
 		print_event(&d, &ev);
+		if (progress && (++nrec & 4095) == 0)
+			cli_progress_update(progress, ev.rec.offset);
 		if (ev.parse_err < 0) {
 			rc = ev.parse_err;
 			break;

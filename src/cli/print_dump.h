@@ -9,6 +9,8 @@
 
 /* Returns 0, or the reader's negative error after printing what came
  * before the damage. */
-int print_dump(FILE *out, struct hwprof_session *s, const char *display_path);
+struct cli_progress;
+/* progress (may be NULL) is fed the file offset as records go by. */
+int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, struct cli_progress *progress);
 
 #endif

@@ -73,4 +73,17 @@ if perf record -q -e sched:sched_switch -a -o - -- sleep 0.1 >"$TMP/tpp.data" 2>
 else
   fail "pipe tracepoint: perf record failed"
 fi
+# progress bar: on a terminal (script(1) gives one; start delay 0 so the
+# check does not depend on speed), silenced by -q, never on a plain pipe
+if command -v script >/dev/null 2>&1; then
+  f="$TMP/fp-callchain.data"
+  HWPROF_PROGRESS_DELAY=0 script -qc "$HWPROF report -D -i $f >/dev/null" "$TMP/tty.log" >/dev/null 2>&1
+  HWPROF_PROGRESS_DELAY=0 script -qc "$HWPROF report -D -q -i $f >/dev/null" "$TMP/ttyq.log" >/dev/null 2>&1
+  HWPROF_PROGRESS_DELAY=0 "$HWPROF" report -D -i "$f" 2>"$TMP/plain.err" >/dev/null
+  if grep -q 'reading \[' "$TMP/tty.log" && ! grep -q 'reading \[' "$TMP/ttyq.log" && [ ! -s "$TMP/plain.err" ]; then
+    pass "report -D progress bar on a terminal only, -q silences it"
+  else fail "report -D progress bar"; fi
+else
+  skip "progress bar (script(1) not installed)"
+fi
 finish
