@@ -709,7 +709,7 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, st
 			d.nr_events[ev.rec.type]++;
 		d.nr_events[0]++;
 		print_event(&d, &ev);
-		if (progress && (++nrec & 4095) == 0)
+		if (progress && (nrec++ & 4095) == 0)
 			cli_progress_update(progress, ev.rec.offset);
 		if (ev.parse_err < 0) {
 			rc = ev.parse_err;
