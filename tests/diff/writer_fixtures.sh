@@ -23,6 +23,14 @@ if "$HWPROF" report -D -i simd.data >simd.hw 2>simd.err && diff -q "$OLDPWD/test
   pass "simd: SIMD/eGPR/SSP register blocks match the golden dump"
 else fail "simd: differs from tests/data/golden/simd.dump"; diff "$OLDPWD/tests/data/golden/simd.dump" simd.hw | head; fi
 
+# script prints SIMD registers as whole values, most significant qword first
+"$HWPROF" script -F ip,iregs,uregs -i simd.data >simd.script 2>&1
+if grep -q ' zmm31=0x1100000000001f071100000000001f061100000000001f051100000000001f041100000000001f031100000000001f021100000000001f011100000000001f00' simd.script &&
+   grep -q ' k7=0x00000000000000f7' simd.script && grep -q ' xmm15=0x000000006600000f000000005500000f' simd.script &&
+   grep -q 'R31:0x104 *SSP:0x105' simd.script; then
+  pass "simd: script -F iregs,uregs prints eGPR, SSP and whole ZMM/XMM/k values"
+else fail "simd: script register output"; head -c 600 simd.script; fi
+
 "$MK" future future.data || fail "future: mkperfdata"
 if "$HWPROF" report -D -i future.data >future.hw 2>future.err; then
   if [ "$(grep -c 'PERF_RECORD_UNKNOWN: unhandled!' future.hw)" -eq 2 ] && grep -q 'PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0x401000' future.hw &&
