@@ -135,19 +135,21 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 	return rc;
 }
 
-static int dry_run(const struct hwprof_evlist *l, const struct hwprof_evlist_opts *o, int arch_given,
-		   int verbose)
+/* The attrs in perf -vv's format: on stdout for --dry-run, on stderr
+ * before recording with -vv (where perf prints them). */
+static int print_attrs(FILE *out, const struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
+		       int arch_given, int verbose)
 {
 	static const char dots[] = "------------------------------------------------------------";
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct hwprof_attr *a = &l->ev[i].attr;
-		printf("%s\n", dots);
-		print_event_attr(stdout, a);
-		printf("%s\n", dots);
+		fprintf(out, "%s\n", dots);
+		print_event_attr(out, a);
+		fprintf(out, "%s\n", dots);
 		if (o->arch == HWPROF_ARCH_ARM64 && (arch_given || verbose >= 2)) {
 			char el[512];
 			hwprof_arm64_el_format(el, sizeof(el), a);
-			fputs(el, stdout);
+			fputs(el, out);
 		}
 	}
 	return 0;
@@ -339,11 +341,13 @@ int cmd_record(int argc, char **argv)
 	struct hwprof_pmus *pmus = NULL;
 	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus);
 	if (!rc && dry) {
-		rc = dry_run(&l, &o, arch_given, verbose);
+		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
 	} else if (!rc) {
 		if (i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus) {
 			rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
 		} else {
+			if (verbose >= 2)
+				print_attrs(stderr, &l, &o, arch_given, verbose);
 			ro.events = record_events(&l);
 			ro.nr_events = (uint32_t)l.nr;
 			ro.argv = i < argc ? argv + i : NULL;

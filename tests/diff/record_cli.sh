@@ -39,6 +39,13 @@ if "$HWPROF" record -q -e task-clock -c 100000 -o - -- ls /usr >pipe.data 2>/dev
     pass "pipe: streamed into perf report -D -i -" || fail "pipe: perf report -i - failed"
 else fail "pipe: hwprof record -o - failed"; fi
 
+# -vv prints the perf_event_attr block on stderr before recording, as perf
+"$HWPROF" record -vv -e cpu-clock -o vv.data -- true 2>vv.err >/dev/null
+perf record -vv -e cpu-clock -o vvp.data -- true 2>&1 >/dev/null | awk '/^-+$/{n++} n==1||(n==2&&/^-+$/)' | head -40 >vvp.attr
+awk '/^-+$/{n++} n==1||(n==2&&/^-+$/)' vv.err | head -40 >vv.attr
+if [ -s vv.attr ] && diff -q vvp.attr vv.attr >/dev/null; then pass "record -vv: attr block as perf prints it"
+else fail "record -vv attr block differs"; diff vvp.attr vv.attr | head -5; fi
+
 "$HWPROF" record -e no-such-event -- true >out 2>err; rc=$?
 if [ $rc -ne 0 ] && [ "$(wc -l <err)" -eq 1 ]; then pass "unknown event: one line, exit $rc: $(cat err)"; else fail "unknown event: exit $rc"; cat err; fi
 finish
