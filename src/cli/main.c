@@ -23,7 +23,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "Record a profile (register listing and --dry-run for now)" },
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
 	{ "version", cmd_version, "Print the hwprof version" },
-	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
+	{ "pt", cmd_pt, "Intel PT: packet dump (pt dump FILE), instruction flow (pt insn)" },
 };
 
 int cli_error(const char *cmd, const char *fmt, ...)
