@@ -28,6 +28,11 @@ static size_t branch(FILE *f, const struct hwprof_pt_event *ev)
 	case HWPROF_PT_EV_ASYNC:
 		fprintf(f, "%" PRIx64 " => %" PRIx64 "\n", ev->ip, ev->to);
 		return 1;
+	case HWPROF_PT_EV_DISABLE: /* a branch's PGD shows in its block */
+		if (!(ev->flags & HWPROF_PT_EVF_ASYNC))
+			return 0;
+		fprintf(f, "%" PRIx64 " => %" PRIx64 "\n", ev->ip, ev->to);
+		return 1;
 	default:
 		return 0;
 	}

@@ -815,8 +815,9 @@ static void step_on(struct hwprof_pt_flow *f)
 			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
 			if (e) {
 				e->iclass = b->iclass;
+				/* taken, to an address the trace does not show */
 				e->to = f->ah.have_ip ? f->ah.ip : 0;
-				e->flags = e->to ? HWPROF_PT_EVF_TAKEN : 0;
+				e->flags = HWPROF_PT_EVF_TAKEN;
 			}
 			f->ip = next;
 			disable(f, f->ah.off, 0);
