@@ -69,6 +69,8 @@ struct hwprof_pt_flow {
 	unsigned cbr;
 
 	unsigned blocks_without_packet;
+	uint64_t look_off;       /* first packet the walk has not used up */
+	uint64_t sync_off;       /* PSB of the last synchronisation */
 	struct hwprof_pt_event q[QSIZE];
 	unsigned qh, qn;
 };
@@ -416,6 +418,7 @@ static int fetch(struct hwprof_pt_flow *f)
 {
 	struct hwprof_pt_packet p;
 	uint64_t off;
+	f->look_off = f->have_back ? f->back_off : hwprof_pt_decoder_offset(&f->dec);
 	for (;;) {
 		int r = read_pkt(f, &p, &off);
 		if (r < 0)
@@ -548,6 +551,7 @@ static void step_sync(struct hwprof_pt_flow *f)
 		f->st = ST_END;
 		return;
 	}
+	f->sync_off = hwprof_pt_decoder_offset(&f->dec);
 	struct hwprof_pt_packet p;
 	uint64_t off, fip;
 	int have;
@@ -671,8 +675,13 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
 
 static void step_on(struct hwprof_pt_flow *f)
 {
-	if (!f->ntnt && f->ah.kind == AH_NONE && fetch(f) < 0)
-		return;
+	if (!f->ntnt && f->ah.kind == AH_NONE) {
+		/* fetch() notes where it starts: packets read ahead are not
+		 * used up by the walk, so an error in the code (not in the
+		 * trace) resynchronises from there */
+		if (fetch(f) < 0)
+			return;
+	}
 	if (f->st != ST_ON)
 		return;
 	struct ahead *a = &f->ah;
@@ -724,7 +733,11 @@ static void step_on(struct hwprof_pt_flow *f)
 		return;
 	}
 	if (!b->ninsn) {
-		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOENT, hwprof_pt_decoder_offset(&f->dec));
+		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOENT, f->look_off);
+		/* never before the PSB of the last sync: every resync moves on */
+		uint64_t to = f->look_off > f->sync_off ? f->look_off : f->sync_off + 1;
+		if (to < hwprof_pt_decoder_offset(&f->dec))
+			hwprof_pt_decoder_seek(&f->dec, (size_t)to);
 		return;
 	}
 	if (fup && a->ip > b->ip && a->ip <= b->end_ip) {
@@ -741,7 +754,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		}
 	}
 	uint64_t next = b->end_ip + b->last_len, to = 0;
-	unsigned flags = 0;
+	unsigned flags = 0, q0 = f->qn;
 	int r;
 	switch (b->iclass) {
 	case HWPROF_PT_IC_JCC:
@@ -750,12 +763,12 @@ static void step_on(struct hwprof_pt_flow *f)
 			r = 2; /* taken out of the traced range */
 		if (r == -1 && f->ah.kind == AH_EOS) {
 			f->st = ST_END;
-			return;
+			goto unresolved;
 		}
 		if (r == -1)
 			error(f, HWPROF_PT_ERR_TNT, -HWPROF_E_CORRUPT, f->ah.off);
 		if (r < 0)
-			return;
+			goto unresolved;
 		if (r) {
 			flags = HWPROF_PT_EVF_TAKEN;
 			to = b->target;
@@ -794,14 +807,14 @@ static void step_on(struct hwprof_pt_flow *f)
 		    (f->ntnt || (f->ah.kind == AH_NONE && fetch(f) >= 0 && f->ntnt))) {
 			if (tnt_bit(f) != 1 || !stack_pop(f, &to)) {
 				error(f, HWPROF_PT_ERR_RET, -HWPROF_E_CORRUPT, f->tnt_off);
-				return;
+				goto unresolved;
 			}
 			flags = HWPROF_PT_EVF_TAKEN | HWPROF_PT_EVF_COMPRESSED;
 			f->ip = to;
 			break;
 		}
 		if (f->st != ST_ON)
-			return;
+			goto unresolved;
 		/* fall through */
 	default:
 		if (b->iclass == HWPROF_PT_IC_OTHER || b->iclass == HWPROF_PT_IC_PTWRITE) {
@@ -810,7 +823,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		}
 		r = need_tip(f, &to);
 		if (r < 0)
-			return;
+			goto unresolved;
 		if (r == 0) { /* TIP.PGD: the branch left the traced range */
 			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
 			if (e) {
@@ -839,8 +852,22 @@ static void step_on(struct hwprof_pt_flow *f)
 		e->flags = (uint8_t)flags;
 		e->to = to;
 	}
+	return;
+unresolved:
+	/* the instructions before the unresolved branch did run: report them
+	 * ahead of the error */
+	if (b->ninsn > 1) {
+		const uint8_t *len = ipt_bcache_lens(&f->cache, b);
+		if (emit_block(f, b, b->ninsn - 1, b->end_ip - len[b->ninsn - 2]))
+			for (unsigned i = f->qn - 1; i > q0; i--) {
+				struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
+				struct hwprof_pt_event *y = &f->q[(f->qh + i - 1) % QSIZE];
+				struct hwprof_pt_event tmp = *x;
+				*x = *y;
+				*y = tmp;
+			}
+	}
 }
-
 HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
 				  struct hwprof_pt_image *img,
 				  const struct hwprof_pt_flow_config *cfg)
