@@ -96,6 +96,13 @@ HWPROF_API const char *hwprof_pt_iclass_name(unsigned iclass);
 
 /* ---- 3. Flow decoder ---------------------------------------------------------- */
 
+/* perf's TSC <-> perf time parameters (AUXTRACE_INFO / TIME_CONV). */
+struct hwprof_pt_time_conv {
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
+};
+
 /* Configuration flags. */
 #define HWPROF_PT_FLOW_NORETCOMP 0x1  /* the trace was made with noretcomp:
 				       * every RET has a TIP */
@@ -107,6 +114,7 @@ struct hwprof_pt_flow_config {
 	uint32_t tsc_ctc_d;      /* CPUID.15H EAX */
 	unsigned max_nonturbo_ratio; /* for CYC -> TSC (0: CYC only counted) */
 	unsigned initial_mode;   /* 16/32/64 before any MODE.Exec (0 -> 64) */
+	struct hwprof_pt_time_conv time_conv; /* TSC -> perf time (mult 0: none) */
 };
 
 enum hwprof_pt_ev_type {
@@ -173,6 +181,8 @@ struct hwprof_pt_event {
 	uint64_t offset;     /* trace offset of the packet behind the event */
 	uint64_t tsc;        /* TSC estimate (TSC, MTC/TMA, CYC), 0 if none yet */
 	uint64_t cyc;        /* CYC cycles seen so far */
+	uint64_t time;       /* perf time of tsc per the config's time_conv
+			      * (= tsc when time_mult is 0) */
 	const uint8_t *ilen; /* BLOCK: lengths of the ninsn instructions, valid
 			      * until the next call */
 };
@@ -196,13 +206,6 @@ HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t
 HWPROF_API const char *hwprof_pt_ev_name(unsigned type);
 
 /* ---- 4. Time ------------------------------------------------------------------ */
-
-/* perf's TSC <-> perf time parameters (AUXTRACE_INFO / TIME_CONV). */
-struct hwprof_pt_time_conv {
-	uint16_t time_shift;
-	uint32_t time_mult;
-	uint64_t time_zero;
-};
 
 /* perf time (ns) of a TSC value: time_zero + tsc * mult >> shift, computed
  * without overflow. mult 0 -> returns tsc. */

@@ -19,7 +19,7 @@ struct insn_opts {
 	const char *images[64];
 	int nimages;
 	enum print_pt_flow_what what;
-	int stats, noretcomp;
+	int stats, noretcomp, quiet;
 };
 
 static void usage(FILE *f)
@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		   "  --maps FILE   lines 'start end pgoff path' (hex), as pt_emulate writes\n"
 		   "  --branches    print 'from => to' per taken branch (0: trace begin/end)\n"
 		   "  --events      print every decoder event\n"
-		   "  --stats       decode statistics on stderr\n");
+		   "  --stats       decode statistics on stderr\n"
+		   "  --quiet       decode only, print nothing (with --stats: speed)\n");
 }
 
 static int parse(int argc, char **argv, struct insn_opts *o)
@@ -54,6 +55,8 @@ static int parse(int argc, char **argv, struct insn_opts *o)
 			o->what = PRINT_PT_EVENTS;
 		} else if (!strcmp(a, "--stats")) {
 			o->stats = 1;
+		} else if (!strcmp(a, "--quiet")) {
+			o->quiet = 1;
 		} else if (!strcmp(a, "--noretcomp")) {
 			o->noretcomp = 1;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -178,6 +181,9 @@ static int load_perfdata(const struct insn_opts *o, struct hwprof_pt_image *img,
 		} else if (rec.type == 70 && rec.size >= 16 + 9 * 8 && ld32(d + 8) == 1) {
 			unsigned nr = (rec.size - 16) / 8;
 			pmu_type = ld64(d + 16);
+			cfg->time_conv.time_shift = (uint16_t)ld64(d + 16 + 1 * 8);
+			cfg->time_conv.time_mult = (uint32_t)ld64(d + 16 + 2 * 8);
+			cfg->time_conv.time_zero = ld64(d + 16 + 3 * 8);
 			noretcomp_bit = ld64(d + 16 + 6 * 8);
 			if (nr > 11)
 				mtc_bits = ld64(d + 16 + 11 * 8);
@@ -264,7 +270,8 @@ int cmd_pt_insn(int argc, char **argv)
 			ninsn += ev.ninsn;
 		if (ev.type == HWPROF_PT_EV_ERROR)
 			nerr++;
-		print_pt_flow_event(stdout, o.what, &ev);
+		if (!o.quiet)
+			print_pt_flow_event(stdout, o.what, &ev);
 	}
 	double t1 = now();
 	if (!ret && fflush(stdout) != 0)

@@ -11,7 +11,7 @@
 
 #define QSIZE 32
 #define STACK_DEPTH 64           /* as the hardware's return-compression stack */
-#define MAX_BLOCKS_WITHOUT_PACKET 1000000u
+#define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct jumps/calls only: a loop */
 
 enum st { ST_SYNC, ST_OFF, ST_ON, ST_END };
 
@@ -110,6 +110,7 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 	e->mode = (uint8_t)f->mode;
 	e->offset = off;
 	e->tsc = f->tsc;
+	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->tsc);
 	e->cyc = f->cyc;
 	return e;
 }

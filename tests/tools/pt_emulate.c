@@ -77,7 +77,8 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 
 	/* AUXTRACE_INFO, 17 fields */
 	u32(&o, 70); u16(&o, 0); u16(&o, 16 + 17 * 8); u32(&o, 1); u32(&o, 0);
-	uint64_t priv[17] = { 8, 0, 0, 0, 0, 0x400, 0x800, 0, 0, 0,
+	/* time: shift 1, mult 1 -> perf time = TSC / 2 (fake clocks) */
+	uint64_t priv[17] = { 8, timing ? 1 : 0, timing ? 1 : 0, 0, 0, 0x400, 0x800, 0, 0, 0,
 			      0x200, 0x3c000, timing ? 32 : 0, timing ? 1 : 0, 0x2, 0, 0 };
 	put(&o, priv, sizeof(priv));
 
@@ -171,6 +172,8 @@ int main(int argc, char **argv)
 	uint64_t config = 0x2001;
 	if (cfg.flags & HWPROF_PT_EMU_NORETCOMP)
 		config |= 0x800;
+	if (cfg.flags & HWPROF_PT_EMU_TIMING) /* tsc, mtc, mtc_period, cyc: perf decodes timed */
+		config |= 0x400 | 0x200 | ((uint64_t)cfg.mtc_freq << 14) | 0x2;
 	snprintf(path, sizeof(path), "%s.data", prefix);
 	perf_data(path, &r, config, cfg.flags & HWPROF_PT_EMU_TIMING);
 	fprintf(stderr, "pt_emulate: %zu instructions, %zu trace bytes, %zu maps%s\n", r.ninsn,

@@ -32,6 +32,14 @@ static const uint8_t code[] = {
 };
 #define BASE 0x1000
 
+/* 32-bit code at 0x2000 */
+static const uint8_t code32[] = {
+	/* 2000 */ 0xe8, 0x05, 0x00, 0x00, 0x00,    /* call 200a        */
+	/* 2005 */ 0xff, 0xe0,                      /* jmp eax          */
+	/* 2007 */ 0x90, 0x90, 0x90,                /* nop x3           */
+	/* 200a */ 0xc3,                            /* ret              */
+};
+
 struct trace {
 	uint8_t buf[4096];
 	struct hwprof_pt_encoder enc;
@@ -83,6 +91,7 @@ static void decode(const struct trace *t, const struct hwprof_pt_flow_config *cf
 	struct hwprof_pt_image *img;
 	assert_int_equal(hwprof_pt_image_new(&img), 0);
 	assert_int_equal(hwprof_pt_image_add_buf(img, code, sizeof(code), BASE), 0);
+	assert_int_equal(hwprof_pt_image_add_buf(img, code32, sizeof(code32), 0x2000), 0);
 	struct hwprof_pt_flow *f;
 	assert_int_equal(hwprof_pt_flow_new(&f, t->buf, hwprof_pt_encoder_offset(&t->enc), img,
 					    cfg), 0);
@@ -339,13 +348,16 @@ static void test_timing(void **state)
 	assert_true(hwprof_pt_encode_mtc(&t.enc, 0x48) > 0);    /* CTC + 16 */
 	ip(&t, HWPROF_PT_TIP, 0x1030);
 	pgd_noip(&t);
-	struct hwprof_pt_flow_config cfg = { .mtc_freq = 3, .tsc_ctc_n = 10, .tsc_ctc_d = 2 };
+	struct hwprof_pt_flow_config cfg = { .mtc_freq = 3, .tsc_ctc_n = 10, .tsc_ctc_d = 2,
+					     .time_conv = { .time_shift = 1, .time_mult = 1,
+							    .time_zero = 1000 } };
 	struct out o;
 	decode(&t, &cfg, &o);
 	const struct hwprof_pt_event *e = find_ev(&o, HWPROF_PT_EV_ENABLE, 0);
 	assert_non_null(e);
 	/* TSC at the CTC edge = 100000 - 4; + 8 CTC * 5 */
 	assert_int_equal(e->tsc, 100000 - 4 + 40);
+	assert_int_equal(e->time, 1000 + (100000 - 4 + 40) / 2);
 	e = find_ev(&o, HWPROF_PT_EV_DISABLE, 0);
 	assert_non_null(e);
 	assert_int_equal(e->tsc, 100000 - 4 + 80);
@@ -382,6 +394,37 @@ static void test_side_events(void **state)
 	assert_null(find_ev(&o, HWPROF_PT_EV_ASYNC, 0));
 	static const uint64_t want[] = { 0x1020, 0x1021, 0x1030 };
 	expect_insns(&o, want, 3);
+}
+
+/* MODE.Exec: 32-bit code, then a far return into 64-bit code. */
+static void test_mode_exec(void **state)
+{
+	(void)state;
+	struct trace t;
+	t_init(&t);
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	pkt(&t, HWPROF_PT_MODE_EXEC, 32);
+	pkt(&t, HWPROF_PT_PSBEND, 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x2000);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 1, 1) > 0);   /* ret compressed */
+	ip(&t, HWPROF_PT_TIP, 0x2007);                          /* jmp eax */
+	pkt(&t, HWPROF_PT_MODE_EXEC, 64);                       /* applies at the TIP */
+	ip(&t, HWPROF_PT_TIP, 0x1030);                          /* ret, nothing pushed */
+	pgd_noip(&t);
+	struct out o;
+	decode(&t, NULL, &o);
+	static const uint64_t want[] = { 0x2000, 0x200a, 0x2005, 0x2007, 0x2008, 0x2009,
+					 0x200a, 0x1030 };
+	expect_insns(&o, want, 8);
+	assert_int_equal(o.blk[0].mode, 32);
+	assert_int_equal(o.blk[o.nblk - 1].mode, 64);
+	const struct hwprof_pt_event *e = find_ev(&o, HWPROF_PT_EV_MODE_EXEC, 0);
+	assert_non_null(e);
+	assert_int_equal(e->payload, 32);
+	e = find_ev(&o, HWPROF_PT_EV_MODE_EXEC, 1);
+	assert_non_null(e);
+	assert_int_equal(e->payload, 64);
+	assert_null(find_ev(&o, HWPROF_PT_EV_ERROR, 0));
 }
 
 /* Truncated and random traces never crash or loop. */
@@ -502,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_inconsistent_and_nocode),
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_side_events),
+		cmocka_unit_test(test_mode_exec),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_image),
 		cmocka_unit_test(test_insn_classes),
