@@ -217,6 +217,9 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 #define HWPROF_PT_EMU_NORETCOMP 0x1   /* every RET gets a TIP */
 #define HWPROF_PT_EMU_LONG_TNT  0x2   /* up to 47 bits per TNT (else short, 6) */
 #define HWPROF_PT_EMU_TIMING    0x4   /* TSC+TMA in PSB+, MTC, CYC */
+#define HWPROF_PT_EMU_DEFER_TIP 0x8   /* hold indirect JMP/CALL TIPs behind a
+				       * filling TNT, send them after it (SDM
+				       * "Deferred TIPs"); implies long TNTs */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -33,6 +33,8 @@ struct emu {
 	uint64_t stack[RETSTACK];
 	unsigned sp, depth;
 	uint64_t steps, last_cyc_step, last_mtc;
+	uint64_t deferred[64];   /* TIP targets held behind the TNT */
+	unsigned ndeferred;
 };
 
 /* The encoder writes into a buffer we grow. */
@@ -55,11 +57,14 @@ static int reserve_trace(struct emu *e, size_t more)
 
 static void flush_tnt(struct emu *e)
 {
-	if (!e->ntnt || reserve_trace(e, 64))
+	if (!e->ntnt || reserve_trace(e, 64 + 16 * e->ndeferred))
 		return;
 	hwprof_pt_encode_tnt(&e->enc, e->tnt, e->ntnt);
 	e->tnt = 0;
 	e->ntnt = 0;
+	for (unsigned i = 0; i < e->ndeferred; i++)
+		hwprof_pt_encode_ip(&e->enc, HWPROF_PT_TIP, e->deferred[i]);
+	e->ndeferred = 0;
 }
 
 /* Fake clocks: TSC ticks 4 per instruction, the crystal clock (CTC) once per
@@ -105,6 +110,17 @@ static void ip_pkt(struct emu *e, enum hwprof_pt_type t, uint64_t ip, int suppre
 	} else {
 		hwprof_pt_encode_ip(&e->enc, t, ip);
 	}
+}
+
+/* TIP of an indirect JMP/CALL: may wait behind a filling TNT. An
+ * uncompressed RET never does: the SDM says there is no in-progress TNT
+ * then, which is how a decoder tells it from a compressed one. */
+static void tip_indirect(struct emu *e, uint64_t ip)
+{
+	if (e->ntnt && (e->cfg->flags & HWPROF_PT_EMU_DEFER_TIP) && e->ndeferred < 64)
+		e->deferred[e->ndeferred++] = ip;
+	else
+		ip_pkt(e, HWPROF_PT_TIP, ip, 0);
 }
 
 static void psb_plus(struct emu *e, uint64_t ip)
@@ -164,10 +180,10 @@ static void retire(struct emu *e, const struct hwprof_pt_insn *in, uint64_t next
 		if (e->depth < RETSTACK)
 			e->depth++;
 		if (in->iclass == HWPROF_PT_IC_CALL_IND)
-			ip_pkt(e, HWPROF_PT_TIP, next, 0);
+			tip_indirect(e, next);
 		break;
 	case HWPROF_PT_IC_JMP_IND:
-		ip_pkt(e, HWPROF_PT_TIP, next, 0);
+		tip_indirect(e, next);
 		break;
 	case HWPROF_PT_IC_RET: {
 		int match = e->depth && e->stack[e->sp] == next;
@@ -367,7 +383,7 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 		return -HWPROF_E_INVAL;
 	memset(res, 0, sizeof(*res));
 	struct emu e = { .cfg = cfg, .res = res };
-	e.tnt_max = (cfg->flags & HWPROF_PT_EMU_LONG_TNT) ? 47 : 6;
+	e.tnt_max = (cfg->flags & (HWPROF_PT_EMU_LONG_TNT | HWPROF_PT_EMU_DEFER_TIP)) ? 47 : 6;
 	hwprof_pt_encoder_init(&e.enc, NULL, 0);
 	if (reserve_trace(&e, 1 << 16))
 		return e.err;

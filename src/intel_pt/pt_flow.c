@@ -631,14 +631,37 @@ static int tnt_bit(struct hwprof_pt_flow *f)
 	return bit;
 }
 
+/* A TIP needed while TNT bits remain: the CPU may defer TIPs behind a TNT
+ * that is still filling (SDM "Deferred TIPs"); they follow the TNT packet
+ * in order. 1 with *to, < 0 on error (event done). */
+static int deferred_tip(struct hwprof_pt_flow *f, uint64_t *to)
+{
+	struct hwprof_pt_packet p;
+	uint64_t off;
+	for (;;) {
+		int r = read_pkt(f, &p, &off);
+		if (r < 0)
+			return -2;
+		if (r > 0 && p.type != HWPROF_PT_MODE_TSX && p.type != HWPROF_PT_PTWRITE &&
+		    p.type != HWPROF_PT_EXSTOP && p.type != HWPROF_PT_CFE && side(f, &p, off))
+			continue;
+		if (r > 0 && p.type == HWPROF_PT_TIP && pkt_ip(f, &p, to) == 1) {
+			apply_mode(f, off);
+			return 1;
+		}
+		if (r > 0)
+			unread(f, &p, off);
+		error(f, HWPROF_PT_ERR_TIP, -HWPROF_E_CORRUPT, r > 0 ? off : f->tnt_off);
+		return -1;
+	}
+}
+
 /* For a branch that needs a TIP: 1 with the target in *to, 0 when tracing
  * stopped (TIP.PGD; disable event done), < 0 on error (event done). */
 static int need_tip(struct hwprof_pt_flow *f, uint64_t *to)
 {
-	if (f->ntnt) {
-		error(f, HWPROF_PT_ERR_TIP, -HWPROF_E_CORRUPT, f->tnt_off);
-		return -1;
-	}
+	if (f->ntnt)
+		return deferred_tip(f, to);
 	if (f->ah.kind == AH_NONE && fetch(f) < 0)
 		return -2;
 	if (f->ah.kind == AH_TIP) {

@@ -23,7 +23,7 @@ done
 cases+=("asm tests/data/pt/asm.S -nostdlib -static")
 
 # emulator options rotate over the cases so each variant is exercised
-variants=("" "--noretcomp" "--long-tnt --timing --psb 256" "--psb 100")
+variants=("" "--noretcomp" "--long-tnt --timing --psb 256" "--defer-tip --psb 100")
 i=0
 for c in "${cases[@]}"; do
   set -- $c

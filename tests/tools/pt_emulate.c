@@ -3,7 +3,7 @@
  * instruction address per line, hex), PREFIX.maps ("start end pgoff path"
  * per executable mapping) and PREFIX.data, a perf.data that perf 6.1
  * decodes with --itrace (layout and pitfalls: docs/intel-pt-notes.md §2).
- * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--psb N]
+ * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--defer-tip] [--psb N]
  *                   [--max N] PREFIX PROG [ARGS...] */
 #include <inttypes.h>
 #include <stdio.h>
@@ -129,6 +129,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_LONG_TNT;
 		else if (!strcmp(argv[i], "--timing"))
 			cfg.flags |= HWPROF_PT_EMU_TIMING;
+		else if (!strcmp(argv[i], "--defer-tip"))
+			cfg.flags |= HWPROF_PT_EMU_DEFER_TIP;
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
 			cfg.psb_period = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
@@ -137,7 +139,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - i < 2) {
-		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--psb N] "
+		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--defer-tip] [--psb N] "
 				"[--max N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}

@@ -177,6 +177,25 @@ static void test_tnt_tip_retcomp(void **state)
 	assert_int_equal(o.blk[o.nblk - 1].iclass, HWPROF_PT_IC_SYSCALL);
 }
 
+/* Deferred TIPs: the indirect call's and jump's TIPs come after the TNT
+ * that holds branches executed after them. */
+static void test_deferred_tip(void **state)
+{
+	(void)state;
+	struct trace t;
+	t_init(&t);
+	psb_plus(&t, 0, 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 0x1b, 5) > 0); /* T T N T(ret) T(ret) */
+	ip(&t, HWPROF_PT_TIP, 0x1020);   /* call rbx */
+	ip(&t, HWPROF_PT_TIP, 0x1030);   /* jmp rax */
+	pgd_noip(&t);
+	struct out o;
+	decode(&t, NULL, &o);
+	expect_insns(&o, main_path, sizeof(main_path) / 8);
+	assert_null(find_ev(&o, HWPROF_PT_EV_ERROR, 0));
+}
+
 static void test_noretcomp(void **state)
 {
 	(void)state;
@@ -537,6 +556,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tnt_tip_retcomp),
+		cmocka_unit_test(test_deferred_tip),
 		cmocka_unit_test(test_noretcomp),
 		cmocka_unit_test(test_ret_empty_stack_resync),
 		cmocka_unit_test(test_fup_async),
