@@ -9,7 +9,8 @@
 
 #include "intel_pt/pt_flow_int.h"
 
-#define QSIZE 32
+#define QSIZE 64
+#define QROOM 8   /* free slots fetch() keeps: side events never push out blocks */
 #define STACK_DEPTH 64           /* as the hardware's return-compression stack */
 #define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct jumps/calls only: a loop */
 
@@ -414,13 +415,17 @@ static int classify_fup(struct hwprof_pt_flow *f, uint64_t fip, uint64_t foff)
 }
 
 /* Reads packets until the next one that decides control flow: loads TNT
- * bits or sets f->ah. Returns 1, or < 0 after an error. */
-static int fetch(struct hwprof_pt_flow *f)
+ * bits or sets f->ah. Returns 1, or < 0 after an error. With may_pause, it
+ * returns 0 (nothing decided yet) when side events (PTWRITE, power, ...)
+ * fill the event queue, so they are handed out before it goes on. */
+static int fetch(struct hwprof_pt_flow *f, int may_pause)
 {
 	struct hwprof_pt_packet p;
 	uint64_t off;
 	f->look_off = f->have_back ? f->back_off : hwprof_pt_decoder_offset(&f->dec);
 	for (;;) {
+		if (may_pause && f->qn > QSIZE - QROOM)
+			return 0;
 		int r = read_pkt(f, &p, &off);
 		if (r < 0)
 			return r;
@@ -573,7 +578,7 @@ static void step_off(struct hwprof_pt_flow *f)
 {
 	if (f->ah.kind == AH_NONE) {
 		f->ntnt = 0;
-		if (fetch(f) < 0)
+		if (fetch(f, 1) <= 0)
 			return;
 	}
 	struct ahead a = f->ah;
@@ -620,7 +625,7 @@ static int tnt_bit(struct hwprof_pt_flow *f)
 	if (!f->ntnt) {
 		if (f->ah.kind != AH_NONE)
 			return -1;
-		if (fetch(f) < 0)
+		if (fetch(f, 0) < 0)
 			return -2;
 		if (!f->ntnt)
 			return -1;
@@ -662,7 +667,7 @@ static int need_tip(struct hwprof_pt_flow *f, uint64_t *to)
 {
 	if (f->ntnt)
 		return deferred_tip(f, to);
-	if (f->ah.kind == AH_NONE && fetch(f) < 0)
+	if (f->ah.kind == AH_NONE && fetch(f, 0) < 0)
 		return -2;
 	if (f->ah.kind == AH_TIP) {
 		if (!f->ah.have_ip) {
@@ -703,7 +708,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		/* fetch() notes where it starts: packets read ahead are not
 		 * used up by the walk, so an error in the code (not in the
 		 * trace) resynchronises from there */
-		if (fetch(f) < 0)
+		if (fetch(f, 1) <= 0)
 			return;
 	}
 	if (f->st != ST_ON)
@@ -828,7 +833,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		break;
 	case HWPROF_PT_IC_RET:
 		if (!(f->cfg.flags & HWPROF_PT_FLOW_NORETCOMP) &&
-		    (f->ntnt || (f->ah.kind == AH_NONE && fetch(f) >= 0 && f->ntnt))) {
+		    (f->ntnt || (f->ah.kind == AH_NONE && fetch(f, 0) >= 0 && f->ntnt))) {
 			if (tnt_bit(f) != 1 || !stack_pop(f, &to)) {
 				error(f, HWPROF_PT_ERR_RET, -HWPROF_E_CORRUPT, f->tnt_off);
 				goto unresolved;

@@ -446,6 +446,42 @@ static void test_mode_exec(void **state)
 	assert_null(find_ev(&o, HWPROF_PT_EV_ERROR, 0));
 }
 
+/* Many side events between two branches: none is lost, nor any block. */
+static void test_many_side_events(void **state)
+{
+	(void)state;
+	struct trace t;
+	t_init(&t);
+	psb_plus(&t, 0, 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1020);
+	for (int i = 0; i < 200; i++) {
+		struct hwprof_pt_packet p = { .type = HWPROF_PT_PTWRITE, .payload = (uint64_t)i,
+					      .count = 1 };
+		assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	}
+	ip(&t, HWPROF_PT_TIP, 0x1030);
+	pgd_noip(&t);
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_int_equal(hwprof_pt_image_add_buf(img, code, sizeof(code), BASE), 0);
+	struct hwprof_pt_flow *f;
+	assert_int_equal(hwprof_pt_flow_new(&f, t.buf, hwprof_pt_encoder_offset(&t.enc), img,
+					    NULL), 0);
+	struct hwprof_pt_event ev;
+	unsigned ptw = 0, insns = 0;
+	while (hwprof_pt_flow_next(f, &ev) == 1) {
+		if (ev.type == HWPROF_PT_EV_PTWRITE)
+			assert_int_equal(ev.payload, ptw++);
+		if (ev.type == HWPROF_PT_EV_BLOCK)
+			insns += ev.ninsn;
+		assert_int_not_equal(ev.type, HWPROF_PT_EV_ERROR);
+	}
+	assert_int_equal(ptw, 200);
+	assert_int_equal(insns, 3);
+	hwprof_pt_flow_free(f);
+	hwprof_pt_image_free(img);
+}
+
 /* Truncated and random traces never crash or loop. */
 static void test_robust(void **state)
 {
@@ -566,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_side_events),
 		cmocka_unit_test(test_mode_exec),
+		cmocka_unit_test(test_many_side_events),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_image),
 		cmocka_unit_test(test_insn_classes),
