@@ -234,11 +234,18 @@ struct hwprof_pt_emu_map {
 	char path[256];
 };
 
-struct hwprof_pt_emu_result {
+/* One traced thread: its own PT buffer (per-thread mode) and ground truth. */
+struct hwprof_pt_emu_thread {
+	int tid;
 	uint8_t *trace;           /* the PT bytes */
 	size_t trace_len;
 	uint64_t *insns;          /* ground truth: executed user instructions */
 	size_t ninsn;
+};
+
+struct hwprof_pt_emu_result {
+	struct hwprof_pt_emu_thread *threads; /* [0] is the main thread */
+	size_t nthreads;
 	struct hwprof_pt_emu_map *maps; /* executable file mappings at exit */
 	size_t nmaps;
 	int pid;
@@ -248,8 +255,9 @@ struct hwprof_pt_emu_result {
 };
 
 /* Runs argv[0] (a path) with argv under PTRACE_SINGLESTEP, x86-64 user mode
- * only. Single-threaded programs; signals are followed (async FUP + TIP.PGD,
- * TIP.PGE at the handler). Returns 0 or -HWPROF_E_*. */
+ * only. Threads are followed (up to 64, each with its own trace); signals
+ * too (async FUP + TIP.PGD, TIP.PGE at the handler). max_steps counts all
+ * threads. Returns 0 or -HWPROF_E_*. */
 HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_config *cfg,
 				 struct hwprof_pt_emu_result *res);
 HWPROF_API void hwprof_pt_emu_result_free(struct hwprof_pt_emu_result *res);

@@ -1,7 +1,8 @@
 /* `hwprof pt insn`: rebuilds the executed instructions of an Intel PT trace
  * with the flow decoder and prints one address per line (or branches, or
  * every event). Input: a perf.data (-i; code from its MMAP/MMAP2 records,
- * trace from its AUXTRACE buffers) or raw PT bytes with --maps / --image. */
+ * trace from its AUXTRACE buffers, each queue decoded in turn) or raw PT
+ * bytes with --maps / --image. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -152,17 +153,25 @@ static int load_image(struct hwprof_pt_image *img, const char *spec)
 	return 0;
 }
 
-/* MMAP/MMAP2 -> image, AUXTRACE data -> one buffer, AUXTRACE_INFO ->
- * decoder configuration. */
-static int load_perfdata(const struct insn_opts *o, struct hwprof_pt_image *img, uint8_t **trace,
-			 size_t *tlen, struct hwprof_pt_flow_config *cfg)
+#define MAX_QUEUES 256
+
+/* One trace stream: the AUXTRACE buffers of one mmap index (a CPU in
+ * per-cpu mode, a thread in per-thread mode), in file order. */
+struct queue {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+/* MMAP/MMAP2 -> image, AUXTRACE data -> a buffer per queue, AUXTRACE_INFO
+ * -> decoder configuration. */
+static int load_perfdata(const struct insn_opts *o, struct hwprof_pt_image *img,
+			 struct queue *qs, struct hwprof_pt_flow_config *cfg)
 {
 	struct hwprof_perfdata *h;
 	int r = hwprof_perfdata_open(&h, o->input, NULL);
 	if (r < 0)
 		return cli_error("pt", "%s: %s", o->input, hwprof_strerror(r));
 	struct hwprof_record rec;
-	size_t cap = 0;
 	uint64_t pmu_type = ~0ULL, noretcomp_bit = 0, mtc_bits = 0;
 	int ret = 0;
 	while ((r = hwprof_perfdata_next(h, &rec)) == 1) {
@@ -193,22 +202,30 @@ static int load_perfdata(const struct insn_opts *o, struct hwprof_pt_image *img,
 			}
 			if (nr > 15)
 				cfg->max_nonturbo_ratio = (unsigned)ld64(d + 16 + 15 * 8);
-		} else if (rec.type == 71 && rec.payload && rec.payload_size) {
+		} else if (rec.type == 71 && rec.size >= 48 && rec.payload && rec.payload_size) {
+			uint32_t idx = ld32(d + 32);
+			if (idx >= MAX_QUEUES) {
+				ret = cli_error("pt", "%s: offset %#" PRIx64 ": AUXTRACE idx %u "
+						"(more than %d queues)", o->input, rec.offset, idx,
+						MAX_QUEUES);
+				break;
+			}
+			struct queue *q = &qs[idx];
 			size_t n = (size_t)rec.payload_size;
-			if (*tlen + n > cap) {
-				size_t c = cap ? cap : 1 << 16;
-				while (c < *tlen + n)
+			if (q->len + n > q->cap) {
+				size_t c = q->cap ? q->cap : 1 << 16;
+				while (c < q->len + n)
 					c *= 2;
-				uint8_t *p = realloc(*trace, c);
+				uint8_t *p = realloc(q->buf, c);
 				if (!p) {
 					ret = cli_error("pt", "out of memory");
 					break;
 				}
-				*trace = p;
-				cap = c;
+				q->buf = p;
+				q->cap = c;
 			}
-			memcpy(*trace + *tlen, rec.payload, n);
-			*tlen += n;
+			memcpy(q->buf + q->len, rec.payload, n);
+			q->len += n;
 		}
 	}
 	if (r < 0 && !ret)
@@ -235,6 +252,35 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+struct totals {
+	uint64_t ninsn, nev, nerr, bytes;
+	double secs;
+};
+
+static int decode(const struct insn_opts *o, const uint8_t *buf, size_t len,
+		  struct hwprof_pt_image *img, const struct hwprof_pt_flow_config *cfg,
+		  struct totals *t)
+{
+	struct hwprof_pt_flow *flow;
+	if (hwprof_pt_flow_new(&flow, buf, len, img, cfg) < 0)
+		return cli_error("pt", "cannot create the decoder");
+	double t0 = now();
+	struct hwprof_pt_event ev;
+	while (hwprof_pt_flow_next(flow, &ev) == 1) {
+		t->nev++;
+		if (ev.type == HWPROF_PT_EV_BLOCK)
+			t->ninsn += ev.ninsn;
+		if (ev.type == HWPROF_PT_EV_ERROR)
+			t->nerr++;
+		if (!o->quiet)
+			print_pt_flow_event(stdout, o->what, &ev);
+	}
+	t->secs += now() - t0;
+	t->bytes += len;
+	hwprof_pt_flow_free(flow);
+	return 0;
+}
+
 int cmd_pt_insn(int argc, char **argv)
 {
 	struct insn_opts o = { 0 };
@@ -245,11 +291,20 @@ int cmd_pt_insn(int argc, char **argv)
 	if (hwprof_pt_image_new(&img) < 0)
 		return cli_error("pt", "out of memory");
 	struct hwprof_pt_flow_config cfg = { 0 };
-	uint8_t *trace = NULL;
-	size_t tlen = 0;
+	struct totals t = { 0 };
 	if (o.input) {
-		ret = load_perfdata(&o, img, &trace, &tlen, &cfg);
+		/* queues are decoded one after the other, in index order */
+		struct queue *qs = calloc(MAX_QUEUES, sizeof(*qs));
+		ret = qs ? load_perfdata(&o, img, qs, &cfg) : cli_error("pt", "out of memory");
+		for (size_t i = 0; !ret && i < MAX_QUEUES; i++)
+			if (qs[i].len)
+				ret = decode(&o, qs[i].buf, qs[i].len, img, &cfg, &t);
+		for (size_t i = 0; qs && i < MAX_QUEUES; i++)
+			free(qs[i].buf);
+		free(qs);
 	} else {
+		uint8_t *trace = NULL;
+		size_t tlen = 0;
 		ret = read_all(o.raw, &trace, &tlen);
 		if (!ret && o.maps)
 			ret = load_maps(img, o.maps);
@@ -257,35 +312,17 @@ int cmd_pt_insn(int argc, char **argv)
 			ret = load_image(img, o.images[i]);
 		if (o.noretcomp)
 			cfg.flags |= HWPROF_PT_FLOW_NORETCOMP;
+		if (!ret)
+			ret = decode(&o, trace, tlen, img, &cfg, &t);
+		free(trace);
 	}
-	struct hwprof_pt_flow *flow = NULL;
-	if (!ret && hwprof_pt_flow_new(&flow, trace, tlen, img, &cfg) < 0)
-		ret = cli_error("pt", "cannot create the decoder");
-	uint64_t ninsn = 0, nev = 0, nerr = 0;
-	double t0 = now();
-	struct hwprof_pt_event ev;
-	while (!ret && hwprof_pt_flow_next(flow, &ev) == 1) {
-		nev++;
-		if (ev.type == HWPROF_PT_EV_BLOCK)
-			ninsn += ev.ninsn;
-		if (ev.type == HWPROF_PT_EV_ERROR)
-			nerr++;
-		if (!o.quiet)
-			print_pt_flow_event(stdout, o.what, &ev);
-	}
-	double t1 = now();
 	if (!ret && fflush(stdout) != 0)
 		ret = cli_error("pt", "writing output: %s", strerror(errno));
-	if (!ret && o.stats) {
-		uint64_t dec, hits;
-		hwprof_pt_flow_stats(flow, &dec, &hits);
-		fprintf(stderr, "%zu trace bytes, %" PRIu64 " events, %" PRIu64 " instructions, %"
-			PRIu64 " errors, %" PRIu64 " blocks decoded, %" PRIu64 " cache hits, "
-			"%.3f s (%.1f M insn/s)\n", tlen, nev, ninsn, nerr, dec, hits, t1 - t0,
-			t1 > t0 ? ninsn / (t1 - t0) / 1e6 : 0.0);
-	}
-	hwprof_pt_flow_free(flow);
+	if (!ret && o.stats)
+		fprintf(stderr, "%" PRIu64 " trace bytes, %" PRIu64 " events, %" PRIu64
+			" instructions, %" PRIu64 " errors, %.3f s (%.1f M insn/s)\n", t.bytes,
+			t.nev, t.ninsn, t.nerr, t.secs,
+			t.secs > 0 ? t.ninsn / t.secs / 1e6 : 0.0);
 	hwprof_pt_image_free(img);
-	free(trace);
 	return ret;
 }

@@ -3,7 +3,8 @@
  * branches and compressed returns, TIP for indirect branches, TIP.PGD/PGE
  * around the kernel, FUP + TIP.PGD for signals, PSB+ every N bytes). The
  * stepped instructions are the ground truth decoders are tested against.
- * x86-64 user mode, one thread. Test infrastructure, not a decoding path. */
+ * x86-64 user mode; each thread gets its own trace, as perf's per-thread
+ * mode records it. Test infrastructure, not a decoding path. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,10 +20,16 @@
 #include "intel_pt/pt_flow_int.h"
 
 #define RETSTACK 64
+#define MAX_THREADS 64
 
+/* Per-thread state: the thread's "CPU" (TNT buffer, return stack, enable
+ * state) and the instruction single-stepped last. */
 struct emu {
 	const struct hwprof_pt_emu_config *cfg;
-	struct hwprof_pt_emu_result *res;
+	struct hwprof_pt_emu_thread *out;
+	struct hwprof_pt_insn pend;
+	int have_pend, started;
+	uint64_t *all_steps;     /* steps over all threads (max_steps) */
 	struct hwprof_pt_encoder enc;
 	size_t cap_trace, cap_insn;
 	int err;
@@ -45,10 +52,10 @@ static int reserve_trace(struct emu *e, size_t more)
 	size_t n = e->cap_trace ? e->cap_trace * 2 : 1 << 16;
 	while (n < e->enc.pos + more)
 		n *= 2;
-	uint8_t *p = realloc(e->res->trace, n);
+	uint8_t *p = realloc(e->out->trace, n);
 	if (!p)
 		return e->err = -HWPROF_E_NOMEM;
-	e->res->trace = p;
+	e->out->trace = p;
 	e->enc.buf = p;
 	e->enc.len = n;
 	e->cap_trace = n;
@@ -150,7 +157,7 @@ static void psb_plus(struct emu *e, uint64_t ip)
 
 static void ground_truth(struct emu *e, uint64_t ip)
 {
-	struct hwprof_pt_emu_result *r = e->res;
+	struct hwprof_pt_emu_thread *r = e->out;
 	if (r->ninsn == e->cap_insn) {
 		size_t n = e->cap_insn ? e->cap_insn * 2 : 1 << 14;
 		uint64_t *p = realloc(r->insns, n * sizeof(*p));
@@ -170,6 +177,7 @@ static void retire(struct emu *e, const struct hwprof_pt_insn *in, uint64_t next
 	uint64_t fall = in->ip + in->len;
 	ground_truth(e, in->ip);
 	e->steps++;
+	(*e->all_steps)++;
 	switch (in->iclass) {
 	case HWPROF_PT_IC_JCC:
 		tnt_bit(e, next != fall);
@@ -242,14 +250,13 @@ static int caught(pid_t pid, int sig)
 	return sig >= 1 && sig <= 64 && (mask >> (sig - 1)) & 1;
 }
 
-static void read_maps(struct emu *e, pid_t pid)
+static void read_maps(struct hwprof_pt_emu_result *r, pid_t pid)
 {
 	char path[64], line[4096];
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
-	struct hwprof_pt_emu_result *r = e->res;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long s, en, off;
 		char perm[8];
@@ -287,92 +294,163 @@ static void comm(struct hwprof_pt_emu_result *r, pid_t pid)
 	}
 }
 
-static void trace_loop(struct emu *e, pid_t pid, int memfd, int status)
+struct proc {
+	const struct hwprof_pt_emu_config *cfg;
+	struct hwprof_pt_emu_result *res;
+	struct emu th[MAX_THREADS];
+	size_t n;
+	uint64_t steps;
+	int memfd;
+	int err;
+};
+
+static struct emu *thread_get(struct proc *P, int tid)
 {
-	struct hwprof_pt_insn pend = { 0 };
-	int have_pend = 0, sig = 0;
-	uint64_t max = e->cfg->max_steps ? e->cfg->max_steps : 5000000;
-	unsigned period = e->cfg->psb_period ? e->cfg->psb_period : 4096;
-	e->last_psb = 0;
-	int first = 1;
-	for (;;) {
-		if (!first && waitpid(pid, &status, 0) < 0) {
-			e->err = -HWPROF_E_IO;
+	for (size_t i = 0; i < P->n; i++)
+		if (P->th[i].out->tid == tid)
+			return &P->th[i];
+	if (P->n == MAX_THREADS)
+		return NULL;
+	struct emu *e = &P->th[P->n];
+	memset(e, 0, sizeof(*e));
+	e->cfg = P->cfg;
+	e->out = &P->res->threads[P->n];
+	e->out->tid = tid;
+	e->all_steps = &P->steps;
+	e->tnt_max = (P->cfg->flags & (HWPROF_PT_EMU_LONG_TNT | HWPROF_PT_EMU_DEFER_TIP)) ? 47 : 6;
+	hwprof_pt_encoder_init(&e->enc, NULL, 0);
+	P->n++;
+	P->res->nthreads = P->n;
+	if (reserve_trace(e, 1 << 12))
+		return NULL;
+	return e;
+}
+
+/* A stopped thread is about to run the instruction at its rip: packets
+ * due before it (PSB+, TIP.PGE), then one step. */
+static void step(struct proc *P, struct emu *e, int sig)
+{
+	pid_t tid = e->out->tid;
+	struct user_regs_struct regs;
+	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) < 0) {
+		ptrace(PTRACE_SINGLESTEP, tid, 0, sig);
+		return;
+	}
+	uint64_t rip = regs.rip;
+	unsigned period = P->cfg->psb_period ? P->cfg->psb_period : 4096;
+	if (e->enc.pos - e->last_psb >= period || e->enc.pos == 0)
+		psb_plus(e, rip);
+	if (!e->enabled) {
+		ip_pkt(e, HWPROF_PT_TIP_PGE, rip, 0);
+		e->enabled = 1;
+	}
+	uint8_t code[16];
+	int n = read_code(P->memfd, rip, code, sizeof(code));
+	if (n <= 0 || hwprof_pt_insn_decode(code, (size_t)n, rip, 64, &e->pend) < 0)
+		e->pend = (struct hwprof_pt_insn){ .ip = rip, .len = 1 };
+	e->have_pend = 1;
+	ptrace(PTRACE_SINGLESTEP, tid, 0, sig);
+}
+
+static void trace_loop(struct proc *P, pid_t pid, int status)
+{
+	uint64_t max = P->cfg->max_steps ? P->cfg->max_steps : 5000000;
+	int killed = 0;
+	pid_t tid = pid;
+	for (int first = 1;; first = 0) {
+		if (!first && (tid = waitpid(-1, &status, __WALL)) < 0) {
+			if (errno == ECHILD)
+				return;
+			P->err = -HWPROF_E_IO;
 			return;
 		}
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			e->res->status = status;
-			return;
-		}
-		struct user_regs_struct regs;
-		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
-			if (have_pend) /* the exit syscall */
-				retire(e, &pend, 0);
-			have_pend = 0;
-			flush_tnt(e);
-			read_maps(e, pid);
-			ptrace(PTRACE_CONT, pid, 0, 0);
+			if (tid == pid) {
+				P->res->status = status;
+				return;
+			}
 			continue;
 		}
-		sig = WSTOPSIG(status);
-		if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0) {
-			e->err = -HWPROF_E_IO;
-			return;
+		struct emu *e = thread_get(P, tid);
+		if (!e) { /* too many threads: let it run untraced */
+			ptrace(PTRACE_DETACH, tid, 0, 0);
+			continue;
 		}
+		if (e->err) {
+			P->err = e->err;
+			kill(pid, SIGKILL);
+		}
+		unsigned event = (unsigned)status >> 16;
+		int sig = WSTOPSIG(status);
+		if (event == PTRACE_EVENT_EXIT) {
+			/* a pending syscall (exit, or one cut short by exit_group)
+			 * entered the kernel; anything else never ran */
+			if (e->have_pend && e->pend.iclass == HWPROF_PT_IC_SYSCALL)
+				retire(e, &e->pend, 0);
+			e->have_pend = 0;
+			flush_tnt(e);
+			if (tid == pid)
+				read_maps(P->res, pid);
+			ptrace(PTRACE_CONT, tid, 0, 0);
+			continue;
+		}
+		if (event == PTRACE_EVENT_CLONE) { /* still inside clone: go on */
+			ptrace(PTRACE_SINGLESTEP, tid, 0, 0);
+			continue;
+		}
+		if (!e->started) { /* exec stop, or a new thread's SIGSTOP */
+			e->started = 1;
+			if (tid == pid)
+				comm(P->res, pid);
+			step(P, e, 0);
+			continue;
+		}
+		struct user_regs_struct regs;
+		if (ptrace(PTRACE_GETREGS, tid, 0, &regs) < 0)
+			continue;
 		uint64_t rip = regs.rip;
-		if (sig == SIGTRAP && !first) {
-			if (have_pend && pend.iclass == HWPROF_PT_IC_OTHER && rip == pend.ip) {
+		if (sig == SIGTRAP) {
+			if (e->have_pend && e->pend.iclass == HWPROF_PT_IC_OTHER && rip == e->pend.ip) {
 				/* a REP string instruction stops per iteration but
 				 * retires once, as PT reports it */
-				ptrace(PTRACE_SINGLESTEP, pid, 0, 0);
+				ptrace(PTRACE_SINGLESTEP, tid, 0, 0);
 				continue;
 			}
-			if (have_pend)
-				retire(e, &pend, rip);
-			have_pend = 0;
-			sig = 0;
-		} else if (first) {
-			comm(e->res, pid);
-			first = 0;
+			if (e->have_pend)
+				retire(e, &e->pend, rip);
+			e->have_pend = 0;
 			sig = 0;
 		} else {
 			/* signal stop: the pending instruction did not run if rip is
 			 * still on it (it faulted) */
-			if (have_pend && rip != pend.ip)
-				retire(e, &pend, rip);
-			have_pend = 0;
-			if (caught(pid, sig)) {
+			if (e->have_pend && rip != e->pend.ip)
+				retire(e, &e->pend, rip);
+			e->have_pend = 0;
+			if (sig == SIGSTOP)
+				sig = 0; /* ours (thread start), not the program's */
+			if (sig && caught(pid, sig)) {
 				if (e->enabled) {
 					ip_pkt(e, HWPROF_PT_FUP, rip, 0);
 					ip_pkt(e, HWPROF_PT_TIP_PGD, 0, 1);
 					e->enabled = 0;
 				}
 				/* stops again at the handler's first instruction */
-				ptrace(PTRACE_SINGLESTEP, pid, 0, sig);
+				ptrace(PTRACE_SINGLESTEP, tid, 0, sig);
 				continue;
 			}
 		}
-		if (e->err)
-			return;
-		if (e->steps >= max) {
-			e->res->truncated = 1;
-			flush_tnt(e);
+		if (P->steps >= max && !killed) {
+			P->res->truncated = 1;
+			killed = 1;
+			for (size_t i = 0; i < P->n; i++)
+				flush_tnt(&P->th[i]);
 			kill(pid, SIGKILL);
-			ptrace(PTRACE_CONT, pid, 0, 0);
+		}
+		if (killed) {
+			ptrace(PTRACE_CONT, tid, 0, 0);
 			continue;
 		}
-		if (e->enc.pos - e->last_psb >= period || e->enc.pos == 0)
-			psb_plus(e, rip);
-		if (!e->enabled) {
-			ip_pkt(e, HWPROF_PT_TIP_PGE, rip, 0);
-			e->enabled = 1;
-		}
-		uint8_t code[16];
-		int n = read_code(memfd, rip, code, sizeof(code));
-		if (n <= 0 || hwprof_pt_insn_decode(code, (size_t)n, rip, 64, &pend) < 0)
-			pend = (struct hwprof_pt_insn){ .ip = rip, .len = 1 };
-		have_pend = 1;
-		ptrace(PTRACE_SINGLESTEP, pid, 0, sig);
+		step(P, e, sig);
 	}
 }
 
@@ -382,48 +460,68 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 	if (!argv || !argv[0] || !cfg || !res)
 		return -HWPROF_E_INVAL;
 	memset(res, 0, sizeof(*res));
-	struct emu e = { .cfg = cfg, .res = res };
-	e.tnt_max = (cfg->flags & (HWPROF_PT_EMU_LONG_TNT | HWPROF_PT_EMU_DEFER_TIP)) ? 47 : 6;
-	hwprof_pt_encoder_init(&e.enc, NULL, 0);
-	if (reserve_trace(&e, 1 << 16))
-		return e.err;
+	res->threads = calloc(MAX_THREADS, sizeof(*res->threads));
+	struct proc *P = calloc(1, sizeof(*P));
+	if (!res->threads || !P) {
+		free(P);
+		free(res->threads);
+		res->threads = NULL;
+		return -HWPROF_E_NOMEM;
+	}
+	P->cfg = cfg;
+	P->res = res;
 
 	pid_t pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		free(P);
 		return -HWPROF_E_IO;
+	}
 	if (pid == 0) {
 		ptrace(PTRACE_TRACEME, 0, 0, 0);
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	res->pid = pid;
-	int status;
+	int status, ret = 0;
 	if (waitpid(pid, &status, 0) < 0 || !WIFSTOPPED(status)) {
 		res->status = status;
+		free(P);
 		return -HWPROF_E_IO;
 	}
-	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
+	ptrace(PTRACE_SETOPTIONS, pid, 0,
+	       PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	int memfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (memfd < 0) {
+	P->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (P->memfd < 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
+		free(P);
 		return -HWPROF_E_IO;
 	}
 	/* the exec stop is the first stop: stepping starts there */
-	trace_loop(&e, pid, memfd, status);
-	close(memfd);
-	res->trace_len = e.enc.pos;
-	return e.err;
+	trace_loop(P, pid, status);
+	close(P->memfd);
+	for (size_t i = 0; i < P->n; i++) {
+		res->threads[i].trace_len = P->th[i].enc.pos;
+		if (P->th[i].err && !ret)
+			ret = P->th[i].err;
+	}
+	if (P->err)
+		ret = P->err;
+	free(P);
+	return ret;
 }
 
 HWPROF_API void hwprof_pt_emu_result_free(struct hwprof_pt_emu_result *res)
 {
 	if (!res)
 		return;
-	free(res->trace);
-	free(res->insns);
+	for (size_t i = 0; res->threads && i < res->nthreads; i++) {
+		free(res->threads[i].trace);
+		free(res->threads[i].insns);
+	}
+	free(res->threads);
 	free(res->maps);
 	memset(res, 0, sizeof(*res));
 }

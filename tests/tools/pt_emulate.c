@@ -3,6 +3,9 @@
  * instruction address per line, hex), PREFIX.maps ("start end pgoff path"
  * per executable mapping) and PREFIX.data, a perf.data that perf 6.1
  * decodes with --itrace (layout and pitfalls: docs/intel-pt-notes.md §2).
+ * Threads after the first get PREFIX.tN.raw / PREFIX.tN.gt (N = 1, 2, ...),
+ * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
+ * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--defer-tip] [--psb N]
  *                   [--max N] PREFIX PROG [ARGS...] */
 #include <inttypes.h>
@@ -39,9 +42,9 @@ static void u64(struct out *o, uint64_t v) { put(o, &v, 8); }
 static void pad8(struct out *o) { while (o->pos % 8) put(o, "", 1); }
 
 /* sample_id trailer for sample_type TID|TIME|IDENTIFIER: pid, tid, time, id */
-static void trailer(struct out *o, uint32_t pid)
+static void trailer(struct out *o, uint32_t pid, uint32_t tid)
 {
-	u32(o, pid); u32(o, pid); u64(o, 0); u64(o, 42);
+	u32(o, pid); u32(o, tid); u64(o, 0); u64(o, 42);
 }
 
 static void write_file(const char *path, const void *p, size_t n)
@@ -82,13 +85,16 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 			      0x200, 0x3c000, timing ? 32 : 0, timing ? 1 : 0, 0x2, 0, 0 };
 	put(&o, priv, sizeof(priv));
 
-	/* COMM */
+	/* COMM per thread (perf learns the threads' pid from them) */
 	size_t cl = strlen(r->comm) + 1, cpad = (cl + 7) & ~(size_t)7;
-	u32(&o, 3); u16(&o, 0); u16(&o, (uint16_t)(8 + 8 + cpad + 24));
-	u32(&o, pid); u32(&o, pid);
-	put(&o, r->comm, cl);
-	pad8(&o);
-	trailer(&o, pid);
+	for (size_t t = 0; t < r->nthreads; t++) {
+		uint32_t tid = (uint32_t)r->threads[t].tid;
+		u32(&o, 3); u16(&o, 0); u16(&o, (uint16_t)(8 + 8 + cpad + 24));
+		u32(&o, pid); u32(&o, tid);
+		put(&o, r->comm, cl);
+		pad8(&o);
+		trailer(&o, pid, tid);
+	}
 
 	/* MMAP2 per executable mapping, time 0 (pitfall 5) */
 	for (size_t i = 0; i < r->nmaps; i++) {
@@ -101,16 +107,20 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 		u32(&o, 5); u32(&o, 2);
 		put(&o, m->path, pl);
 		pad8(&o);
-		trailer(&o, pid);
+		trailer(&o, pid, pid);
 	}
 
-	/* AUXTRACE: one buffer (perf wants buffers split at PSBs, pitfall 7) */
-	size_t padded = (r->trace_len + 7) & ~(size_t)7;
-	u32(&o, 71); u16(&o, 0); u16(&o, 48);
-	u64(&o, padded); u64(&o, 0); u64(&o, 0x1234); u32(&o, 0); u32(&o, pid);
-	u32(&o, 0xffffffff); u32(&o, 0);
-	put(&o, r->trace, r->trace_len);
-	pad8(&o);
+	/* AUXTRACE: one buffer per thread (perf wants buffers split at PSBs,
+	 * pitfall 7: each holds a whole thread's trace) */
+	for (size_t t = 0; t < r->nthreads; t++) {
+		const struct hwprof_pt_emu_thread *th = &r->threads[t];
+		size_t padded = (th->trace_len + 7) & ~(size_t)7;
+		u32(&o, 71); u16(&o, 0); u16(&o, 48);
+		u64(&o, padded); u64(&o, 0); u64(&o, 0x1234 + t); u32(&o, (uint32_t)t);
+		u32(&o, (uint32_t)th->tid); u32(&o, 0xffffffff); u32(&o, 0);
+		put(&o, th->trace, th->trace_len);
+		pad8(&o);
+	}
 
 	uint64_t dsize = o.pos - data_off;
 	memcpy(o.b + 48, &dsize, 8);
@@ -151,17 +161,36 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char path[4096];
-	snprintf(path, sizeof(path), "%s.raw", prefix);
-	write_file(path, r.trace, r.trace_len);
-
-	snprintf(path, sizeof(path), "%s.gt", prefix);
-	FILE *f = fopen(path, "w");
-	for (size_t k = 0; f && k < r.ninsn; k++)
-		fprintf(f, "%" PRIx64 "\n", r.insns[k]);
-	if (!f || fclose(f)) {
+	FILE *f;
+	snprintf(path, sizeof(path), "%s.tids", prefix);
+	FILE *tids = fopen(path, "w");
+	if (!tids) {
 		perror(path);
 		return 1;
 	}
+	size_t total = 0;
+	for (size_t t = 0; t < r.nthreads; t++) {
+		const struct hwprof_pt_emu_thread *th = &r.threads[t];
+		char base[3072];
+		if (t)
+			snprintf(base, sizeof(base), "%s.t%zu", prefix, t);
+		else
+			snprintf(base, sizeof(base), "%s", prefix);
+		snprintf(path, sizeof(path), "%s.raw", base);
+		write_file(path, th->trace, th->trace_len);
+		snprintf(path, sizeof(path), "%s.gt", base);
+		f = fopen(path, "w");
+		for (size_t k = 0; f && k < th->ninsn; k++)
+			fprintf(f, "%" PRIx64 "\n", th->insns[k]);
+		if (!f || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+		fprintf(tids, "%zu %d\n", t, th->tid);
+		total += th->ninsn;
+	}
+	if (fclose(tids))
+		return 1;
 	snprintf(path, sizeof(path), "%s.maps", prefix);
 	f = fopen(path, "w");
 	for (size_t k = 0; f && k < r.nmaps; k++)
@@ -178,8 +207,8 @@ int main(int argc, char **argv)
 		config |= 0x400 | 0x200 | ((uint64_t)cfg.mtc_freq << 14) | 0x2;
 	snprintf(path, sizeof(path), "%s.data", prefix);
 	perf_data(path, &r, config, cfg.flags & HWPROF_PT_EMU_TIMING);
-	fprintf(stderr, "pt_emulate: %zu instructions, %zu trace bytes, %zu maps%s\n", r.ninsn,
-		r.trace_len, r.nmaps, r.truncated ? " (truncated)" : "");
+	fprintf(stderr, "pt_emulate: %zu threads, %zu instructions, %zu maps%s\n", r.nthreads,
+		total, r.nmaps, r.truncated ? " (truncated)" : "");
 	hwprof_pt_emu_result_free(&r);
 	return 0;
 }
