@@ -29,7 +29,9 @@ extern "C" {
 
 /* A set of sections (vaddr range -> file offset or memory). A section added
  * later replaces the overlapping parts of earlier ones (as a new mmap does).
- * Files are mapped read-only once per path. */
+ * Files are mapped read-only once per path. The image also holds the cache
+ * of decoded blocks its decoders share: use an image (and its decoders)
+ * from one thread at a time. */
 struct hwprof_pt_image;
 
 HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img);
@@ -199,7 +201,8 @@ HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow);
  * -HWPROF_E_INVAL. Errors in the trace are events, never return codes. */
 HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *flow, struct hwprof_pt_event *ev);
 
-/* Block cache statistics: blocks decoded, block lookups that hit. */
+/* Block cache statistics of the image's cache (all its decoders so far):
+ * blocks decoded, block lookups that hit. */
 HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t *decoded,
 				     uint64_t *hits);
 

@@ -38,7 +38,7 @@ struct hwprof_pt_flow {
 	struct hwprof_pt_last_ip lip;
 	struct hwprof_pt_image *img;
 	struct hwprof_pt_flow_config cfg;
-	struct ipt_bcache cache;
+	struct ipt_bcache *cache; /* the image's: shared by its decoders */
 
 	enum st st;
 	uint64_t ip;
@@ -697,7 +697,7 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
 		e->ip = b->ip;
 		e->end_ip = end_ip;
 		e->ninsn = n;
-		e->ilen = ipt_bcache_lens(&f->cache, b);
+		e->ilen = ipt_bcache_lens(f->cache, b);
 	}
 	return e;
 }
@@ -757,7 +757,7 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 
 	const struct ipt_block *b;
-	if (ipt_bcache_get(&f->cache, f->img, f->ip, f->mode, &b) < 0) {
+	if (ipt_bcache_get(f->cache, f->img, f->ip, f->mode, &b) < 0) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
 		return;
 	}
@@ -771,7 +771,7 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	if (fup && a->ip > b->ip && a->ip <= b->end_ip) {
 		/* stop at the FUP's instruction */
-		const uint8_t *len = ipt_bcache_lens(&f->cache, b);
+		const uint8_t *len = ipt_bcache_lens(f->cache, b);
 		uint64_t ip = b->ip;
 		uint32_t k = 0;
 		while (k < b->ninsn && ip < a->ip)
@@ -886,7 +886,7 @@ unresolved:
 	/* the instructions before the unresolved branch did run: report them
 	 * ahead of the error */
 	if (b->ninsn > 1) {
-		const uint8_t *len = ipt_bcache_lens(&f->cache, b);
+		const uint8_t *len = ipt_bcache_lens(f->cache, b);
 		if (emit_block(f, b, b->ninsn - 1, b->end_ip - len[b->ninsn - 2]))
 			for (unsigned i = f->qn - 1; i > q0; i--) {
 				struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
@@ -906,10 +906,7 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 	struct hwprof_pt_flow *f = calloc(1, sizeof(*f));
 	if (!f)
 		return -HWPROF_E_NOMEM;
-	if (ipt_bcache_init(&f->cache)) {
-		free(f);
-		return -HWPROF_E_UNSUPPORTED;
-	}
+	f->cache = ipt_image_cache(img);
 	hwprof_pt_decoder_init(&f->dec, len ? buf : "", len, 0);
 	hwprof_pt_last_ip_init(&f->lip);
 	if (cfg)
@@ -927,7 +924,6 @@ HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow)
 {
 	if (!flow)
 		return;
-	ipt_bcache_fini(&flow->cache);
 	free(flow);
 }
 
@@ -935,9 +931,9 @@ HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t
 				     uint64_t *hits)
 {
 	if (decoded)
-		*decoded = flow ? flow->cache.decoded : 0;
+		*decoded = flow ? flow->cache->decoded : 0;
 	if (hits)
-		*hits = flow ? flow->cache.hits : 0;
+		*hits = flow ? flow->cache->hits : 0;
 }
 
 HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_event *ev)

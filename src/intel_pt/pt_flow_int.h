@@ -50,4 +50,7 @@ static inline const uint8_t *ipt_bcache_lens(const struct ipt_bcache *c,
 /* Classifies one decoded Zydis instruction. */
 int ipt_insn_classify(const ZydisDecodedInstruction *zi, uint64_t ip, struct hwprof_pt_insn *out);
 
+/* The image's block cache (created with the image). */
+struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
+
 #endif

@@ -1,7 +1,9 @@
 /* Intel PT code image: the traced address space as sorted, non-overlapping
  * sections, each backed by a read-only file mapping or caller memory. The
  * flow decoder reads instruction bytes through it; lookups use a last-hit
- * hint and binary search, never allocate. */
+ * hint and binary search, never allocate. The image also owns the decoded
+ * block cache, so decoders of several trace queues over one address space
+ * decode each instruction once. */
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -32,6 +34,7 @@ struct hwprof_pt_image {
 	size_t nfiles, capfiles;
 	size_t hint;
 	uint64_t generation;     /* bumped on every change: caches compare it */
+	struct ipt_bcache cache;
 };
 
 HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img)
@@ -39,7 +42,20 @@ HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img)
 	if (!img)
 		return -HWPROF_E_INVAL;
 	*img = calloc(1, sizeof(**img));
-	return *img ? 0 : -HWPROF_E_NOMEM;
+	if (!*img)
+		return -HWPROF_E_NOMEM;
+	if (ipt_bcache_init(&(*img)->cache) < 0) {
+		free(*img);
+		*img = NULL;
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	(*img)->generation = 1; /* the empty cache belongs to generation 0 */
+	return 0;
+}
+
+struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img)
+{
+	return &img->cache;
 }
 
 HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
@@ -51,6 +67,7 @@ HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
 			munmap((void *)img->files[i].map, img->files[i].size);
 		free(img->files[i].path);
 	}
+	ipt_bcache_fini(&img->cache);
 	free(img->files);
 	free(img->sec);
 	free(img);
