@@ -8,6 +8,7 @@
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_pt(int argc, char **argv);
+int cmd_pt_insn(int argc, char **argv); /* hwprof pt insn (cmd_pt_insn.c) */
 int cmd_spe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -24,6 +24,7 @@ struct pt_opts {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: hwprof pt dump FILE [--offset N] [--no-sync] [--lastip] [--time]\n"
+		   "       hwprof pt insn ... (instruction flow; hwprof pt insn -h)\n"
 		   "  --offset N  start at byte N of FILE\n"
 		   "  --no-sync   do not look for a PSB first; print exactly what perf -D prints\n"
 		   "  --lastip    show the IP reconstructed from TIP/FUP packets\n"
@@ -138,8 +139,11 @@ int cmd_pt(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 129 : 0;
 	}
+	if (!strcmp(argv[1], "insn"))
+		return cmd_pt_insn(argc, argv);
 	if (strcmp(argv[1], "dump"))
-		return cli_usage_error("pt", "unknown subcommand '%s' (expected 'dump')", argv[1]);
+		return cli_usage_error("pt", "unknown subcommand '%s' (expected 'dump' or 'insn')",
+				       argv[1]);
 	int ret = parse(argc, argv, &o);
 	if (ret)
 		return ret;

@@ -27,7 +27,7 @@ static const struct command commands[] = {
 	{ "version", cmd_version, "Print the hwprof version" },
 	{ "flamegraph", cmd_flamegraph, "Draw an interactive SVG flame graph (-o out.svg)" },
 	{ "export", cmd_export, "Convert samples for speedscope, firefox, perfetto, pprof" },
-	{ "pt", cmd_pt, "Dump Intel PT packets of a raw trace (pt dump FILE)" },
+	{ "pt", cmd_pt, "Intel PT: packet dump (pt dump FILE), instruction flow (pt insn)" },
 	{ "spe", cmd_spe, "Dump raw Arm SPE buffers (perf report -D format)" },
 };
 

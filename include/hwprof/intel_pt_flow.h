@@ -1,0 +1,271 @@
+/* hwprof Intel PT control flow: rebuilds the executed instructions from a PT
+ * packet stream and the traced code.
+ *
+ * Sections:
+ *   1. Code image: address ranges -> bytes of files or caller memory
+ *   2. Instruction classes (Zydis: length and branch kind only)
+ *   3. Flow decoder: buffer + image in, events (blocks, branches, trace
+ *      begin/end, async events, modes, timing, errors) out
+ *   4. Time conversion (TSC -> perf time, as AUXTRACE_INFO describes it)
+ *   5. Emulator: a ptrace single-stepping tracer that writes the packets a
+ *      CPU would for a program's user-mode run (tests without PT hardware)
+ *
+ * The decoder never prints and allocates only its block cache (amortised,
+ * bounded), never per packet or per instruction.
+ */
+#ifndef HWPROF_INTEL_PT_FLOW_H
+#define HWPROF_INTEL_PT_FLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hwprof/hwprof.h"
+#include "hwprof/intel_pt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- 1. Image --------------------------------------------------------------- */
+
+/* A set of sections (vaddr range -> file offset or memory). A section added
+ * later replaces the overlapping parts of earlier ones (as a new mmap does).
+ * Files are mapped read-only once per path. The image also holds the cache
+ * of decoded blocks its decoders share: use an image (and its decoders)
+ * from one thread at a time. */
+struct hwprof_pt_image;
+
+HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img);
+HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img);
+
+/* [vaddr, vaddr + size) holds the bytes of `path` from `file_off` on (an MMAP
+ * record). Bytes past the file's end read as absent. */
+HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char *path,
+					uint64_t file_off, uint64_t size, uint64_t vaddr);
+
+/* The executable PT_LOAD segments of an ELF file (read with libelf), moved by
+ * `bias` (0 for ET_EXEC, the load base for ET_DYN). Returns the number of
+ * sections added. */
+HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,
+				       uint64_t bias);
+
+/* Caller-owned bytes that must outlive the image. */
+HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,
+				       size_t len, uint64_t vaddr);
+
+/* Copies up to len bytes at addr, stopping at a gap. Returns the count (> 0)
+ * or -HWPROF_E_NOENT when addr is not mapped. */
+HWPROF_API int hwprof_pt_image_read(const struct hwprof_pt_image *img, uint64_t addr,
+				    void *buf, size_t len);
+
+/* Number of sections. */
+HWPROF_API size_t hwprof_pt_image_count(const struct hwprof_pt_image *img);
+
+/* ---- 2. Instructions -------------------------------------------------------- */
+
+/* What an instruction does to control flow, which is all PT decoding needs. */
+enum hwprof_pt_iclass {
+	HWPROF_PT_IC_OTHER = 0,   /* falls through */
+	HWPROF_PT_IC_JCC,         /* conditional direct (Jcc, JrCXZ, LOOPcc): TNT */
+	HWPROF_PT_IC_JMP,         /* direct near jump */
+	HWPROF_PT_IC_JMP_IND,     /* indirect near jump: TIP */
+	HWPROF_PT_IC_CALL,        /* direct near call: pushes */
+	HWPROF_PT_IC_CALL_IND,    /* indirect near call: TIP, pushes */
+	HWPROF_PT_IC_RET,         /* near return: TNT (compressed) or TIP */
+	HWPROF_PT_IC_SYSCALL,     /* SYSCALL, SYSENTER */
+	HWPROF_PT_IC_SYSRET,      /* SYSRET, SYSEXIT */
+	HWPROF_PT_IC_INT,         /* INT n, INT3, INTO, INT1 */
+	HWPROF_PT_IC_IRET,        /* IRET* */
+	HWPROF_PT_IC_FAR,         /* far JMP/CALL/RET */
+	HWPROF_PT_IC_PTWRITE,     /* PTWRITE (falls through) */
+	HWPROF_PT_IC_COUNT
+};
+
+struct hwprof_pt_insn {
+	uint64_t ip;
+	uint64_t target;   /* direct branches: the destination; else 0 */
+	uint8_t len;
+	uint8_t iclass;    /* enum hwprof_pt_iclass */
+};
+
+/* Decodes the instruction at buf (ip gives direct targets) in `mode` (16, 32
+ * or 64). Returns its length or -HWPROF_E_BAD_PACKET when the bytes are no
+ * instruction (or are cut short). */
+HWPROF_API int hwprof_pt_insn_decode(const uint8_t *buf, size_t len, uint64_t ip,
+				     unsigned mode, struct hwprof_pt_insn *insn);
+
+/* "jcc", "jmp", "ret", ... */
+HWPROF_API const char *hwprof_pt_iclass_name(unsigned iclass);
+
+/* ---- 3. Flow decoder ---------------------------------------------------------- */
+
+/* perf's TSC <-> perf time parameters (AUXTRACE_INFO / TIME_CONV). */
+struct hwprof_pt_time_conv {
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
+};
+
+/* Configuration flags. */
+#define HWPROF_PT_FLOW_NORETCOMP 0x1  /* the trace was made with noretcomp:
+				       * every RET has a TIP */
+
+struct hwprof_pt_flow_config {
+	unsigned flags;          /* HWPROF_PT_FLOW_* */
+	unsigned mtc_freq;       /* MTC period exponent (attr config mtc_period) */
+	uint32_t tsc_ctc_n;      /* CPUID.15H EBX; 0: no MTC timing */
+	uint32_t tsc_ctc_d;      /* CPUID.15H EAX */
+	unsigned max_nonturbo_ratio; /* for CYC -> TSC (0: CYC only counted) */
+	unsigned initial_mode;   /* 16/32/64 before any MODE.Exec (0 -> 64) */
+	struct hwprof_pt_time_conv time_conv; /* TSC -> perf time (mult 0: none) */
+};
+
+enum hwprof_pt_ev_type {
+	HWPROF_PT_EV_NONE = 0,
+	HWPROF_PT_EV_BLOCK,      /* ninsn instructions from ip to end_ip */
+	HWPROF_PT_EV_ENABLE,     /* tracing starts/resumes at ip (TIP.PGE, PSB+ FUP,
+				  * FUP after OVF; payload: the packet type) */
+	HWPROF_PT_EV_DISABLE,    /* tracing stops (TIP.PGD); ip: where the next
+				  * instruction would have been, to: PGD target
+				  * (0 if suppressed); flags ASYNC if from a FUP */
+	HWPROF_PT_EV_ASYNC,      /* interrupt/exception: from ip (not executed)
+				  * to `to` */
+	HWPROF_PT_EV_OVF,        /* internal buffer overflow: packets lost */
+	HWPROF_PT_EV_MODE_EXEC,  /* payload: 16/32/64 */
+	HWPROF_PT_EV_MODE_TSX,   /* payload: bit0 InTX, bit1 TXAbort; ip: FUP ip */
+	HWPROF_PT_EV_PIP,        /* payload: CR3, flags: NR */
+	HWPROF_PT_EV_VMCS,       /* payload: VMCS base */
+	HWPROF_PT_EV_PTWRITE,    /* payload: value; ip: PTWRITE insn if known */
+	HWPROF_PT_EV_CBR,        /* payload: core:bus ratio */
+	HWPROF_PT_EV_PWRE,       /* power events: payload raw as in the packet */
+	HWPROF_PT_EV_PWRX,
+	HWPROF_PT_EV_MWAIT,
+	HWPROF_PT_EV_EXSTOP,     /* ip: FUP ip if IP bit set */
+	HWPROF_PT_EV_CFE,        /* payload: vector, count: type; ip: FUP ip if any */
+	HWPROF_PT_EV_EVD,        /* payload: data, count: type */
+	HWPROF_PT_EV_TRACESTOP,
+	HWPROF_PT_EV_ERROR,      /* err: -HWPROF_E_*, code: HWPROF_PT_ERR_*,
+				  * offset: trace offset; decoding resumes at
+				  * the next PSB */
+	HWPROF_PT_EV_COUNT
+};
+
+/* Error kinds of EV_ERROR (count field). */
+enum hwprof_pt_err_kind {
+	HWPROF_PT_ERR_PACKET = 1,   /* undecodable packet */
+	HWPROF_PT_ERR_NOCODE,       /* instruction fetch failed at ip */
+	HWPROF_PT_ERR_TNT,          /* branch needs a TNT bit, other packet seen */
+	HWPROF_PT_ERR_TIP,          /* branch needs a TIP, other packet seen */
+	HWPROF_PT_ERR_RET,          /* compressed return with an empty call stack */
+	HWPROF_PT_ERR_FUP,          /* FUP ip never reached / unexpected packet */
+	HWPROF_PT_ERR_NOIP,         /* IP packet with suppressed IP where one is needed */
+	HWPROF_PT_ERR_LOOP,         /* walked too far without any packet */
+};
+
+/* event flags */
+#define HWPROF_PT_EVF_TAKEN  0x1  /* BLOCK: the last insn branched to `to` */
+#define HWPROF_PT_EVF_ASYNC  0x2  /* DISABLE: asynchronous (FUP + TIP.PGD) */
+#define HWPROF_PT_EVF_NR     0x4  /* PIP: non-root */
+#define HWPROF_PT_EVF_STATUS 0x8  /* ENABLE: from PSB+ or OVF (not a PGE) */
+#define HWPROF_PT_EVF_COMPRESSED 0x10 /* BLOCK ending in RET: compressed */
+
+struct hwprof_pt_event {
+	uint8_t type;        /* enum hwprof_pt_ev_type */
+	uint8_t iclass;      /* BLOCK: class of the last instruction */
+	uint8_t mode;        /* execution mode (16/32/64) */
+	uint8_t flags;       /* HWPROF_PT_EVF_* */
+	uint32_t ninsn;      /* BLOCK: instruction count */
+	uint32_t count;      /* CFE/EVD type, ERROR kind */
+	int32_t err;         /* ERROR: -HWPROF_E_* */
+	uint64_t ip;
+	uint64_t end_ip;     /* BLOCK: address of the last instruction */
+	uint64_t to;
+	uint64_t payload;
+	uint64_t offset;     /* trace offset of the packet behind the event */
+	uint64_t tsc;        /* TSC estimate (TSC, MTC/TMA, CYC), 0 if none yet */
+	uint64_t cyc;        /* CYC cycles seen so far */
+	uint64_t time;       /* perf time of tsc per the config's time_conv
+			      * (= tsc when time_mult is 0) */
+	const uint8_t *ilen; /* BLOCK: lengths of the ninsn instructions, valid
+			      * until the next call */
+};
+
+struct hwprof_pt_flow;
+
+/* buf must outlive the decoder; the image too. cfg may be NULL. */
+HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
+				  struct hwprof_pt_image *img,
+				  const struct hwprof_pt_flow_config *cfg);
+HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow);
+
+/* Next event. Returns 1 with an event, 0 at the end of the trace, or
+ * -HWPROF_E_INVAL. Errors in the trace are events, never return codes. */
+HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *flow, struct hwprof_pt_event *ev);
+
+/* Block cache statistics of the image's cache (all its decoders so far):
+ * blocks decoded, block lookups that hit. */
+HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t *decoded,
+				     uint64_t *hits);
+
+HWPROF_API const char *hwprof_pt_ev_name(unsigned type);
+
+/* ---- 4. Time ------------------------------------------------------------------ */
+
+/* perf time (ns) of a TSC value: time_zero + tsc * mult >> shift, computed
+ * without overflow. mult 0 -> returns tsc. */
+HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv *tc,
+					       uint64_t tsc);
+
+/* ---- 5. Emulator ----------------------------------------------------------------- */
+
+#define HWPROF_PT_EMU_NORETCOMP 0x1   /* every RET gets a TIP */
+#define HWPROF_PT_EMU_LONG_TNT  0x2   /* up to 47 bits per TNT (else short, 6) */
+#define HWPROF_PT_EMU_TIMING    0x4   /* TSC+TMA in PSB+, MTC, CYC */
+#define HWPROF_PT_EMU_DEFER_TIP 0x8   /* hold indirect JMP/CALL TIPs behind a
+				       * filling TNT, send them after it (SDM
+				       * "Deferred TIPs"); implies long TNTs */
+
+struct hwprof_pt_emu_config {
+	unsigned flags;           /* HWPROF_PT_EMU_* */
+	unsigned psb_period;      /* PSB+ at the first instruction after this many
+				   * bytes (0: 4096) */
+	uint64_t max_steps;       /* stop (kill) after this many (0: 5,000,000) */
+	unsigned mtc_freq;        /* MTC every 2^mtc_freq CTC ticks (default 3) */
+};
+
+struct hwprof_pt_emu_map {
+	uint64_t start, end, pgoff;
+	char path[256];
+};
+
+/* One traced thread: its own PT buffer (per-thread mode) and ground truth. */
+struct hwprof_pt_emu_thread {
+	int tid;
+	uint8_t *trace;           /* the PT bytes */
+	size_t trace_len;
+	uint64_t *insns;          /* ground truth: executed user instructions */
+	size_t ninsn;
+};
+
+struct hwprof_pt_emu_result {
+	struct hwprof_pt_emu_thread *threads; /* [0] is the main thread */
+	size_t nthreads;
+	struct hwprof_pt_emu_map *maps; /* executable file mappings at exit */
+	size_t nmaps;
+	int pid;
+	int status;               /* waitpid status of the child */
+	int truncated;            /* max_steps was hit */
+	char comm[16];
+};
+
+/* Runs argv[0] (a path) with argv under PTRACE_SINGLESTEP, x86-64 user mode
+ * only. Threads are followed (up to 64, each with its own trace); signals
+ * too (async FUP + TIP.PGD, TIP.PGE at the handler). max_steps counts all
+ * threads. Returns 0 or -HWPROF_E_*. */
+HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_config *cfg,
+				 struct hwprof_pt_emu_result *res);
+HWPROF_API void hwprof_pt_emu_result_free(struct hwprof_pt_emu_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,955 @@
+/* Intel PT flow decoder: walks the traced code block by block and consumes
+ * packets only where the code cannot tell what happened (conditional
+ * branches -> TNT, indirect branches and uncompressed returns -> TIP, async
+ * events -> FUP [+ TIP/TIP.PGD]). One "ahead" packet is kept so that a
+ * pending FUP is known before the walk reaches its address. Errors become
+ * events and decoding resumes at the next PSB. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "intel_pt/pt_flow_int.h"
+
+#define QSIZE 64
+#define QROOM 8   /* free slots fetch() keeps: side events never push out blocks */
+#define STACK_DEPTH 64           /* as the hardware's return-compression stack */
+#define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct jumps/calls only: a loop */
+
+enum st { ST_SYNC, ST_OFF, ST_ON, ST_END };
+
+/* What the next flow-relevant packet says. */
+enum ahead_kind {
+	AH_NONE = 0, AH_TIP, AH_PGE, AH_PGD, AH_OVF, AH_EOS,
+	AH_FUP_ASYNC,    /* FUP + TIP: interrupt/exception from ip to `to` */
+	AH_FUP_DISABLE,  /* FUP + TIP.PGD */
+	AH_FUP_STATUS,   /* FUP binding earlier packets (TSX, PTWRITE, ...) to ip */
+};
+
+/* Packets whose event happens at the following FUP's address. */
+enum { BIND_TSX = 1, BIND_PTW = 2, BIND_EXSTOP = 4, BIND_CFE = 8 };
+
+struct ahead {
+	uint8_t kind;
+	uint8_t have_ip, have_to;
+	uint64_t ip, to, off;
+};
+
+struct hwprof_pt_flow {
+	struct hwprof_pt_decoder dec;
+	struct hwprof_pt_last_ip lip;
+	struct hwprof_pt_image *img;
+	struct hwprof_pt_flow_config cfg;
+	struct ipt_bcache *cache; /* the image's: shared by its decoders */
+
+	enum st st;
+	uint64_t ip;
+	unsigned mode;
+	unsigned pending_mode;   /* MODE.Exec waiting for its TIP/PGE (0: none) */
+	int after_ovf;
+
+	uint64_t tnt;            /* remaining TNT bits, oldest at bit 63 */
+	unsigned ntnt;
+	uint64_t tnt_off;
+	struct ahead ah;
+
+	/* one pushed-back packet */
+	int have_back;
+	struct hwprof_pt_packet back;
+	uint64_t back_off;
+
+	/* packets bound to the next FUP */
+	unsigned bind;
+	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_off;
+	uint32_t bind_cfe_type;
+
+	uint64_t stack[STACK_DEPTH];
+	unsigned sp, depth;
+
+	/* timing */
+	uint64_t tsc, tsc_ref, ctc_ref, last_ctc, cyc;
+	int have_tma;
+	unsigned cbr;
+
+	unsigned blocks_without_packet;
+	uint64_t look_off;       /* first packet the walk has not used up */
+	uint64_t sync_off;       /* PSB of the last synchronisation */
+	struct hwprof_pt_event q[QSIZE];
+	unsigned qh, qn;
+};
+
+static const char *const ev_names[HWPROF_PT_EV_COUNT] = {
+	"none", "block", "enable", "disable", "async", "ovf", "mode.exec", "mode.tsx",
+	"pip", "vmcs", "ptwrite", "cbr", "pwre", "pwrx", "mwait", "exstop", "cfe", "evd",
+	"tracestop", "error",
+};
+
+HWPROF_API const char *hwprof_pt_ev_name(unsigned type)
+{
+	return type < HWPROF_PT_EV_COUNT ? ev_names[type] : "?";
+}
+
+HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv *tc,
+					       uint64_t tsc)
+{
+	if (!tc || !tc->time_mult)
+		return tsc;
+	unsigned s = tc->time_shift < 64 ? tc->time_shift : 63;
+	uint64_t quot = tsc >> s, rem = tsc & ((1ULL << s) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> s);
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uint64_t off)
+{
+	/* the queue drains after every step; a full queue drops side events
+	 * rather than growing (bounded memory on hostile input) */
+	if (f->qn == QSIZE)
+		return NULL;
+	struct hwprof_pt_event *e = &f->q[(f->qh + f->qn++) % QSIZE];
+	memset(e, 0, sizeof(*e));
+	e->type = (uint8_t)type;
+	e->mode = (uint8_t)f->mode;
+	e->offset = off;
+	e->tsc = f->tsc;
+	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->tsc);
+	e->cyc = f->cyc;
+	return e;
+}
+
+static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint64_t payload,
+		     uint32_t count)
+{
+	struct hwprof_pt_event *e = push(f, type, off);
+	if (e) {
+		e->payload = payload;
+		e->count = count;
+	}
+}
+
+/* Error event, then resynchronise at the next PSB. */
+static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off)
+{
+	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR, off);
+	if (e) {
+		e->err = err;
+		e->count = kind;
+		e->ip = f->ip;
+	}
+	f->st = ST_SYNC;
+}
+
+/* ---- packets ----------------------------------------------------------------- */
+
+static void timing(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p)
+{
+	switch (p->type) {
+	case HWPROF_PT_TSC:
+		f->tsc = p->payload;
+		break;
+	case HWPROF_PT_TMA:
+		/* TSC of the CTC edge = TSC - FastCounter */
+		f->ctc_ref = f->last_ctc = p->payload & 0xffff;
+		f->tsc_ref = f->tsc - (p->count <= f->tsc ? p->count : 0);
+		f->have_tma = 1;
+		break;
+	case HWPROF_PT_MTC:
+		if (f->have_tma && f->cfg.tsc_ctc_n && f->cfg.tsc_ctc_d) {
+			unsigned sh = f->cfg.mtc_freq;
+			uint64_t mask = 0xffULL << sh;
+			uint64_t ctc = (f->last_ctc & ~mask) | ((p->payload & 0xff) << sh);
+			if (ctc < f->last_ctc)
+				ctc += 1ULL << (sh + 8);
+			f->last_ctc = ctc;
+			uint64_t est = f->tsc_ref + (ctc - f->ctc_ref) * f->cfg.tsc_ctc_n /
+						    f->cfg.tsc_ctc_d;
+			if (est > f->tsc)
+				f->tsc = est;
+		}
+		break;
+	case HWPROF_PT_CYC:
+		f->cyc += p->payload;
+		if (f->cfg.max_nonturbo_ratio && f->cbr)
+			f->tsc += p->payload * f->cfg.max_nonturbo_ratio / f->cbr;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Next packet (the pushed-back one first). 1: packet, 0: end, < 0: a bad
+ * packet (error event queued, state set to resync). */
+static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64_t *off)
+{
+	if (f->have_back) {
+		f->have_back = 0;
+		*p = f->back;
+		*off = f->back_off;
+		return 1;
+	}
+	*off = hwprof_pt_decoder_offset(&f->dec);
+	int ret = hwprof_pt_decoder_next(&f->dec, p);
+	if (ret == 1) {
+		f->blocks_without_packet = 0;
+		timing(f, p);
+		return 1;
+	}
+	if (ret == 0)
+		return 0;
+	error(f, HWPROF_PT_ERR_PACKET, ret, hwprof_pt_decoder_error_offset(&f->dec));
+	hwprof_pt_decoder_skip(&f->dec, 1);
+	return ret;
+}
+
+static void unread(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p, uint64_t off)
+{
+	f->have_back = 1;
+	f->back = *p;
+	f->back_off = off;
+}
+
+/* IP of an IP packet: 1 with *ip, 0 when suppressed, < 0 bad compression. */
+static int pkt_ip(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p, uint64_t *ip)
+{
+	int r = hwprof_pt_last_ip_update(&f->lip, p, ip);
+	if (r == 1 && f->mode != 64)
+		*ip &= 0xffffffff;
+	return r;
+}
+
+/* Side packets: they never decide control flow. Returns 1 if handled. */
+static int side(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p, uint64_t off)
+{
+	switch (p->type) {
+	case HWPROF_PT_PAD: case HWPROF_PT_TSC: case HWPROF_PT_TMA: case HWPROF_PT_MTC:
+	case HWPROF_PT_CYC: case HWPROF_PT_MNT: case HWPROF_PT_BBP: case HWPROF_PT_BIP:
+	case HWPROF_PT_BEP: case HWPROF_PT_TRIG: case HWPROF_PT_PSBEND:
+		return 1;
+	case HWPROF_PT_CBR:
+		f->cbr = (unsigned)(p->payload & 0xff);
+		push_val(f, HWPROF_PT_EV_CBR, off, f->cbr, 0);
+		return 1;
+	case HWPROF_PT_PWRE:
+		push_val(f, HWPROF_PT_EV_PWRE, off, p->payload, 0);
+		return 1;
+	case HWPROF_PT_PWRX:
+		push_val(f, HWPROF_PT_EV_PWRX, off, p->payload, 0);
+		return 1;
+	case HWPROF_PT_MWAIT:
+		push_val(f, HWPROF_PT_EV_MWAIT, off, p->payload, 0);
+		return 1;
+	case HWPROF_PT_EVD:
+		push_val(f, HWPROF_PT_EV_EVD, off, p->payload, p->count);
+		return 1;
+	case HWPROF_PT_TRACESTOP:
+		push_val(f, HWPROF_PT_EV_TRACESTOP, off, 0, 0);
+		return 1;
+	case HWPROF_PT_VMCS:
+		push_val(f, HWPROF_PT_EV_VMCS, off, p->payload << 12, 0);
+		return 1;
+	case HWPROF_PT_PIP: {
+		struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_PIP, off);
+		if (e) {
+			e->payload = (p->payload & ~1ULL) << 4;
+			e->flags = (p->payload & 1) ? HWPROF_PT_EVF_NR : 0;
+		}
+		return 1;
+	}
+	case HWPROF_PT_MODE_EXEC:
+		f->pending_mode = (unsigned)p->payload;
+		return 1;
+	case HWPROF_PT_MODE_TSX:
+		f->bind |= BIND_TSX;
+		f->bind_tsx = p->payload;
+		f->bind_off = off;
+		return 1;
+	case HWPROF_PT_PTWRITE:
+		if (p->ip) {
+			f->bind |= BIND_PTW;
+			f->bind_ptw = p->payload;
+			f->bind_off = off;
+		} else {
+			push_val(f, HWPROF_PT_EV_PTWRITE, off, p->payload, 0);
+		}
+		return 1;
+	case HWPROF_PT_EXSTOP:
+		if (p->ip)
+			f->bind |= BIND_EXSTOP;
+		else
+			push_val(f, HWPROF_PT_EV_EXSTOP, off, 0, 0);
+		return 1;
+	case HWPROF_PT_CFE:
+		if (p->ip) {
+			f->bind |= BIND_CFE;
+			f->bind_cfe = p->payload;
+			f->bind_cfe_type = p->count;
+		} else {
+			push_val(f, HWPROF_PT_EV_CFE, off, p->payload, p->count);
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void apply_mode(struct hwprof_pt_flow *f, uint64_t off)
+{
+	if (!f->pending_mode)
+		return;
+	if (f->pending_mode != f->mode) {
+		f->mode = f->pending_mode;
+		push_val(f, HWPROF_PT_EV_MODE_EXEC, off, f->mode, 0);
+	}
+	f->pending_mode = 0;
+}
+
+/* Events bound to a FUP at ip. */
+static void emit_bound(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off)
+{
+	struct hwprof_pt_event *e;
+	if ((f->bind & BIND_TSX) && (e = push(f, HWPROF_PT_EV_MODE_TSX, off))) {
+		e->payload = f->bind_tsx;
+		e->ip = ip;
+	}
+	if ((f->bind & BIND_PTW) && (e = push(f, HWPROF_PT_EV_PTWRITE, off))) {
+		e->payload = f->bind_ptw;
+		e->ip = ip;
+	}
+	if ((f->bind & BIND_EXSTOP) && (e = push(f, HWPROF_PT_EV_EXSTOP, off)))
+		e->ip = ip;
+	if ((f->bind & BIND_CFE) && (e = push(f, HWPROF_PT_EV_CFE, off))) {
+		e->payload = f->bind_cfe;
+		e->count = f->bind_cfe_type;
+		e->ip = ip;
+	}
+	f->bind = 0;
+}
+
+/* PSB+ after its PSB: status packets up to PSBEND. Sets *fup to the status
+ * FUP's IP (the next instruction) if there is one. Returns 1, 0 at the end
+ * of the trace, < 0 after an error. */
+static int psb_plus(struct hwprof_pt_flow *f, uint64_t *fup, int *have_fup)
+{
+	struct hwprof_pt_packet p;
+	uint64_t off;
+	*have_fup = 0;
+	f->bind = 0;
+	for (;;) {
+		int r = read_pkt(f, &p, &off);
+		if (r <= 0)
+			return r;
+		switch (p.type) {
+		case HWPROF_PT_PSBEND:
+			return 1;
+		case HWPROF_PT_MODE_EXEC:
+			if (p.payload != f->mode) {
+				f->mode = (unsigned)p.payload;
+				push_val(f, HWPROF_PT_EV_MODE_EXEC, off, f->mode, 0);
+			}
+			f->pending_mode = 0;
+			break;
+		case HWPROF_PT_MODE_TSX:
+			push_val(f, HWPROF_PT_EV_MODE_TSX, off, p.payload, 0);
+			break;
+		case HWPROF_PT_FUP: {
+			uint64_t ip;
+			int ok = pkt_ip(f, &p, &ip);
+			if (ok < 0) {
+				error(f, HWPROF_PT_ERR_PACKET, -HWPROF_E_BAD_PACKET, off);
+				return -HWPROF_E_BAD_PACKET;
+			}
+			if (ok == 1) {
+				*fup = ip;
+				*have_fup = 1;
+			}
+			break;
+		}
+		case HWPROF_PT_OVF: case HWPROF_PT_PSB: case HWPROF_PT_TNT: case HWPROF_PT_TIP:
+		case HWPROF_PT_TIP_PGE: case HWPROF_PT_TIP_PGD:
+			/* PSB+ cut short: let the caller see it */
+			unread(f, &p, off);
+			return 1;
+		default:
+			side(f, &p, off);
+			break;
+		}
+	}
+}
+
+/* After a FUP at `fip`: what follows decides its meaning. */
+static int classify_fup(struct hwprof_pt_flow *f, uint64_t fip, uint64_t foff)
+{
+	struct hwprof_pt_packet p;
+	uint64_t off;
+	f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1, .ip = fip, .off = foff };
+	if (f->bind)
+		return 1;
+	for (;;) {
+		int r = read_pkt(f, &p, &off);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			return 1;
+		if (p.type == HWPROF_PT_TIP || p.type == HWPROF_PT_TIP_PGD) {
+			uint64_t ip;
+			int ok = pkt_ip(f, &p, &ip);
+			if (ok < 0) {
+				error(f, HWPROF_PT_ERR_PACKET, -HWPROF_E_BAD_PACKET, off);
+				return -HWPROF_E_BAD_PACKET;
+			}
+			f->ah.kind = p.type == HWPROF_PT_TIP ? AH_FUP_ASYNC : AH_FUP_DISABLE;
+			f->ah.have_to = ok == 1;
+			f->ah.to = ok == 1 ? ip : 0;
+			if (p.type == HWPROF_PT_TIP && ok != 1) {
+				error(f, HWPROF_PT_ERR_NOIP, -HWPROF_E_CORRUPT, off);
+				return -HWPROF_E_CORRUPT;
+			}
+			return 1;
+		}
+		/* packets that bind to a later FUP end the look-ahead */
+		if (p.type != HWPROF_PT_MODE_TSX && p.type != HWPROF_PT_PTWRITE &&
+		    p.type != HWPROF_PT_EXSTOP && p.type != HWPROF_PT_CFE && side(f, &p, off))
+			continue;
+		unread(f, &p, off);
+		return 1;
+	}
+}
+
+/* Reads packets until the next one that decides control flow: loads TNT
+ * bits or sets f->ah. Returns 1, or < 0 after an error. With may_pause, it
+ * returns 0 (nothing decided yet) when side events (PTWRITE, power, ...)
+ * fill the event queue, so they are handed out before it goes on. */
+static int fetch(struct hwprof_pt_flow *f, int may_pause)
+{
+	struct hwprof_pt_packet p;
+	uint64_t off;
+	f->look_off = f->have_back ? f->back_off : hwprof_pt_decoder_offset(&f->dec);
+	for (;;) {
+		if (may_pause && f->qn > QSIZE - QROOM)
+			return 0;
+		int r = read_pkt(f, &p, &off);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			f->ah = (struct ahead){ .kind = AH_EOS,
+						.off = hwprof_pt_decoder_offset(&f->dec) };
+			return 1;
+		}
+		if (side(f, &p, off))
+			continue;
+		uint64_t ip = 0;
+		int ok;
+		switch (p.type) {
+		case HWPROF_PT_TNT:
+			f->tnt = p.payload;
+			f->ntnt = p.count;
+			f->tnt_off = off;
+			if (!p.count)
+				continue;
+			return 1;
+		case HWPROF_PT_TIP: case HWPROF_PT_TIP_PGE: case HWPROF_PT_TIP_PGD:
+		case HWPROF_PT_FUP:
+			ok = pkt_ip(f, &p, &ip);
+			if (ok < 0) {
+				error(f, HWPROF_PT_ERR_PACKET, -HWPROF_E_BAD_PACKET, off);
+				return ok;
+			}
+			if (p.type == HWPROF_PT_FUP) {
+				if (ok != 1)
+					continue; /* FUP without IP carries nothing to bind */
+				if (f->after_ovf) { /* OVF, FUP: where tracing resumes */
+					f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1,
+								.ip = ip, .off = off };
+					return 1;
+				}
+				return classify_fup(f, ip, off);
+			}
+			f->ah = (struct ahead){
+				.kind = p.type == HWPROF_PT_TIP ? AH_TIP :
+					p.type == HWPROF_PT_TIP_PGE ? AH_PGE : AH_PGD,
+				.have_ip = ok == 1, .ip = ip, .off = off };
+			return 1;
+		case HWPROF_PT_OVF:
+			f->ah = (struct ahead){ .kind = AH_OVF, .off = off };
+			return 1;
+		case HWPROF_PT_PSB: {
+			uint64_t fip;
+			int have;
+			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
+			r = psb_plus(f, &fip, &have);
+			if (r < 0)
+				return r;
+			if (f->st == ST_OFF && have) {
+				/* tracing is on at a PSB+ with FUP: resume there */
+				f->ah = (struct ahead){ .kind = AH_PGE, .have_ip = 1, .ip = fip,
+							.off = off };
+				f->after_ovf = 2; /* mark: status enable */
+				return 1;
+			}
+			continue;
+		}
+		default:
+			continue;
+		}
+	}
+}
+
+/* ---- walking ----------------------------------------------------------------- */
+
+static void stack_push(struct hwprof_pt_flow *f, uint64_t ret)
+{
+	f->sp = (f->sp + 1) % STACK_DEPTH;
+	f->stack[f->sp] = ret;
+	if (f->depth < STACK_DEPTH)
+		f->depth++;
+}
+
+static int stack_pop(struct hwprof_pt_flow *f, uint64_t *ret)
+{
+	if (!f->depth)
+		return 0;
+	*ret = f->stack[f->sp];
+	f->sp = (f->sp + STACK_DEPTH - 1) % STACK_DEPTH;
+	f->depth--;
+	return 1;
+}
+
+static void enable(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off, unsigned flags,
+		   unsigned pkt_type)
+{
+	apply_mode(f, off);
+	f->ip = ip;
+	f->st = ST_ON;
+	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ENABLE, off);
+	if (e) {
+		e->ip = ip;
+		e->flags = (uint8_t)flags;
+		e->payload = pkt_type;
+	}
+}
+
+static void disable(struct hwprof_pt_flow *f, uint64_t off, unsigned flags)
+{
+	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_DISABLE, off);
+	if (e) {
+		e->ip = f->ip;
+		e->to = f->ah.have_to ? f->ah.to : (f->ah.kind == AH_PGD && f->ah.have_ip ? f->ah.ip : 0);
+		e->flags = (uint8_t)flags;
+	}
+	f->st = ST_OFF;
+	f->ah.kind = AH_NONE;
+}
+
+static void sync_state_reset(struct hwprof_pt_flow *f)
+{
+	f->ntnt = 0;
+	f->ah.kind = AH_NONE;
+	f->have_back = 0;
+	f->bind = 0;
+	f->depth = 0;
+	f->pending_mode = 0;
+	hwprof_pt_last_ip_init(&f->lip);
+}
+
+static void step_sync(struct hwprof_pt_flow *f)
+{
+	sync_state_reset(f);
+	if (hwprof_pt_decoder_sync(&f->dec) < 0) {
+		f->st = ST_END;
+		return;
+	}
+	f->sync_off = hwprof_pt_decoder_offset(&f->dec);
+	struct hwprof_pt_packet p;
+	uint64_t off, fip;
+	int have;
+	if (read_pkt(f, &p, &off) <= 0) {
+		f->st = ST_END;
+		return;
+	}
+	hwprof_pt_last_ip_update(&f->lip, &p, NULL);
+	f->st = ST_OFF;
+	int r = psb_plus(f, &fip, &have);
+	if (r == 0)
+		f->st = ST_END;
+	else if (r > 0 && have)
+		enable(f, fip, off, HWPROF_PT_EVF_STATUS, HWPROF_PT_PSB);
+}
+
+static void step_off(struct hwprof_pt_flow *f)
+{
+	if (f->ah.kind == AH_NONE) {
+		f->ntnt = 0;
+		if (fetch(f, 1) <= 0)
+			return;
+	}
+	struct ahead a = f->ah;
+	f->ah.kind = AH_NONE;
+	switch (a.kind) {
+	case AH_EOS:
+		f->st = ST_END;
+		break;
+	case AH_PGE:
+		if (!a.have_ip) {
+			error(f, HWPROF_PT_ERR_NOIP, -HWPROF_E_CORRUPT, a.off);
+			break;
+		}
+		enable(f, a.ip, a.off, f->after_ovf ? HWPROF_PT_EVF_STATUS : 0,
+		       f->after_ovf == 2 ? HWPROF_PT_PSB : HWPROF_PT_TIP_PGE);
+		f->after_ovf = 0;
+		break;
+	case AH_FUP_STATUS: case AH_FUP_ASYNC: case AH_FUP_DISABLE:
+		emit_bound(f, a.ip, a.off);
+		if (f->after_ovf) { /* OVF, FUP: tracing resumes at the FUP */
+			f->after_ovf = 0;
+			enable(f, a.ip, a.off, HWPROF_PT_EVF_STATUS, HWPROF_PT_FUP);
+			if (a.kind == AH_FUP_ASYNC) {
+				f->ah = a; /* the async branch happens right there */
+			} else if (a.kind == AH_FUP_DISABLE) {
+				f->ah = a;
+			}
+		}
+		break;
+	case AH_OVF:
+		push_val(f, HWPROF_PT_EV_OVF, a.off, 0, 0);
+		f->after_ovf = 1;
+		f->depth = 0;
+		break;
+	default: /* TIP/PGD while disabled: nothing to follow */
+		break;
+	}
+}
+
+/* The TNT bit for a conditional branch or compressed return: 1/0, or -1
+ * when the next packet is something else (f->ah says what). */
+static int tnt_bit(struct hwprof_pt_flow *f)
+{
+	if (!f->ntnt) {
+		if (f->ah.kind != AH_NONE)
+			return -1;
+		if (fetch(f, 0) < 0)
+			return -2;
+		if (!f->ntnt)
+			return -1;
+	}
+	int bit = (int)(f->tnt >> 63);
+	f->tnt <<= 1;
+	f->ntnt--;
+	return bit;
+}
+
+/* A TIP needed while TNT bits remain: the CPU may defer TIPs behind a TNT
+ * that is still filling (SDM "Deferred TIPs"); they follow the TNT packet
+ * in order. 1 with *to, < 0 on error (event done). */
+static int deferred_tip(struct hwprof_pt_flow *f, uint64_t *to)
+{
+	struct hwprof_pt_packet p;
+	uint64_t off;
+	for (;;) {
+		int r = read_pkt(f, &p, &off);
+		if (r < 0)
+			return -2;
+		if (r > 0 && p.type != HWPROF_PT_MODE_TSX && p.type != HWPROF_PT_PTWRITE &&
+		    p.type != HWPROF_PT_EXSTOP && p.type != HWPROF_PT_CFE && side(f, &p, off))
+			continue;
+		if (r > 0 && p.type == HWPROF_PT_TIP && pkt_ip(f, &p, to) == 1) {
+			apply_mode(f, off);
+			return 1;
+		}
+		if (r > 0)
+			unread(f, &p, off);
+		error(f, HWPROF_PT_ERR_TIP, -HWPROF_E_CORRUPT, r > 0 ? off : f->tnt_off);
+		return -1;
+	}
+}
+
+/* For a branch that needs a TIP: 1 with the target in *to, 0 when tracing
+ * stopped (TIP.PGD; disable event done), < 0 on error (event done). */
+static int need_tip(struct hwprof_pt_flow *f, uint64_t *to)
+{
+	if (f->ntnt)
+		return deferred_tip(f, to);
+	if (f->ah.kind == AH_NONE && fetch(f, 0) < 0)
+		return -2;
+	if (f->ah.kind == AH_TIP) {
+		if (!f->ah.have_ip) {
+			error(f, HWPROF_PT_ERR_NOIP, -HWPROF_E_CORRUPT, f->ah.off);
+			return -1;
+		}
+		*to = f->ah.ip;
+		apply_mode(f, f->ah.off);
+		f->ah.kind = AH_NONE;
+		return 1;
+	}
+	if (f->ah.kind == AH_PGD)
+		return 0;
+	if (f->ah.kind == AH_EOS) {
+		f->st = ST_END;
+		return -1;
+	}
+	error(f, HWPROF_PT_ERR_TIP, -HWPROF_E_CORRUPT, f->ah.off);
+	return -1;
+}
+
+static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct ipt_block *b,
+					  uint32_t n, uint64_t end_ip)
+{
+	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_BLOCK, f->ah.off);
+	if (e) {
+		e->ip = b->ip;
+		e->end_ip = end_ip;
+		e->ninsn = n;
+		e->ilen = ipt_bcache_lens(f->cache, b);
+	}
+	return e;
+}
+
+static void step_on(struct hwprof_pt_flow *f)
+{
+	if (!f->ntnt && f->ah.kind == AH_NONE) {
+		/* fetch() notes where it starts: packets read ahead are not
+		 * used up by the walk, so an error in the code (not in the
+		 * trace) resynchronises from there */
+		if (fetch(f, 1) <= 0)
+			return;
+	}
+	if (f->st != ST_ON)
+		return;
+	struct ahead *a = &f->ah;
+	int fup = a->kind == AH_FUP_ASYNC || a->kind == AH_FUP_DISABLE || a->kind == AH_FUP_STATUS;
+	if (fup && f->ntnt) {
+		error(f, HWPROF_PT_ERR_FUP, -HWPROF_E_CORRUPT, a->off);
+		return;
+	}
+	if (fup && a->ip == f->ip) {
+		emit_bound(f, a->ip, a->off);
+		if (a->kind == AH_FUP_ASYNC) {
+			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ASYNC, a->off);
+			if (e) {
+				e->ip = a->ip;
+				e->to = a->to;
+			}
+			apply_mode(f, a->off);
+			f->ip = a->to;
+			a->kind = AH_NONE;
+		} else if (a->kind == AH_FUP_DISABLE) {
+			disable(f, a->off, HWPROF_PT_EVF_ASYNC);
+		} else {
+			a->kind = AH_NONE;
+		}
+		return;
+	}
+	if (a->kind == AH_OVF) {
+		push_val(f, HWPROF_PT_EV_OVF, a->off, 0, 0);
+		a->kind = AH_NONE;
+		f->after_ovf = 1;
+		f->depth = 0;
+		f->st = ST_OFF;
+		return;
+	}
+	if (a->kind == AH_PGE) { /* enable while on: take it as a new start */
+		a->kind = AH_NONE;
+		if (a->have_ip)
+			enable(f, a->ip, a->off, 0, HWPROF_PT_TIP_PGE);
+		return;
+	}
+	if (++f->blocks_without_packet > MAX_BLOCKS_WITHOUT_PACKET) {
+		error(f, HWPROF_PT_ERR_LOOP, -HWPROF_E_CORRUPT, hwprof_pt_decoder_offset(&f->dec));
+		return;
+	}
+
+	const struct ipt_block *b;
+	if (ipt_bcache_get(f->cache, f->img, f->ip, f->mode, &b) < 0) {
+		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
+		return;
+	}
+	if (!b->ninsn) {
+		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOENT, f->look_off);
+		/* never before the PSB of the last sync: every resync moves on */
+		uint64_t to = f->look_off > f->sync_off ? f->look_off : f->sync_off + 1;
+		if (to < hwprof_pt_decoder_offset(&f->dec))
+			hwprof_pt_decoder_seek(&f->dec, (size_t)to);
+		return;
+	}
+	if (fup && a->ip > b->ip && a->ip <= b->end_ip) {
+		/* stop at the FUP's instruction */
+		const uint8_t *len = ipt_bcache_lens(f->cache, b);
+		uint64_t ip = b->ip;
+		uint32_t k = 0;
+		while (k < b->ninsn && ip < a->ip)
+			ip += len[k++];
+		if (ip == a->ip) {
+			emit_block(f, b, k, ip - len[k - 1]);
+			f->ip = ip;
+			return;
+		}
+	}
+	uint64_t next = b->end_ip + b->last_len, to = 0;
+	unsigned flags = 0, q0 = f->qn;
+	int r;
+	switch (b->iclass) {
+	case HWPROF_PT_IC_JCC:
+		r = tnt_bit(f);
+		if (r == -1 && f->ah.kind == AH_PGD && f->ah.have_ip && f->ah.ip == b->target)
+			r = 2; /* taken out of the traced range */
+		if (r == -1 && f->ah.kind == AH_EOS) {
+			f->st = ST_END;
+			goto unresolved;
+		}
+		if (r == -1)
+			error(f, HWPROF_PT_ERR_TNT, -HWPROF_E_CORRUPT, f->ah.off);
+		if (r < 0)
+			goto unresolved;
+		if (r) {
+			flags = HWPROF_PT_EVF_TAKEN;
+			to = b->target;
+		}
+		if (r == 2) {
+			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
+			if (e) {
+				e->iclass = b->iclass;
+				e->flags = (uint8_t)flags;
+				e->to = to;
+			}
+			f->ip = to;
+			disable(f, f->ah.off, 0);
+			return;
+		}
+		f->ip = r ? b->target : next;
+		break;
+	case HWPROF_PT_IC_JMP: case HWPROF_PT_IC_CALL:
+		if (b->iclass == HWPROF_PT_IC_CALL)
+			stack_push(f, next);
+		flags = HWPROF_PT_EVF_TAKEN;
+		to = f->ip = b->target;
+		if (!f->ntnt && f->ah.kind == AH_PGD && f->ah.have_ip && f->ah.ip == to) {
+			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
+			if (e) {
+				e->iclass = b->iclass;
+				e->flags = (uint8_t)flags;
+				e->to = to;
+			}
+			disable(f, f->ah.off, 0);
+			return;
+		}
+		break;
+	case HWPROF_PT_IC_RET:
+		if (!(f->cfg.flags & HWPROF_PT_FLOW_NORETCOMP) &&
+		    (f->ntnt || (f->ah.kind == AH_NONE && fetch(f, 0) >= 0 && f->ntnt))) {
+			if (tnt_bit(f) != 1 || !stack_pop(f, &to)) {
+				error(f, HWPROF_PT_ERR_RET, -HWPROF_E_CORRUPT, f->tnt_off);
+				goto unresolved;
+			}
+			flags = HWPROF_PT_EVF_TAKEN | HWPROF_PT_EVF_COMPRESSED;
+			f->ip = to;
+			break;
+		}
+		if (f->st != ST_ON)
+			goto unresolved;
+		/* fall through */
+	default:
+		if (b->iclass == HWPROF_PT_IC_OTHER || b->iclass == HWPROF_PT_IC_PTWRITE) {
+			f->ip = next;
+			break;
+		}
+		r = need_tip(f, &to);
+		if (r < 0)
+			goto unresolved;
+		if (r == 0) { /* TIP.PGD: the branch left the traced range */
+			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
+			if (e) {
+				e->iclass = b->iclass;
+				/* taken, to an address the trace does not show */
+				e->to = f->ah.have_ip ? f->ah.ip : 0;
+				e->flags = HWPROF_PT_EVF_TAKEN;
+			}
+			f->ip = next;
+			disable(f, f->ah.off, 0);
+			return;
+		}
+		if (b->iclass == HWPROF_PT_IC_RET) {
+			uint64_t dummy;
+			stack_pop(f, &dummy); /* the hardware pops on every RET */
+		} else if (b->iclass == HWPROF_PT_IC_CALL_IND) {
+			stack_push(f, next);
+		}
+		flags = HWPROF_PT_EVF_TAKEN;
+		f->ip = to;
+		break;
+	}
+	struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
+	if (e) {
+		e->iclass = b->iclass;
+		e->flags = (uint8_t)flags;
+		e->to = to;
+	}
+	return;
+unresolved:
+	/* the instructions before the unresolved branch did run: report them
+	 * ahead of the error */
+	if (b->ninsn > 1) {
+		const uint8_t *len = ipt_bcache_lens(f->cache, b);
+		if (emit_block(f, b, b->ninsn - 1, b->end_ip - len[b->ninsn - 2]))
+			for (unsigned i = f->qn - 1; i > q0; i--) {
+				struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
+				struct hwprof_pt_event *y = &f->q[(f->qh + i - 1) % QSIZE];
+				struct hwprof_pt_event tmp = *x;
+				*x = *y;
+				*y = tmp;
+			}
+	}
+}
+HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
+				  struct hwprof_pt_image *img,
+				  const struct hwprof_pt_flow_config *cfg)
+{
+	if (!flow || !img || (!buf && len))
+		return -HWPROF_E_INVAL;
+	struct hwprof_pt_flow *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -HWPROF_E_NOMEM;
+	f->cache = ipt_image_cache(img);
+	hwprof_pt_decoder_init(&f->dec, len ? buf : "", len, 0);
+	hwprof_pt_last_ip_init(&f->lip);
+	if (cfg)
+		f->cfg = *cfg;
+	if (f->cfg.mtc_freq > 15)
+		f->cfg.mtc_freq = 15;
+	f->mode = f->cfg.initial_mode == 16 || f->cfg.initial_mode == 32 ? f->cfg.initial_mode : 64;
+	f->img = img;
+	f->st = ST_SYNC;
+	*flow = f;
+	return 0;
+}
+
+HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow)
+{
+	if (!flow)
+		return;
+	free(flow);
+}
+
+HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t *decoded,
+				     uint64_t *hits)
+{
+	if (decoded)
+		*decoded = flow ? flow->cache->decoded : 0;
+	if (hits)
+		*hits = flow ? flow->cache->hits : 0;
+}
+
+HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_event *ev)
+{
+	if (!f || !ev)
+		return -HWPROF_E_INVAL;
+	while (!f->qn) {
+		switch (f->st) {
+		case ST_SYNC: step_sync(f); break;
+		case ST_OFF: step_off(f); break;
+		case ST_ON: step_on(f); break;
+		case ST_END: return 0;
+		}
+	}
+	*ev = f->q[f->qh];
+	f->qh = (f->qh + 1) % QSIZE;
+	f->qn--;
+	return 1;
+}

@@ -1,0 +1,56 @@
+/* Intel PT flow internals shared by the image, the instruction block cache
+ * and the flow decoder. Not public. */
+#ifndef HWPROF_PT_FLOW_INT_H
+#define HWPROF_PT_FLOW_INT_H
+
+#include <Zydis/Zydis.h>
+#include "hwprof/intel_pt_flow.h"
+
+uint64_t ipt_image_generation(const struct hwprof_pt_image *img);
+
+/* A straight run of instructions ending at a branch (or a PTWRITE, the start
+ * of another cached block, a size limit, or code that cannot be read). */
+struct ipt_block {
+	uint64_t ip;          /* first instruction */
+	uint64_t end_ip;      /* last instruction */
+	uint64_t target;      /* direct branch target of the last instruction */
+	uint32_t lens;        /* index of the lengths in the arena */
+	uint32_t ninsn;       /* 0: nothing decodable at ip */
+	uint8_t iclass;       /* class of the last instruction */
+	uint8_t mode;
+	uint8_t last_len;
+	uint8_t pad;
+};
+
+/* Per-image cache of decoded blocks, hashed by (ip, mode). */
+struct ipt_bcache {
+	struct ipt_block *blk;
+	size_t nblk, capblk;
+	uint32_t *tab;        /* block index + 1, 0 = empty; open addressing */
+	size_t tabsize;
+	uint8_t *lens;
+	size_t nlens, caplens;
+	uint64_t gen;         /* image generation the blocks belong to */
+	uint64_t decoded, hits;
+	ZydisDecoder zd[3];   /* 16, 32, 64-bit */
+};
+
+int ipt_bcache_init(struct ipt_bcache *c);
+void ipt_bcache_fini(struct ipt_bcache *c);
+/* The block at ip; *out is valid until the next call. Returns 0 or
+ * -HWPROF_E_NOMEM. */
+int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint64_t ip,
+		   unsigned mode, const struct ipt_block **out);
+static inline const uint8_t *ipt_bcache_lens(const struct ipt_bcache *c,
+					     const struct ipt_block *b)
+{
+	return c->lens + b->lens;
+}
+
+/* Classifies one decoded Zydis instruction. */
+int ipt_insn_classify(const ZydisDecodedInstruction *zi, uint64_t ip, struct hwprof_pt_insn *out);
+
+/* The image's block cache (created with the image). */
+struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
+
+#endif

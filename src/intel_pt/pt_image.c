@@ -1,0 +1,303 @@
+/* Intel PT code image: the traced address space as sorted, non-overlapping
+ * sections, each backed by a read-only file mapping or caller memory. The
+ * flow decoder reads instruction bytes through it; lookups use a last-hit
+ * hint and binary search, never allocate. The image also owns the decoded
+ * block cache, so decoders of several trace queues over one address space
+ * decode each instruction once. */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "intel_pt/pt_flow_int.h"
+
+struct ipt_file {
+	char *path;
+	const uint8_t *map;
+	size_t size;
+};
+
+struct ipt_section {
+	uint64_t start, end;     /* [start, end) */
+	const uint8_t *bytes;    /* bytes of start; NULL past the file's end */
+	size_t avail;            /* readable bytes from start */
+};
+
+struct hwprof_pt_image {
+	struct ipt_section *sec;
+	size_t nsec, capsec;
+	struct ipt_file *files;
+	size_t nfiles, capfiles;
+	size_t hint;
+	uint64_t generation;     /* bumped on every change: caches compare it */
+	struct ipt_bcache cache;
+};
+
+HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img)
+{
+	if (!img)
+		return -HWPROF_E_INVAL;
+	*img = calloc(1, sizeof(**img));
+	if (!*img)
+		return -HWPROF_E_NOMEM;
+	if (ipt_bcache_init(&(*img)->cache) < 0) {
+		free(*img);
+		*img = NULL;
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	(*img)->generation = 1; /* the empty cache belongs to generation 0 */
+	return 0;
+}
+
+struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img)
+{
+	return &img->cache;
+}
+
+HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
+{
+	if (!img)
+		return;
+	for (size_t i = 0; i < img->nfiles; i++) {
+		if (img->files[i].map)
+			munmap((void *)img->files[i].map, img->files[i].size);
+		free(img->files[i].path);
+	}
+	ipt_bcache_fini(&img->cache);
+	free(img->files);
+	free(img->sec);
+	free(img);
+}
+
+HWPROF_API size_t hwprof_pt_image_count(const struct hwprof_pt_image *img)
+{
+	return img ? img->nsec : 0;
+}
+
+uint64_t ipt_image_generation(const struct hwprof_pt_image *img)
+{
+	return img->generation;
+}
+
+static int reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap * 2 : 16;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return -HWPROF_E_NOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* Inserts [start, end) after cutting whatever overlaps it. */
+static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
+		  const uint8_t *bytes, size_t avail)
+{
+	if (end <= start)
+		return -HWPROF_E_INVAL;
+	/* worst case one section splits in two, plus the new one */
+	int ret = reserve((void **)&img->sec, &img->capsec, img->nsec + 2, sizeof(*img->sec));
+	if (ret)
+		return ret;
+	size_t w = 0, n = img->nsec;
+	struct ipt_section tail = { 0 };
+	int have_tail = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ipt_section s = img->sec[i];
+		if (s.end <= start || s.start >= end) {
+			img->sec[w++] = s;
+			continue;
+		}
+		if (s.end > end) { /* keep the part after the new section */
+			tail = s;
+			uint64_t cut = end - s.start;
+			tail.start = end;
+			tail.bytes = s.bytes && cut < s.avail ? s.bytes + cut : NULL;
+			tail.avail = cut < s.avail ? s.avail - (size_t)cut : 0;
+			have_tail = 1;
+		}
+		if (s.start < start) { /* keep the part before */
+			s.end = start;
+			if (s.avail > start - s.start)
+				s.avail = (size_t)(start - s.start);
+			img->sec[w++] = s;
+		}
+	}
+	img->sec[w++] = (struct ipt_section){ start, end, avail ? bytes : NULL, avail };
+	if (have_tail)
+		img->sec[w++] = tail;
+	img->nsec = w;
+	/* insertion sort: the array was sorted, only the new pieces moved */
+	for (size_t i = 1; i < w; i++) {
+		struct ipt_section s = img->sec[i];
+		size_t j = i;
+		while (j && img->sec[j - 1].start > s.start) {
+			img->sec[j] = img->sec[j - 1];
+			j--;
+		}
+		img->sec[j] = s;
+	}
+	img->hint = 0;
+	img->generation++;
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,
+				       size_t len, uint64_t vaddr)
+{
+	if (!img || !buf || !len || vaddr + len < vaddr)
+		return -HWPROF_E_INVAL;
+	return insert(img, vaddr, vaddr + len, buf, len);
+}
+
+static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_file **out)
+{
+	for (size_t i = 0; i < img->nfiles; i++)
+		if (!strcmp(img->files[i].path, path)) {
+			*out = &img->files[i];
+			return 0;
+		}
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -HWPROF_E_IO;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -HWPROF_E_IO;
+	}
+	const uint8_t *map = NULL;
+	if (st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			close(fd);
+			return -HWPROF_E_IO;
+		}
+		map = m;
+	}
+	close(fd);
+	int ret = reserve((void **)&img->files, &img->capfiles, img->nfiles + 1,
+			  sizeof(*img->files));
+	char *p = strdup(path);
+	if (ret || !p) {
+		free(p);
+		if (map)
+			munmap((void *)map, (size_t)st.st_size);
+		return -HWPROF_E_NOMEM;
+	}
+	struct ipt_file *f = &img->files[img->nfiles++];
+	f->path = p;
+	f->map = map;
+	f->size = (size_t)st.st_size;
+	*out = f;
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char *path,
+					uint64_t file_off, uint64_t size, uint64_t vaddr)
+{
+	if (!img || !path || !size || vaddr + size < vaddr)
+		return -HWPROF_E_INVAL;
+	struct ipt_file *f;
+	int ret = file_get(img, path, &f);
+	if (ret)
+		return ret;
+	const uint8_t *bytes = NULL;
+	size_t avail = 0;
+	if (file_off < f->size) {
+		bytes = f->map + file_off;
+		avail = f->size - (size_t)file_off;
+		if (avail > size)
+			avail = (size_t)size;
+	}
+	return insert(img, vaddr, vaddr + size, bytes, avail);
+}
+
+HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,
+				       uint64_t bias)
+{
+	if (!img || !path)
+		return -HWPROF_E_INVAL;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -HWPROF_E_UNSUPPORTED;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -HWPROF_E_IO;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	size_t n = 0;
+	int ret = 0, added = 0;
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n) != 0) {
+		ret = -HWPROF_E_CORRUPT;
+		goto out;
+	}
+	for (size_t i = 0; i < n && ret >= 0; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) ||
+		    !ph.p_memsz)
+			continue;
+		ret = hwprof_pt_image_add_file(img, path, ph.p_offset, ph.p_filesz ? ph.p_filesz : 1,
+					       ph.p_vaddr + bias);
+		if (ret >= 0)
+			added++;
+	}
+out:
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ret < 0 ? ret : added;
+}
+
+/* Section holding addr, or NULL. */
+static const struct ipt_section *find(const struct hwprof_pt_image *img, uint64_t addr)
+{
+	size_t h = img->hint;
+	if (h < img->nsec && addr >= img->sec[h].start && addr < img->sec[h].end)
+		return &img->sec[h];
+	size_t lo = 0, hi = img->nsec;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (img->sec[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < img->nsec && addr >= img->sec[lo].start) {
+		((struct hwprof_pt_image *)img)->hint = lo; /* a cache, not state */
+		return &img->sec[lo];
+	}
+	return NULL;
+}
+
+HWPROF_API int hwprof_pt_image_read(const struct hwprof_pt_image *img, uint64_t addr,
+				    void *buf, size_t len)
+{
+	if (!img || (!buf && len))
+		return -HWPROF_E_INVAL;
+	size_t done = 0;
+	while (done < len) {
+		const struct ipt_section *s = find(img, addr + done);
+		if (!s)
+			break;
+		uint64_t off = addr + done - s->start;
+		if (off >= s->avail)
+			break;
+		size_t n = s->avail - (size_t)off;
+		if (n > len - done)
+			n = len - done;
+		memcpy((uint8_t *)buf + done, s->bytes + off, n);
+		done += n;
+		if (s->end != s->start + s->avail)
+			break; /* the rest of this section is absent */
+	}
+	if (!done)
+		return -HWPROF_E_NOENT;
+	return done > (size_t)INT32_MAX ? INT32_MAX : (int)done;
+}

@@ -1,0 +1,265 @@
+/* Intel PT instruction layer: Zydis finds each instruction's length and its
+ * branch class (nothing else is needed to follow PT), and a per-image cache
+ * keeps decoded blocks so each instruction is decoded once per run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "intel_pt/pt_flow_int.h"
+
+#define BLOCK_MAX_INSN 1024
+#define CACHE_MAX_BLOCKS (1u << 22)  /* then start over: bounded memory */
+#define CACHE_MAX_LENS (1u << 26)
+
+static const char *const iclass_names[HWPROF_PT_IC_COUNT] = {
+	"other", "jcc", "jmp", "jmp-ind", "call", "call-ind", "ret",
+	"syscall", "sysret", "int", "iret", "far", "ptwrite",
+};
+
+HWPROF_API const char *hwprof_pt_iclass_name(unsigned iclass)
+{
+	return iclass < HWPROF_PT_IC_COUNT ? iclass_names[iclass] : "?";
+}
+
+int ipt_insn_classify(const ZydisDecodedInstruction *zi, uint64_t ip, struct hwprof_pt_insn *out)
+{
+	uint64_t next = ip + zi->length;
+	int rel = zi->raw.imm[0].is_relative;
+	int far = zi->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR;
+	uint8_t c = HWPROF_PT_IC_OTHER;
+	uint64_t target = 0;
+
+	switch (zi->mnemonic) {
+	case ZYDIS_MNEMONIC_IRET: case ZYDIS_MNEMONIC_IRETD: case ZYDIS_MNEMONIC_IRETQ:
+		c = HWPROF_PT_IC_IRET;
+		goto done;
+	case ZYDIS_MNEMONIC_PTWRITE:
+		c = HWPROF_PT_IC_PTWRITE;
+		goto done;
+	case ZYDIS_MNEMONIC_XBEGIN: /* no TNT: aborts show as FUP + TIP */
+		goto done;
+	default:
+		break;
+	}
+	switch (zi->meta.category) {
+	case ZYDIS_CATEGORY_COND_BR:
+		c = HWPROF_PT_IC_JCC;
+		break;
+	case ZYDIS_CATEGORY_UNCOND_BR:
+		c = far ? HWPROF_PT_IC_FAR : rel ? HWPROF_PT_IC_JMP : HWPROF_PT_IC_JMP_IND;
+		break;
+	case ZYDIS_CATEGORY_CALL:
+		c = far ? HWPROF_PT_IC_FAR : rel ? HWPROF_PT_IC_CALL : HWPROF_PT_IC_CALL_IND;
+		break;
+	case ZYDIS_CATEGORY_RET:
+		c = far ? HWPROF_PT_IC_FAR : HWPROF_PT_IC_RET;
+		break;
+	case ZYDIS_CATEGORY_SYSCALL:
+		c = HWPROF_PT_IC_SYSCALL;
+		break;
+	case ZYDIS_CATEGORY_SYSRET:
+		c = HWPROF_PT_IC_SYSRET;
+		break;
+	case ZYDIS_CATEGORY_INTERRUPT:
+		c = HWPROF_PT_IC_INT;
+		break;
+	default:
+		break;
+	}
+	if ((c == HWPROF_PT_IC_JCC || c == HWPROF_PT_IC_JMP || c == HWPROF_PT_IC_CALL) && rel) {
+		target = next + (uint64_t)zi->raw.imm[0].value.s;
+		if (zi->operand_width == 16) /* 16-bit operand size truncates EIP */
+			target &= 0xffff;
+		else if (zi->machine_mode != ZYDIS_MACHINE_MODE_LONG_64)
+			target &= 0xffffffff;
+	}
+done:
+	out->ip = ip;
+	out->len = zi->length;
+	out->iclass = c;
+	out->target = target;
+	return zi->length;
+}
+
+static int zd_init(ZydisDecoder *zd, unsigned mode)
+{
+	ZyanStatus s;
+	if (mode == 16)
+		s = ZydisDecoderInit(zd, ZYDIS_MACHINE_MODE_LEGACY_16, ZYDIS_STACK_WIDTH_16);
+	else if (mode == 32)
+		s = ZydisDecoderInit(zd, ZYDIS_MACHINE_MODE_LEGACY_32, ZYDIS_STACK_WIDTH_32);
+	else
+		s = ZydisDecoderInit(zd, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+	return ZYAN_SUCCESS(s) ? 0 : -HWPROF_E_UNSUPPORTED;
+}
+
+static unsigned mode_index(unsigned mode)
+{
+	return mode == 16 ? 0 : mode == 32 ? 1 : 2;
+}
+
+HWPROF_API int hwprof_pt_insn_decode(const uint8_t *buf, size_t len, uint64_t ip,
+				     unsigned mode, struct hwprof_pt_insn *insn)
+{
+	if (!buf || !insn || (mode != 16 && mode != 32 && mode != 64))
+		return -HWPROF_E_INVAL;
+	ZydisDecoder zd;
+	if (zd_init(&zd, mode))
+		return -HWPROF_E_UNSUPPORTED;
+	ZydisDecoderContext ctx;
+	ZydisDecodedInstruction zi;
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&zd, &ctx, buf, len, &zi)))
+		return -HWPROF_E_BAD_PACKET;
+	return ipt_insn_classify(&zi, ip, insn);
+}
+
+int ipt_bcache_init(struct ipt_bcache *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (unsigned i = 0; i < 3; i++)
+		if (zd_init(&c->zd[i], 16u << i))
+			return -HWPROF_E_UNSUPPORTED;
+	return 0;
+}
+
+void ipt_bcache_fini(struct ipt_bcache *c)
+{
+	free(c->blk);
+	free(c->tab);
+	free(c->lens);
+	c->blk = NULL;
+	c->tab = NULL;
+	c->lens = NULL;
+}
+
+static void clear(struct ipt_bcache *c)
+{
+	c->nblk = 0;
+	c->nlens = 0;
+	if (c->tab)
+		memset(c->tab, 0, c->tabsize * sizeof(*c->tab));
+}
+
+static size_t hash(uint64_t ip, unsigned mode, size_t size)
+{
+	uint64_t h = (ip ^ ((uint64_t)mode << 56)) * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 32) & (size - 1);
+}
+
+static long lookup(const struct ipt_bcache *c, uint64_t ip, unsigned mode)
+{
+	if (!c->tabsize)
+		return -1;
+	for (size_t i = hash(ip, mode, c->tabsize);; i = (i + 1) & (c->tabsize - 1)) {
+		uint32_t v = c->tab[i];
+		if (!v)
+			return -1;
+		const struct ipt_block *b = &c->blk[v - 1];
+		if (b->ip == ip && b->mode == mode)
+			return (long)(v - 1);
+	}
+}
+
+static int grow_tab(struct ipt_bcache *c)
+{
+	size_t n = c->tabsize ? c->tabsize * 2 : 1024;
+	uint32_t *t = calloc(n, sizeof(*t));
+	if (!t)
+		return -HWPROF_E_NOMEM;
+	for (size_t k = 0; k < c->nblk; k++) {
+		size_t i = hash(c->blk[k].ip, c->blk[k].mode, n);
+		while (t[i])
+			i = (i + 1) & (n - 1);
+		t[i] = (uint32_t)k + 1;
+	}
+	free(c->tab);
+	c->tab = t;
+	c->tabsize = n;
+	return 0;
+}
+
+static int push_len(struct ipt_bcache *c, uint8_t len)
+{
+	if (c->nlens == c->caplens) {
+		size_t n = c->caplens ? c->caplens * 2 : 4096;
+		uint8_t *p = realloc(c->lens, n);
+		if (!p)
+			return -HWPROF_E_NOMEM;
+		c->lens = p;
+		c->caplens = n;
+	}
+	c->lens[c->nlens++] = len;
+	return 0;
+}
+
+/* Decodes a new block at ip and enters it. */
+static int decode_block(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint64_t ip,
+			unsigned mode, long *idx)
+{
+	if (c->nblk >= CACHE_MAX_BLOCKS || c->nlens >= CACHE_MAX_LENS)
+		clear(c);
+	if ((c->nblk + 1) * 2 > c->tabsize && grow_tab(c))
+		return -HWPROF_E_NOMEM;
+	if (c->nblk == c->capblk) {
+		size_t n = c->capblk ? c->capblk * 2 : 256;
+		struct ipt_block *b = realloc(c->blk, n * sizeof(*b));
+		if (!b)
+			return -HWPROF_E_NOMEM;
+		c->blk = b;
+		c->capblk = n;
+	}
+	struct ipt_block b = { .ip = ip, .end_ip = ip, .lens = (uint32_t)c->nlens,
+			       .mode = (uint8_t)mode };
+	const ZydisDecoder *zd = &c->zd[mode_index(mode)];
+	uint64_t cur = ip;
+	for (;;) {
+		uint8_t bytes[ZYDIS_MAX_INSTRUCTION_LENGTH];
+		int n = hwprof_pt_image_read(img, cur, bytes, sizeof(bytes));
+		if (n <= 0)
+			break;
+		ZydisDecoderContext ctx;
+		ZydisDecodedInstruction zi;
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(zd, &ctx, bytes, (size_t)n, &zi)))
+			break;
+		struct hwprof_pt_insn in;
+		ipt_insn_classify(&zi, cur, &in);
+		if (push_len(c, in.len))
+			return -HWPROF_E_NOMEM;
+		b.ninsn++;
+		b.end_ip = cur;
+		b.iclass = in.iclass;
+		b.target = in.target;
+		b.last_len = in.len;
+		cur += in.len;
+		if (in.iclass != HWPROF_PT_IC_OTHER || b.ninsn >= BLOCK_MAX_INSN ||
+		    lookup(c, cur, mode) >= 0)
+			break;
+	}
+	c->decoded++;
+	c->blk[c->nblk] = b;
+	size_t i = hash(ip, mode, c->tabsize);
+	while (c->tab[i])
+		i = (i + 1) & (c->tabsize - 1);
+	c->tab[i] = (uint32_t)c->nblk + 1;
+	*idx = (long)c->nblk++;
+	return 0;
+}
+
+int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint64_t ip,
+		   unsigned mode, const struct ipt_block **out)
+{
+	uint64_t gen = ipt_image_generation(img);
+	if (gen != c->gen) {
+		clear(c);
+		c->gen = gen;
+	}
+	long idx = lookup(c, ip, mode);
+	if (idx >= 0) {
+		c->hits++;
+	} else {
+		int ret = decode_block(c, img, ip, mode, &idx);
+		if (ret)
+			return ret;
+	}
+	*out = &c->blk[idx];
+	return 0;
+}
