@@ -208,6 +208,32 @@ bool script_printer_needs_unwind(const struct script_printer *p)
 	return false;
 }
 
+/* s appended at buf[n] (truncated to size - 1); returns the new length */
+static size_t str_add(char *buf, size_t n, size_t size, const char *s)
+{
+	size_t l = strlen(s);
+	if (n + 1 >= size)
+		return n;
+	if (l > size - 1 - n)
+		l = size - 1 - n;
+	memcpy(buf + n, s, l);
+	n += l;
+	buf[n] = 0;
+	return n;
+}
+
+/* lower-case hex without leading zeros (out: 17 bytes) */
+static const char *hex_str(char *out, uint64_t v)
+{
+	char *e = out + 17;
+	*--e = 0;
+	do {
+		*--e = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	return e;
+}
+
 /* " sym+off (dso)" for one address, as perf's sample__fprintf_sym does;
  * *addr gets the address inside the DSO when a map holds ip, else ip. */
 static size_t sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
@@ -222,27 +248,27 @@ static size_t sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid
 		hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
 	*addr = have_map ? r.addr : ip;
 	buf[0] = 0;
-#define ADD(...)                                                              \
-	do {                                                                  \
-		int k_ = snprintf(buf + n, size - n, __VA_ARGS__);            \
-		if (k_ > 0)                                                   \
-			n = n + (size_t)k_ < size ? n + (size_t)k_ : size - 1; \
-	} while (0)
+	/* by hand: snprintf here was a sixth of a large SPE script run */
 	if (PF(t, SYM)) {
 		if (r.sym) {
-			ADD(" %s", r.sym->name);
+			n = str_add(buf, n, size, " ");
+			n = str_add(buf, n, size, r.sym->name);
 			if (PF(t, SYMOFFSET)) {
 				uint64_t off = r.addr < r.sym->end ? r.addr - r.sym->start
 								   : r.addr - mi.start - r.sym->start;
-				ADD("+0x%llx", (unsigned long long)off);
+				char hex[24];
+				n = str_add(buf, n, size, "+0x");
+				n = str_add(buf, n, size, hex_str(hex, off));
 			}
 		} else {
-			ADD(" [unknown]");
+			n = str_add(buf, n, size, " [unknown]");
 		}
 	}
-	if (PF(t, DSO))
-		ADD(" (%s)", have_map ? mi.dso : "[unknown]");
-#undef ADD
+	if (PF(t, DSO)) {
+		n = str_add(buf, n, size, " (");
+		n = str_add(buf, n, size, have_map ? mi.dso : "[unknown]");
+		n = str_add(buf, n, size, ")");
+	}
 	return n;
 }
 

@@ -31,6 +31,11 @@ struct script_spe {
 	struct hwprof_tsc_conv tc;
 	struct hwprof_spe_synth *synth;
 	struct script_fmt fmt;
+	/* last comm lookup; gen moves with every side-band record, which may
+	 * change threads (samples come in runs of one thread) */
+	uint64_t gen, c_gen;
+	int32_t c_pid, c_tid;
+	const char *c_comm;
 	uint8_t **copies;         /* pipe mode: buffers copied out of the stream */
 	size_t nr_copies;
 };
@@ -53,7 +58,13 @@ static int32_t spe_thread_pid(void *ctx, int32_t tid)
 static const char *spe_comm(void *ctx, int32_t pid, int32_t tid)
 {
 	struct script_spe *x = ctx;
-	return hwprof_session_thread_comm(x->s, pid, tid);
+	if (x->c_comm && x->c_gen == x->gen && x->c_pid == pid && x->c_tid == tid)
+		return x->c_comm;
+	x->c_comm = hwprof_session_thread_comm(x->s, pid, tid);
+	x->c_pid = pid;
+	x->c_tid = tid;
+	x->c_gen = x->gen;
+	return x->c_comm;
 }
 
 static void spe_sym(void *ctx, const struct hwprof_spe_sample *s, unsigned fields, char *buf, size_t size)
@@ -310,6 +321,7 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 	const struct hwprof_record *rec = &ev->rec;
 	if (x->failed)
 		return 1;
+	x->gen++;
 	switch (rec->type) {
 	case HWPROF_RECORD_TIME_CONV:
 		x->have_tc = hwprof_tsc_conv_parse(&x->tc, rec->data + 8, rec->size - 8u) == 0;
