@@ -1,6 +1,7 @@
 /* hwprof script: perf script's sample listing. Reads the file through the
  * session (perf's event order, threads and maps), resolves symbols through
- * the symbol library, prints with print_script.c. */
+ * the symbol library, prints with print_script.c; Arm SPE AUX data becomes
+ * samples through script_spe.c (--itrace). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,10 @@ static void usage(FILE *f, bool full, bool fields)
 	fprintf(f, "    -G, --hide-call-graph\n"
 		   "                          When printing symbols do not display call chain\n"
 		   "        --header          Show data header.\n"
+		   "        --itrace[=<opts>]\n"
+		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
+		   "                          perf-arm-spe(1)); without it perf's default set\n"
+		   "        --no-itrace       Do not decode AUX trace data\n"
 		   "        --header-only     Show only data header.\n"
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
