@@ -156,6 +156,17 @@ typedef int (*hwprof_spe_emit_fn)(void *ctx, const struct hwprof_spe_sample *s);
 /* pid of thread tid as the session knows it (perf's thread pid), or -1. */
 typedef int32_t (*hwprof_spe_thread_pid_fn)(void *ctx, int32_t tid);
 
+/* Conditions perf 6.1 reports on stderr while decoding, each time it meets
+ * them (the library never prints; a perf-like tool prints perf's text):
+ * an address packet of an index perf does not use (value = index, perf:
+ * "unsupported address packet index: 0x%x"), an OP_TYPE packet of an
+ * unknown class (value = class, perf: "Get packet error!"). */
+enum hwprof_spe_notice {
+	HWPROF_SPE_NOTE_ADDR_INDEX = 1,
+	HWPROF_SPE_NOTE_OP_CLASS = 2,
+};
+typedef void (*hwprof_spe_notice_fn)(void *ctx, unsigned notice, uint64_t value);
+
 struct hwprof_spe_synth_config {
 	struct hwprof_itrace_opts itrace; /* itrace.set false: perf's default set */
 	uint64_t midr;            /* for data_src (from the CPUID feature) */
@@ -166,6 +177,7 @@ struct hwprof_spe_synth_config {
 	uint64_t spe_id;          /* first sample id of the SPE event */
 	hwprof_spe_emit_fn emit;
 	hwprof_spe_thread_pid_fn thread_pid; /* NULL: pid = -1 unless known by a switch */
+	hwprof_spe_notice_fn notice;         /* NULL: not told */
 	void *ctx;
 };
 

@@ -56,6 +56,9 @@ struct hwprof_map_info {
 /* Finds (creating it, like perf) the thread pid/tid and returns its comm
  * (":<tid>" until a COMM record names it). */
 HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int32_t pid, int32_t tid);
+/* pid of thread tid as perf's thread table has it, or -1 when the thread
+ * is unknown (does not create it). */
+HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid);
 /* The map holding addr for cpumode (HWPROF_MISC_KERNEL/USER/...) in the
  * thread's address space. Returns 1 and fills *m, or 0 if none; *level
  * gets perf's level letter ('k', '.', 'g', 'u', 'H'). */

@@ -339,7 +339,7 @@ static bool spe_next_buffer(struct spe_queue *q)
 
 /* perf's arm_spe_decode: 1 record complete, 0 no more data (the partial
  * record is dropped), -1 bad byte (the partial record stays in q->rec). */
-static int spe_decode(struct spe_queue *q)
+static int spe_decode(struct hwprof_spe_synth *s, struct spe_queue *q)
 {
 	struct hwprof_spe_pkt pkt;
 
@@ -370,8 +370,16 @@ static int spe_decode(struct spe_queue *q)
 		case HWPROF_SPE_OP_TYPE:
 			/* perf 6.1 fails the record on an unknown class (after
 			 * taking the packet) */
-			if (pkt.index > HWPROF_SPE_OP_CLASS_BRANCH)
+			if (pkt.index > HWPROF_SPE_OP_CLASS_BRANCH) {
+				if (s->cfg.notice)
+					s->cfg.notice(s->cfg.ctx, HWPROF_SPE_NOTE_OP_CLASS, pkt.index);
 				return -1;
+			}
+			spe_rec_packet(&q->rec, &pkt);
+			break;
+		case HWPROF_SPE_ADDRESS:
+			if (pkt.index > HWPROF_SPE_ADDR_DATA_PHYS && s->cfg.notice)
+				s->cfg.notice(s->cfg.ctx, HWPROF_SPE_NOTE_ADDR_INDEX, pkt.index);
 			spe_rec_packet(&q->rec, &pkt);
 			break;
 		default:
@@ -553,7 +561,7 @@ static int spe_setup_queues(struct hwprof_spe_synth *s)
 			continue;
 		/* the first complete record sets the queue's place in time;
 		 * records broken by a bad byte before it are not sampled */
-		while ((r = spe_decode(q)) < 0)
+		while ((r = spe_decode(s, q)) < 0)
 			;
 		if (!r)
 			continue;
@@ -588,7 +596,7 @@ static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint
 			*stop = r;
 			return 0;
 		}
-		r = spe_decode(q);
+		r = spe_decode(s, q);
 		if (!r)
 			return 1;
 		if (r < 0)

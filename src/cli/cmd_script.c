@@ -1,6 +1,7 @@
 /* hwprof script: perf script's sample listing. Reads the file through the
  * session (perf's event order, threads and maps), resolves symbols through
- * the symbol library, prints with print_script.c. */
+ * the symbol library, prints with print_script.c; Arm SPE AUX data becomes
+ * samples through script_spe.c (--itrace). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/print_header.h"
 #include "cli/print_script.h"
+#include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
 #include "hwprof/symbols.h"
@@ -21,7 +23,7 @@ static const char fields_help[] =
 	"bpf-output,brstackinsn,brstackinsnlen,brstackoff,callindent,insn,insnlen,synth,phys_addr,metric,"
 	"misc,srccode,ipc,tod,data_page_size,code_page_size,ins_lat\n";
 
-static void usage(FILE *f, bool full)
+static void usage(FILE *f, bool full, bool fields)
 {
 	fprintf(f, "\n Usage: perf script [<options>]\n"
 		   "    or: perf script [<options>] record <script> [<record-options>] <command>\n"
@@ -29,8 +31,10 @@ static void usage(FILE *f, bool full)
 		   "    or: perf script [<options>] <script> [<record-options>] <command>\n"
 		   "    or: perf script [<options>] <top-script> [script-args]\n\n");
 	if (!full) {
-		fputs(fields_help, f);
-		fputc('\n', f);
+		if (fields) {
+			fputs(fields_help, f);
+			fputc('\n', f);
+		}
 		return;
 	}
 	fprintf(f, "    -i, --input <file>    input file name (\"-\" for stdin)\n");
@@ -38,6 +42,10 @@ static void usage(FILE *f, bool full)
 	fprintf(f, "    -G, --hide-call-graph\n"
 		   "                          When printing symbols do not display call chain\n"
 		   "        --header          Show data header.\n"
+		   "        --itrace[=<opts>]\n"
+		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
+		   "                          perf-arm-spe(1)); without it perf's default set\n"
+		   "        --no-itrace       Do not decode AUX trace data\n"
 		   "        --header-only     Show only data header.\n"
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
@@ -65,7 +73,7 @@ static int checks(struct script_printer *p, const char *shown)
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
-	       O_SHOW_KPATH };
+	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -78,6 +86,8 @@ int cmd_script(int argc, char **argv)
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "show-kernel-path", no_argument, NULL, O_SHOW_KPATH },
+		{ "itrace", optional_argument, NULL, O_ITRACE },
+		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -86,7 +96,9 @@ int cmd_script(int argc, char **argv)
 	struct hwprof_symcfg cfg = { 0 };
 	const char *input = NULL;
 	bool header = false, header_only = false;
+	struct hwprof_itrace_opts itrace;
 	int c;
+	memset(&itrace, 0, sizeof(itrace));
 	script_opts_init(&o);
 	optind = 1;
 	opterr = 0;
@@ -96,14 +108,14 @@ int cmd_script(int argc, char **argv)
 		case 'F': {
 			int rc = script_parse_fields(&o, optarg);
 			if (rc == -2)
-				usage(stderr, false);
+				usage(stderr, false, true);
 			if (rc < 0)
 				return 129;
 			break;
 		}
 		case 'G': o.no_callchain = true; break;
 		case 'q': break;
-		case 'h': usage(stdout, true); return 0;
+		case 'h': usage(stdout, true, true); return 0;
 		case O_HEADER: header = true; break;
 		case O_HEADER_ONLY: header_only = true; break;
 		case O_NS: o.nanosecs = true; break;
@@ -112,8 +124,21 @@ int cmd_script(int argc, char **argv)
 		case O_BUILDID_DIR: cfg.buildid_dir = optarg; break;
 		case O_NO_DEMANGLE: cfg.no_demangle = true; break;
 		case O_SHOW_KPATH: o.show_kernel_path = true; break;
+		case O_ITRACE:
+			/* letters only add to what earlier --itrace options set; a bare
+			 * --itrace is perf script's no-sample default (no warning) */
+			if (hwprof_itrace_opts_parse(&itrace, optarg, !optarg) < 0) {
+				fprintf(stderr, "Bad Instruction Tracing options '%s'\n", optarg ? optarg : "");
+				usage(stderr, false, false);
+				return 129;
+			}
+			break;
+		case O_NO_ITRACE:
+			itrace.set = true;
+			itrace.dont_decode = true;
+			break;
 		default:
-			usage(stderr, true);
+			usage(stderr, true, true);
 			return cli_usage_error("script", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -157,10 +182,17 @@ int cmd_script(int argc, char **argv)
 	}
 	int rc = 0, status = 0;
 	bool pipe = hwprof_perfdata_info(h)->pipe;
+	struct script_spe *spe = NULL;
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
+	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0) {
+		status = cli_error("script", "out of memory");
+		goto out;
+	}
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
+		if ((status = script_spe_event(spe, &ev)))
+			break;
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
 			continue;
 		if (pipe && !status) {
@@ -171,6 +203,8 @@ int cmd_script(int argc, char **argv)
 		}
 		script_print_sample(p, &ev);
 	}
+	if (!status && rc >= 0)
+		status = script_spe_flush(spe);
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		fflush(stdout);
@@ -180,6 +214,7 @@ int cmd_script(int argc, char **argv)
 	}
 out:
 	fflush(stdout);
+	script_spe_free(spe);
 	script_printer_free(p);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);

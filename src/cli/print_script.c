@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/print_regs.h"
+#include "cli/print_spe_samples.h"
 #include "cli/print_script.h"
 #include "hwprof/perfdata.h"
 
@@ -18,6 +19,8 @@ struct script_printer {
 	enum hwprof_arch arch;
 	bool checked, use_callchain, has_stat;
 	int name_width;
+	int extra_width;           /* longest name of synthesized (AUX) events */
+	int data_src_width;        /* perf pads data_src to the widest so far */
 };
 
 static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
@@ -205,35 +208,139 @@ bool script_printer_needs_unwind(const struct script_printer *p)
 	return false;
 }
 
-/* sym+off (dso) for one address, as perf's sample__fprintf_sym does. */
-static void print_ip_sym(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode,
-			 uint64_t ip, bool chain)
+/* s appended at buf[n] (truncated to size - 1); returns the new length */
+static size_t str_add(char *buf, size_t n, size_t size, const char *s)
 {
-	FILE *f = p->f;
+	size_t l = strlen(s);
+	if (n + 1 >= size)
+		return n;
+	if (l > size - 1 - n)
+		l = size - 1 - n;
+	memcpy(buf + n, s, l);
+	n += l;
+	buf[n] = 0;
+	return n;
+}
+
+/* lower-case hex without leading zeros (out: 17 bytes) */
+static const char *hex_str(char *out, uint64_t v)
+{
+	char *e = out + 17;
+	*--e = 0;
+	do {
+		*--e = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	return e;
+}
+
+/* " sym+off (dso)" for one address, as perf's sample__fprintf_sym does;
+ * *addr gets the address inside the DSO when a map holds ip, else ip. */
+static size_t sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+		       bool chain, char *buf, size_t size, uint64_t *addr)
+{
 	struct hwprof_map_info mi;
 	char level;
 	struct hwprof_symres r = { 0 };
+	size_t n = 0;
 	bool have_map = hwprof_session_find_map(p->s, pid, tid, cpumode, ip, &mi, &level) == 1;
 	if (have_map && (chain || PF(t, SYM) || PF(t, DSO)))
 		hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
-	/* callchain frames show the address inside their DSO (perf's map_ip) */
-	if (chain && PF(t, IP))
-		fprintf(f, "\t%16llx", (unsigned long long)(have_map ? r.addr : ip));
+	*addr = have_map ? r.addr : ip;
+	buf[0] = 0;
+	/* by hand: snprintf here was a sixth of a large SPE script run */
 	if (PF(t, SYM)) {
-		fputc(' ', f);
 		if (r.sym) {
-			fputs(r.sym->name, f);
+			n = str_add(buf, n, size, " ");
+			n = str_add(buf, n, size, r.sym->name);
 			if (PF(t, SYMOFFSET)) {
 				uint64_t off = r.addr < r.sym->end ? r.addr - r.sym->start
 								   : r.addr - mi.start - r.sym->start;
-				fprintf(f, "+0x%llx", (unsigned long long)off);
+				char hex[24];
+				n = str_add(buf, n, size, "+0x");
+				n = str_add(buf, n, size, hex_str(hex, off));
 			}
 		} else {
-			fputs("[unknown]", f);
+			n = str_add(buf, n, size, " [unknown]");
 		}
 	}
-	if (PF(t, DSO))
-		fprintf(f, " (%s)", have_map ? mi.dso : "[unknown]");
+	if (PF(t, DSO)) {
+		n = str_add(buf, n, size, " (");
+		n = str_add(buf, n, size, have_map ? mi.dso : "[unknown]");
+		n = str_add(buf, n, size, ")");
+	}
+	return n;
+}
+
+static void print_ip_sym(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode,
+			 uint64_t ip, bool chain)
+{
+	char buf[4096];
+	uint64_t addr;
+	size_t n = sym_text(p, t, pid, tid, cpumode, ip, chain, buf, sizeof(buf), &addr);
+	/* callchain frames show the address inside their DSO (perf's map_ip) */
+	if (chain && PF(t, IP))
+		fprintf(p->f, "\t%16llx", (unsigned long long)addr);
+	fwrite(buf, 1, n, p->f);
+}
+
+size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+		       char *buf, size_t size)
+{
+	uint64_t addr;
+	return sym_text(p, t, pid, tid, cpumode, ip, false, buf, size, &addr);
+}
+
+void script_printer_add_event_name(struct script_printer *p, const char *name)
+{
+	int l = (int)strlen(name);
+	if (l > p->extra_width)
+		p->extra_width = l;
+}
+
+uint64_t script_printer_fields(const struct script_printer *p, int t)
+{
+	return p->o->out[t].fields;
+}
+
+bool script_printer_nanosecs(const struct script_printer *p)
+{
+	return p->o->nanosecs;
+}
+
+int *script_printer_data_src_width(struct script_printer *p)
+{
+	return &p->data_src_width;
+}
+
+int script_printer_name_width(struct script_printer *p)
+{
+	if (!p->name_width) {
+		uint32_t n = hwprof_perfdata_nr_evsels(p->h);
+		p->name_width = p->extra_width;
+		for (uint32_t i = 0; i < n; i++) {
+			char b[256];
+			int l = (int)strlen(evname(hwprof_perfdata_evsel(p->h, i), b, sizeof(b)));
+			if (l > p->name_width)
+				p->name_width = l;
+		}
+	}
+	return p->name_width;
+}
+
+/* perf's process_attr() for an event added while reading (AUX-trace
+ * synthesis): the first event of its output type is checked like the
+ * file's events were. */
+int script_printer_check_synth(struct script_printer *p, const struct hwprof_evsel *ev)
+{
+	int t = script_output_type(ev->attr.type);
+	uint32_t n = hwprof_perfdata_nr_evsels(p->h);
+	for (uint32_t i = 0; i < n; i++)
+		if (script_output_type(hwprof_perfdata_evsel(p->h, i)->attr.type) == t)
+			return 0;
+	if (!ev->attr.sample_type || p->has_stat)
+		return 0;
+	return check_attr(p, ev, has_feat(p->h, HWPROF_FEAT_AUXTRACE));
 }
 
 static void print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s)
@@ -318,18 +425,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	if (PF(t, PERIOD))
 		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD)
 								? s->period : a->sample_period));
-	if (PF(t, EVNAME)) {
-		if (!p->name_width) {
-			uint32_t n = hwprof_perfdata_nr_evsels(p->h);
-			for (uint32_t i = 0; i < n; i++) {
-				char b[256];
-				int l = (int)strlen(evname(hwprof_perfdata_evsel(p->h, i), b, sizeof(b)));
-				if (l > p->name_width)
-					p->name_width = l;
-			}
-		}
-		fprintf(f, "%*s: ", p->name_width, evname(es, buf, sizeof(buf)));
-	}
+	if (PF(t, EVNAME))
+		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);
 		/* page faults: the address is code or data of the process */
@@ -346,6 +443,12 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 			}
 			print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->addr, false);
 		}
+	}
+	if (PF(t, DATA_SRC)) {
+		/* unsampled: perf's PERF_MEM_DATA_SRC_NONE (all N/A) */
+		char out[100];
+		uint64_t ds = (a->sample_type & HWPROF_SAMPLE_DATA_SRC) ? s->data_src : 0x5080021;
+		fwrite(out, 1, script_data_src_field(ds, &p->data_src_width, out), f);
 	}
 	if (PF(t, WEIGHT))
 		fprintf(f, "%16llu", (unsigned long long)s->weight);

@@ -56,4 +56,21 @@ int script_printer_check(struct script_printer *p);
 bool script_printer_needs_unwind(const struct script_printer *p);
 int script_print_sample(struct script_printer *p, const struct hwprof_event *ev);
 
+/* For samples synthesized from AUX-trace data (src/cli/script_spe.c). */
+/* The fields type t prints (SFB bits), after the checks. */
+uint64_t script_printer_fields(const struct script_printer *p, int t);
+bool script_printer_nanosecs(const struct script_printer *p);
+/* the data_src column's running width, shared by every sample line */
+int *script_printer_data_src_width(struct script_printer *p);
+/* A synthesized event's name counts in the event column's width. */
+void script_printer_add_event_name(struct script_printer *p, const char *name);
+int script_printer_name_width(struct script_printer *p);
+/* perf's check of a synthesized event's fields as it is added; prints
+ * perf's message and returns < 0 when a requested field is missing. */
+int script_printer_check_synth(struct script_printer *p, const struct hwprof_evsel *ev);
+/* " sym+off (dso)" for ip as the sample line of type t shows it (the
+ * fields decide which parts); returns the length. */
+size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+		       char *buf, size_t size);
+
 #endif

@@ -13,7 +13,7 @@ static const struct {
 	{ "cpu", SCRIPT_F_CPU }, { "time", SCRIPT_F_TIME }, { "period", SCRIPT_F_PERIOD },
 	{ "event", SCRIPT_F_EVENT }, { "addr", SCRIPT_F_ADDR }, { "data_src", SCRIPT_F_DATA_SRC },
 	{ "weight", SCRIPT_F_WEIGHT }, { "ip", SCRIPT_F_IP }, { "sym", SCRIPT_F_SYM },
-	{ "dso", SCRIPT_F_DSO }, { "phys_addr", SCRIPT_F_PHYS_ADDR },
+	{ "dso", SCRIPT_F_DSO }, { "phys_addr", SCRIPT_F_PHYS_ADDR }, { "misc", SCRIPT_F_MISC },
 };
 
 int script_fmt_parse_fields(const char *list, unsigned *fields)
@@ -241,6 +241,30 @@ static size_t fmt_hex(char *out, uint64_t v)
 	return n;
 }
 
+size_t script_data_src_field(uint64_t data_src, int *width, char *out)
+{
+	/* perf formats into 100-byte buffers and pads to the widest so far */
+	char text[100], t[32];
+	size_t len = 0, n;
+	script_mem_text(data_src, text, sizeof(text));
+	n = fmt_hex(t, data_src);
+	for (size_t z = n; z < 16; z++)
+		out[len++] = ' ';
+	memcpy(out + len, t, n);
+	len += n;
+	out[len++] = ' ';
+	n = strlen(text);
+	if (n > 99 - len)
+		n = 99 - len;
+	memcpy(out + len, text, n);
+	len += n;
+	if (*width < (int)len)
+		*width = (int)len;
+	while ((int)len < *width && len < 99)
+		out[len++] = ' ';
+	return len;
+}
+
 void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
 {
 	unsigned f = fmt->fields;
@@ -288,18 +312,22 @@ void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwpr
 		ln_str(&l, t, n);
 		ln_str(&l, "] ", 2);
 	}
+	if (f & SCRIPT_F_MISC)
+		ln_str(&l, "      ", 6); /* no K/U/H/G/g bits set: padding only */
 	if (f & SCRIPT_F_TIME) {
-		/* seconds.microseconds (truncated), right-aligned in 12 */
-		uint64_t us = (s->time % 1000000000) / 1000;
+		/* seconds.microseconds (truncated) right-aligned in 12, or
+		 * %5llu.%09llu with --ns */
+		int digits = fmt->nanosecs ? 9 : 6;
+		uint64_t frac = fmt->nanosecs ? s->time % 1000000000 : (s->time % 1000000000) / 1000;
 
 		n = fmt_u64(t, s->time / 1000000000);
 		t[n++] = '.';
-		for (int d = 5; d >= 0; d--) {
-			t[n + (size_t)d] = (char)('0' + us % 10);
-			us /= 10;
+		for (int d = digits - 1; d >= 0; d--) {
+			t[n + (size_t)d] = (char)('0' + frac % 10);
+			frac /= 10;
 		}
-		n += 6;
-		ln_right(&l, 12, t, n);
+		n += (size_t)digits;
+		ln_right(&l, fmt->nanosecs ? 6 + digits : 12, t, n);
 		ln_str(&l, ": ", 2);
 	}
 	if (f & SCRIPT_F_PERIOD) {
@@ -316,27 +344,9 @@ void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwpr
 		ln_right(&l, 16, t, n);
 	}
 	if (f & SCRIPT_F_DATA_SRC) {
-		/* perf formats into 100-byte buffers and pads to the widest so far */
-		char text[100], out[100];
-		size_t len;
-
-		script_mem_text(s->data_src, text, sizeof(text));
-		n = fmt_hex(t, s->data_src);
-		len = 0;
-		for (size_t z = n; z < 16; z++)
-			out[len++] = ' ';
-		memcpy(out + len, t, n);
-		len += n;
-		out[len++] = ' ';
-		n = strlen(text);
-		if (n > sizeof(out) - 1 - len)
-			n = sizeof(out) - 1 - len;
-		memcpy(out + len, text, n);
-		len += n;
-		if (fmt->data_src_width < (int)len)
-			fmt->data_src_width = (int)len;
-		ln_str(&l, out, len);
-		ln_pad(&l, fmt->data_src_width, len);
+		char out[100];
+		n = script_data_src_field(s->data_src, &fmt->data_src_width, out);
+		ln_str(&l, out, n);
 	}
 	if (f & SCRIPT_F_WEIGHT) {
 		n = fmt_u64(t, s->weight);

@@ -10,6 +10,7 @@
 #ifndef HWPROF_CLI_PRINT_SPE_SAMPLES_H
 #define HWPROF_CLI_PRINT_SPE_SAMPLES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,6 +22,7 @@ enum {
 	SCRIPT_F_EVENT = 1u << 6, SCRIPT_F_ADDR = 1u << 7, SCRIPT_F_DATA_SRC = 1u << 8,
 	SCRIPT_F_WEIGHT = 1u << 9, SCRIPT_F_IP = 1u << 10, SCRIPT_F_SYM = 1u << 11,
 	SCRIPT_F_DSO = 1u << 12, SCRIPT_F_PHYS_ADDR = 1u << 13,
+	SCRIPT_F_MISC = 1u << 14,   /* blank: perf's synthesized samples have misc 0 */
 };
 
 /* perf script's default for hardware-type events (what SPE samples are). */
@@ -36,6 +38,7 @@ struct script_fmt {
 	unsigned fields;          /* SCRIPT_F_* */
 	int name_width;           /* longest event name in the session */
 	int data_src_width;       /* running width of the data_src column */
+	bool nanosecs;            /* --ns: time with 9 decimals */
 	const char *(*comm)(void *ctx, int32_t pid, int32_t tid);
 	script_sym_fn sym;
 	void *ctx;
@@ -48,6 +51,11 @@ int script_fmt_parse_fields(const char *list, unsigned *fields);
 /* perf's data_src decoding (perf_script__meminfo_scnprintf), without the
  * hex value. Returns the length written (at most size - 1). */
 int script_mem_text(uint64_t data_src, char *buf, size_t size);
+
+/* The data_src column: "%16lx <text>" padded to the widest so far
+ * (*width, perf keeps one for the whole run). out needs 100 bytes;
+ * returns the length (no NUL). */
+size_t script_data_src_field(uint64_t data_src, int *width, char *out);
 
 void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s);
 

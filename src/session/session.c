@@ -249,6 +249,12 @@ HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int3
 	return t ? sess_thread_comm(t) : NULL;
 }
 
+HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid)
+{
+	struct sess_thread *t = sess_find_thread(&s->m, tid);
+	return t ? t->pid : -1;
+}
+
 HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid, unsigned cpumode,
 				       uint64_t addr, struct hwprof_map_info *mi, char *level)
 {

@@ -13,6 +13,10 @@
  *   --phys          SPE event samples PHYS_ADDR (pa_enable)
  *   --seed S        record mix (default 1)
  *   --raw FILE      use FILE's bytes as the trace of every cpu instead
+ *   --dso PATH      map PATH (file offset 0x1000 at spetest's text start)
+ *                   so user ips resolve to its symbols
+ *   --clock N       also a cpu-clock event with N samples spread over the
+ *                   trace (ordinary samples printed among the SPE ones)
  * Threads: pid 100 "spetest" (tids 100, 101), pid 200 "other"; context
  * ids 100, 101, 200 and an unknown 300. TIME_CONV: 40 ns per tick. */
 #include <stdio.h>
@@ -166,7 +170,8 @@ int main(int argc, char **argv)
 	const char *midr = "0x00000000410fd0c0", *out = NULL;
 	int cpus = 2, records = 200, timeless = 0, context = 1, garbage = 0, phys = 0;
 	size_t bufsize = 0;
-	const char *raw = NULL;
+	const char *raw = NULL, *dso = "/usr/bin/spetest";
+	int clock = 0, dso_set = 0;
 
 	rng = 1;
 	for (int a = 1; a < argc; a++) {
@@ -182,6 +187,10 @@ int main(int argc, char **argv)
 			rng = strtoull(argv[++a], NULL, 0);
 		else if (!strcmp(argv[a], "--raw") && a + 1 < argc)
 			raw = argv[++a];
+		else if (!strcmp(argv[a], "--dso") && a + 1 < argc)
+			dso = argv[++a], dso_set = 1;
+		else if (!strcmp(argv[a], "--clock") && a + 1 < argc)
+			clock = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "--timeless"))
 			timeless = 1;
 		else if (!strcmp(argv[a], "--no-context"))
@@ -219,12 +228,20 @@ int main(int argc, char **argv)
 		      (1ULL << HWPROF_ATTR_SAMPLE_ID_ALL) | (1ULL << HWPROF_ATTR_EXCLUDE_GUEST) |
 		      (1ULL << HWPROF_ATTR_MMAP2) | (1ULL << HWPROF_ATTR_COMM_EXEC) |
 		      (1ULL << HWPROF_ATTR_CONTEXT_SWITCH);
-	uint64_t spe_ids[64], dummy_ids[64];
+	struct hwprof_attr clk = dummy;
+	clk.config = 0; /* cpu-clock */
+	clk.sample_period = 250000;
+	clk.sample_type |= HWPROF_SAMPLE_PERIOD;
+	clk.flags = (1ULL << HWPROF_ATTR_DISABLED) | (1ULL << HWPROF_ATTR_SAMPLE_ID_ALL) |
+		    (1ULL << HWPROF_ATTR_EXCLUDE_GUEST);
+	uint64_t spe_ids[64], dummy_ids[64], clk_ids[64];
 	for (int c = 0; c < cpus; c++) {
 		spe_ids[c] = 1 + (uint64_t)c;
 		dummy_ids[c] = 100 + (uint64_t)c;
+		clk_ids[c] = 200 + (uint64_t)c;
 	}
 	if (hwprof_writer_add_evsel(w, &spe, "arm_spe_0//", spe_ids, (uint32_t)cpus) ||
+	    (clock && hwprof_writer_add_evsel(w, &clk, "cpu-clock", clk_ids, (uint32_t)cpus)) ||
 	    hwprof_writer_add_evsel(w, &dummy, "dummy:u", dummy_ids, (uint32_t)cpus))
 		die("evsel");
 
@@ -257,8 +274,9 @@ int main(int argc, char **argv)
 		emit(hwprof_build_comm(rb, sizeof(rb), &dummy, &id, th[t].pid, th[t].tid, th[t].comm, 0));
 		if (th[t].pid == th[t].tid)
 			emit(hwprof_build_mmap2(rb, sizeof(rb), &dummy, &id, HWPROF_MISC_USER, th[t].pid, th[t].tid,
-						0xaaaad0000000ull, 0x100000, 0, 8, 1, 1000 + t, 0, 5, 2,
-						t ? "/usr/bin/other" : "/usr/bin/spetest"));
+						0xaaaad0000000ull, 0x100000, t == 0 && dso_set ? 0x1000 : 0, 8, 1,
+						1000 + t, 0, 5, 2,
+						t ? "/usr/bin/other" : dso));
 	}
 	uint8_t tc[56] = { 0 };
 	st64(tc, 8);                       /* time_shift */
@@ -314,6 +332,22 @@ int main(int argc, char **argv)
 		id.cpu = (uint32_t)c;
 		id.id = dummy_ids[c];
 		emit(hwprof_build_kernel_record(rb, sizeof(rb), &dummy, &id, 15, HWPROF_MISC_SWITCH_OUT, body, 8));
+	}
+	/* cpu-clock samples: user text of the three threads, spread in time */
+	for (int k = 0; k < clock; k++) {
+		int c = k % cpus;
+		uint64_t ts = TS_BASE + (uint64_t)k * ((uint64_t)records * 1000 / (uint64_t)clock) + 300;
+		unsigned t = (unsigned)k % 3;
+		struct hwprof_sample s = { 0 };
+		s.ip = 0xaaaad0001000ull + 4u * rnd(1024);
+		s.pid = th[t].pid;
+		s.tid = th[t].tid;
+		s.time = tick_time(ts);
+		s.cpu = (uint32_t)c;
+		s.period = 250000;
+		s.misc = HWPROF_MISC_USER;
+		s.id = clk_ids[c];
+		emit(hwprof_build_sample(rb, sizeof(rb), &clk, &s));
 	}
 	for (unsigned t = 0; t < 3; t++) {
 		uint64_t ts = TS_BASE + (uint64_t)records * 1000 + 1000 * t;

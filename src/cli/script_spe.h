@@ -1,0 +1,27 @@
+/* hwprof script's Arm SPE samples: runs the library's SPE synthesis over a
+ * perf.data with arm_spe AUXTRACE data, as perf script 6.1 does, and prints
+ * the samples through print_spe_samples.c with print_script.c's symbols.
+ * cmd_script feeds it every event before printing the event's own sample,
+ * so synthesized samples come out in perf's order. */
+#ifndef HWPROF_CLI_SCRIPT_SPE_H
+#define HWPROF_CLI_SCRIPT_SPE_H
+
+#include <stdio.h>
+
+#include "cli/print_script.h"
+#include "hwprof/itrace.h"
+#include "hwprof/session.h"
+
+struct script_spe;
+
+/* itrace: the --itrace options (set false: perf's default). */
+int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwprof_session *s,
+		   const struct hwprof_itrace_opts *itrace, FILE *f);
+void script_spe_free(struct script_spe *x);
+/* Every event in delivery order, before it is printed. Returns 0, or
+ * non-zero when perf would stop (the message is printed). */
+int script_spe_event(struct script_spe *x, const struct hwprof_event *ev);
+/* End of input: the samples left. */
+int script_spe_flush(struct script_spe *x);
+
+#endif
