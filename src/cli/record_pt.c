@@ -46,7 +46,7 @@ static char *joined(const struct record_pt_filters *fl, int spec)
 	return s;
 }
 
-static int check_pt(struct record_pt *p, struct hwprof_evlist *l, const struct hwprof_pmus *pmus)
+static int check_pt(struct record_pt *p, struct hwprof_evlist *l, const struct hwprof_pmus *pmus, int verbose)
 {
 	struct hwprof_event *pt = NULL;
 	for (size_t i = 0; i < l->nr; i++) {
@@ -62,6 +62,11 @@ static int check_pt(struct record_pt *p, struct hwprof_evlist *l, const struct h
 		return 0;
 	p->pt = hwprof_pmus_find(pmus, "intel_pt");
 	unsigned flags;
+	if (verbose >= 2 && p->pt) {
+		char terms[256];
+		hwprof_pt_default_terms(p->pt, terms, sizeof(terms));
+		fprintf(stderr, "intel_pt default config: %s\n", terms); /* perf -vv says it too */
+	}
 	struct hwprof_error err;
 	if (hwprof_pt_check_config(p->pt, &pt->attr.config, &flags, &err) < 0) {
 		if (flags & HWPROF_PT_FORCED_PT)
@@ -99,7 +104,7 @@ int record_pt_prepare(struct record_pt *p, struct hwprof_evlist *l, const struct
 			}
 		}
 	}
-	int rc = check_pt(p, l, pmus);
+	int rc = check_pt(p, l, pmus, verbose);
 	if (rc)
 		return rc;
 	int last = -1;
