@@ -314,8 +314,9 @@ static int not_found(struct msgbuf *m, const char *name, int idx)
 	return -HWPROF_E_INVAL;
 }
 
-/* perf's lookup, quirks included: with #n it reports failure (1) when the
- * symbol was found and later symbols exist, as perf 6.1 does. */
+/* perf's lookup: the first match (the n'th with #n, the global one with
+ * #0), its size from the symbol or the next one; a second match without
+ * #n is ambiguous. */
 static int find_sym(struct msgbuf *m, const struct fsyms *s, const char *name, int idx, uint64_t *start,
 		    uint64_t *size)
 {
@@ -328,7 +329,7 @@ static int find_sym(struct msgbuf *m, const struct fsyms *s, const char *name, i
 				*size = y->start - *start;
 			if (idx > 0) {
 				if (*size)
-					return 1;
+					return 0;
 			} else if (sym_match(y, name, &cnt, idx)) {
 				list_duplicates(m, s, name);
 				return -HWPROF_E_INVAL;
@@ -341,14 +342,187 @@ static int find_sym(struct msgbuf *m, const struct fsyms *s, const char *name, i
 	return *start ? 0 : not_found(m, name, idx);
 }
 
+/* ---- kernel symbols (/proc/kallsyms) ------------------------------------- */
+
+#define KALLSYMS "/proc/kallsyms"
+
+static bool kfunc(char type)
+{
+	type = (char)toupper((unsigned char)type);
+	return type == 'T' || type == 'W';
+}
+
+/* One kallsyms line: "addr type name[\tmodule]". */
+static bool kline(char *line, uint64_t *addr, char *type, char **name)
+{
+	char *end;
+	*addr = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	*type = end[1];
+	*name = end + 3;
+	(*name)[strcspn(*name, "\t\n")] = 0;
+	return true;
+}
+
+static bool kmatch(const char *want, int idx, int *cnt, const char *name, char type)
+{
+	return kfunc(type) && !strcmp(name, want) &&
+	       ((!idx && isupper((unsigned char)type)) || (idx > 0 && ++*cnt == idx) || idx < 0);
+}
+
+static int kern_sym(struct msgbuf *m, const char *want, int idx, uint64_t *start, uint64_t *size)
+{
+	FILE *f = fopen(KALLSYMS, "re");
+	char line[1024], type, *name;
+	uint64_t a;
+	int cnt = 0;
+	bool started = false, dup = false;
+	*start = *size = 0;
+	if (!f) {
+		say(m, "Failed to parse /proc/kallsyms");
+		return -HWPROF_E_INVAL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!kline(line, &a, &type, &name))
+			continue;
+		if (started) {
+			if (!*size)
+				*size = a - *start;
+			if (idx > 0) {
+				if (*size)
+					break;
+			} else if (kmatch(want, idx, &cnt, name, type)) {
+				dup = true;
+				break;
+			}
+		} else if (kmatch(want, idx, &cnt, name, type)) {
+			started = true;
+			*start = a;
+		}
+	}
+	if (dup) {
+		bool near = false;
+		say(m, "Multiple kernel symbols with name '%s'", want);
+		rewind(f);
+		cnt = 0;
+		while (fgets(line, sizeof(line), f)) {
+			if (!kline(line, &a, &type, &name))
+				continue;
+			if (kmatch(want, -1, &cnt, name, type)) {
+				say(m, "#%d\t0x%llx\t%c\t%s", ++cnt, (unsigned long long)a, type, name);
+				near = true;
+			} else if (near) {
+				near = false;
+				say(m, "\t\twhich is near\t\t%s", name);
+			}
+		}
+		say(m, "Disambiguate symbol name by inserting #n after the name e.g. %s #2", want);
+		say(m, "Or select a global symbol by inserting #0 or #g or #G");
+	}
+	fclose(f);
+	if (dup)
+		return -HWPROF_E_INVAL;
+	if (!started) {
+		/* perf starts this line, the not-found message ends it */
+		char more[512];
+		struct msgbuf tail = { more, sizeof(more), 0 };
+		more[0] = 0;
+		not_found(&tail, want, idx);
+		say(m, "Kernel symbol lookup: %s", more);
+		return -HWPROF_E_INVAL;
+	}
+	return 0;
+}
+
+/* '*' without a file: from the first kernel function to a page past the last. */
+static int kern_all(struct msgbuf *m, struct hwprof_pt_filter *f)
+{
+	FILE *fp = fopen(KALLSYMS, "re");
+	char line[1024], type, *name;
+	uint64_t a, first = 0, size = 0;
+	bool started = false;
+	long pg = sysconf(_SC_PAGESIZE);
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (!kline(line, &a, &type, &name) || !kfunc(type))
+			continue;
+		if (!started) {
+			started = true;
+			first = a;
+		}
+		size = ((a + (uint64_t)pg - 1) & ~((uint64_t)pg - 1)) + (uint64_t)pg - first;
+	}
+	if (fp)
+		fclose(fp);
+	if (!started) {
+		say(m, "Failed to parse /proc/kallsyms");
+		return -HWPROF_E_INVAL;
+	}
+	f->addr = first;
+	f->size = size;
+	return 0;
+}
+
+static bool kptr_restricted(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/kptr_restrict", "re");
+	char line[16];
+	int v = 0;
+	if (f && fgets(line, sizeof(line), f))
+		v = atoi(line);
+	if (f)
+		fclose(f);
+	return geteuid() == 0 ? v >= 2 : v != 0;
+}
+
+static int resolve_kernel(struct hwprof_pt_filter *f, struct msgbuf *m)
+{
+	uint64_t start, size;
+	bool no_size = false;
+	int rc;
+	if (kptr_restricted()) {
+		say(m, "Kernel addresses are restricted. Unable to resolve kernel symbols.");
+		return -HWPROF_E_INVAL;
+	}
+	if (!strcmp(f->sym_from, "*"))
+		return kern_all(m, f);
+	if (f->sym_from[0]) {
+		if ((rc = kern_sym(m, f->sym_from, f->from_idx, &start, &size)))
+			return rc;
+		f->addr = start;
+		if (f->range && !f->size && !f->sym_to[0]) {
+			f->size = size;
+			no_size = !size;
+		}
+	}
+	if (f->sym_to[0]) {
+		if ((rc = kern_sym(m, f->sym_to, f->to_idx, &start, &size)))
+			return rc;
+		if (start + size < f->addr) {
+			if (f->sym_from[0])
+				say(m, "Symbol '%s' (0x%llx) comes before '%s' (0x%llx)", f->sym_to,
+				    (unsigned long long)start, f->sym_from, (unsigned long long)f->addr);
+			else
+				say(m, "Symbol '%s' (0x%llx) comes before address 0x%llx)", f->sym_to,
+				    (unsigned long long)start, (unsigned long long)f->addr);
+			return -HWPROF_E_INVAL;
+		}
+		f->size = start + size - f->addr;
+		no_size = !size;
+	}
+	if (no_size) {
+		say(m, "Cannot determine size of symbol '%s'", f->sym_to[0] ? f->sym_to : f->sym_from);
+		return -HWPROF_E_INVAL;
+	}
+	return 0;
+}
+
 static int resolve(struct hwprof_pt_filter *f, struct msgbuf *m)
 {
 	if (!f->sym_from[0] && !f->sym_to[0])
 		return 0;
-	if (!f->file[0]) {
-		say(m, "Kernel symbol lookup in address filters is not supported by hwprof: give the address");
-		return -HWPROF_E_UNSUPPORTED;
-	}
+	if (!f->file[0])
+		return resolve_kernel(f, m);
 	struct fsyms s;
 	int rc = fsyms_load(f->file, &s);
 	if (rc < 0)
