@@ -46,11 +46,13 @@ static int nearest_bit(unsigned long long bits, int target)
 	return pick;
 }
 
-/* snprintf at *n into buf, keeping *n the length the whole text needs. */
-static void put(char *buf, size_t len, int *n, const char *fmt, int v)
+/* ",name=value" (value < 0: ",name") at *n into buf, keeping *n the length
+ * the whole text needs, as snprintf does. */
+static void put(char *buf, size_t len, int *n, const char *name, int value)
 {
 	size_t at = (size_t)*n < len ? (size_t)*n : len;
-	int k = snprintf(buf + at, len - at, fmt, v);
+	int k = value < 0 ? snprintf(buf + at, len - at, ",%s", name)
+			  : snprintf(buf + at, len - at, ",%s=%d", name, value);
 	if (k > 0)
 		*n += k;
 }
@@ -61,16 +63,20 @@ HWPROF_API int hwprof_pt_default_terms(const struct hwprof_pmu *pmu, char *buf, 
 	long long mtc_periods = 0;
 	if (cap_num(pmu, "mtc", 10, 1)) {
 		mtc_periods = cap_num(pmu, "mtc_periods", 16, 0);
-		if (mtc_periods)
-			put(buf, len, &n, ",mtc,mtc_period=%d", nearest_bit((unsigned long long)mtc_periods, 3));
+		if (mtc_periods) {
+			put(buf, len, &n, "mtc", -1);
+			put(buf, len, &n, "mtc_period", nearest_bit((unsigned long long)mtc_periods, 3));
+		}
 	}
 	if (cap_num(pmu, "psb_cyc", 10, 1) && mtc_periods) {
 		long long psb_periods = cap_num(pmu, "psb_periods", 16, 0);
 		if (psb_periods)
-			put(buf, len, &n, ",psb_period=%d", nearest_bit((unsigned long long)psb_periods, 3));
+			put(buf, len, &n, "psb_period", nearest_bit((unsigned long long)psb_periods, 3));
 	}
-	if (hwprof_pmu_format_find(pmu, "pt") && hwprof_pmu_format_find(pmu, "branch"))
-		put(buf, len, &n, ",pt,branch%.0d", 0);
+	if (hwprof_pmu_format_find(pmu, "pt") && hwprof_pmu_format_find(pmu, "branch")) {
+		put(buf, len, &n, "pt", -1);
+		put(buf, len, &n, "branch", -1);
+	}
 	return n;
 }
 
