@@ -102,6 +102,11 @@ else
   gcc -O0 -o "$TMP/pie" tests/data/pt/loops.c && gcc -O0 -static -o "$TMP/static" tests/data/pt/loops.c &&
     gcc -O0 -c -o "$TMP/obj.o" tests/data/pt/loops.c
   cp "$TMP/pie" "$TMP/stripped" && strip "$TMP/stripped"
+  # two static functions of one name: perf's "Multiple symbols" listing
+  printf 'static int dup(int x) { return x + 1; }\nint one(int x) { return dup(x); }\n' >"$TMP/d1.c"
+  printf 'static int dup(int x) { return x * 3; }\nint two(int x) { return dup(x); }\nint one(int);\nint main(void) { return one(1) + two(2); }\n' >"$TMP/d2.c"
+  gcc -O0 -o "$TMP/dup" "$TMP/d1.c" "$TMP/d2.c"
+  kdup=$(awk '$2 ~ /^[tT]$/ && NF == 3 {print $3}' /proc/kallsyms 2>/dev/null | sort | uniq -d | head -1)
   printf 'not an elf\n' >"$TMP/text"
   filters=(
     "filter main @ $TMP/pie" "start fib @ $TMP/pie" "stop neg @$TMP/pie" "filter fib / main @ $TMP/pie"
@@ -114,6 +119,8 @@ else
     "filter 0x1/2,stop 0x3 tracestop 0x5/6" "filter 0x1/2 , start 0x4" "filter main@$TMP/pie"
     "filter schedule" "start do_sys_open" "filter do_sys_open / schedule" "filter schedule / do_sys_open"
     "filter no_such_kernel_fn" "filter *" "stop schedule #g" "filter schedule #1"
+    "filter dup @ $TMP/dup" "filter dup #2 @ $TMP/dup" "filter dup #1 / two @ $TMP/dup" "filter dup #g @ $TMP/dup"
+    ${kdup:+"filter $kdup"} ${kdup:+"filter $kdup #2"}
   )
   if [ $can_mount = 1 ]; then
     for f in "${filters[@]}"; do
