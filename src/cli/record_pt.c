@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/record_pt.h"
 
@@ -131,6 +132,21 @@ int record_pt_prepare(struct record_pt *p, struct hwprof_evlist *l, const struct
 		free(text);
 	}
 	return rc;
+}
+
+void record_pt_finish(const struct record_pt *p, struct hwprof_evlist *l, unsigned aux_pages, int snapshot)
+{
+	if (!p->pt)
+		return;
+	long pg = sysconf(_SC_PAGESIZE);
+	for (size_t i = 0; i < l->nr; i++) {
+		struct hwprof_attr *a = &l->ev[i].attr;
+		if (a->type != p->pt->type)
+			continue;
+		a->sample_type |= HWPROF_SAMPLE_CPU;
+		if (!snapshot)
+			a->aux_watermark = (uint32_t)((uint64_t)(aux_pages ? aux_pages : 1024) * (uint64_t)pg / 4);
+	}
 }
 
 /* The recorder's AUXTRACE_INFO hook for the intel_pt event. */
