@@ -61,6 +61,14 @@ static int check_pt(struct record_pt *p, struct hwprof_evlist *l, const struct h
 	}
 	if (!pt)
 		return 0;
+	/* perf cannot tell PEBS events apart in the trace: one aux-output only */
+	int aux_output = 0;
+	for (size_t i = 0; i < l->nr; i++)
+		aux_output += HWPROF_ATTR_HAS(&l->ev[i].attr, HWPROF_ATTR_AUX_OUTPUT) != 0;
+	if (aux_output > 1) {
+		fprintf(stderr, "intel_pt supports at most one event with aux-output\n");
+		return 1;
+	}
 	p->pt = hwprof_pmus_find(pmus, "intel_pt");
 	unsigned flags;
 	if (verbose >= 2 && p->pt) {
@@ -156,7 +164,10 @@ static int pt_info(void *ctx, const struct hwprof_record_event *ev, uint8_t *buf
 	if (!p->pt || ev->attr.type != p->pt->type)
 		return -HWPROF_E_INVAL;
 	p->info.filter = ev->filter;
-	return hwprof_pt_auxtrace_info(p->pt, &p->info, NULL, buf, len);
+	int n = hwprof_pt_auxtrace_info(p->pt, &p->info, NULL, buf, len);
+	if (n >= 8 + 8 * HWPROF_PT_INFO_WORDS && !buf[8 + 8 * HWPROF_PT_INFO_CAP_USER_TIME_ZERO])
+		fprintf(stderr, "Warning:\nIntel Processor Trace: TSC not available\n"); /* perf's ui__warning */
+	return n;
 }
 
 void record_pt_attach(struct record_pt *p, struct hwprof_record_event *ev, size_t n,

@@ -86,6 +86,7 @@ reject icelake 'intel_pt/fup_on_ptw/u' 'intel_pt: fup_on_ptw without ptw; the ke
 reject alderlake 'intel_pt/event/u' 'intel_pt: event is not supported by this CPU (caps/event_trace is 0 or missing); the kernel refuses the event'
 reject alderlake 'intel_pt/notnt/u' 'intel_pt: notnt is not supported by this CPU (caps/tnt_disable is 0 or missing); the kernel refuses the event'
 reject intel 'intel_pt//u,intel_pt//k' 'There may be only one intel_pt event'
+reject intel '{intel_pt//u,cycles/aux-output/,instructions/aux-output/}' 'intel_pt supports at most one event with aux-output'
 accept icelake 'intel_pt/ptw,fup_on_ptw/u'
 accept alderlake 'intel_pt/pwr_evt,ptw/u'
 accept intel 'intel_pt/cyc,cyc_thresh=3/u'
