@@ -96,12 +96,17 @@ struct hwprof_pt_filter {
 HWPROF_API int hwprof_pt_filter_parse(const char *text, struct hwprof_pt_filter *out, size_t max,
 				      struct hwprof_error *err);
 
+/* Resolution flags. perf demangles C++ names with their parameters when
+ * run with -v ("ns::work(int)"), without them otherwise ("ns::work"). */
+#define HWPROF_PT_FILTER_PARAMS 1u
+
 /* Resolve symbol names to file offsets through FILE's ELF symbol table
- * (.symtab, else .dynsym; functions and objects, as perf loads them), '*'
- * to the whole file (0/file size); kernel filters (no FILE) take numbers
- * only. The file name becomes its realpath. -HWPROF_E_INVAL with perf's
- * message(s) in msg (lines joined by '\n', no trailing newline). */
-HWPROF_API int hwprof_pt_filter_resolve(struct hwprof_pt_filter *f, char *msg, size_t len);
+ * (.symtab, else .dynsym; functions and objects, as perf loads them,
+ * names demangled), '*' to the whole file (0/file size); without FILE,
+ * kernel symbols from /proc/kallsyms ('*' = the whole kernel text). The
+ * file name becomes its realpath. -HWPROF_E_INVAL with perf's message(s)
+ * in msg (lines joined by '\n', no trailing newline). */
+HWPROF_API int hwprof_pt_filter_resolve(struct hwprof_pt_filter *f, unsigned flags, char *msg, size_t len);
 
 /* The kernel's text for one resolved filter ("filter 0x1130/0x2a@/usr/bin/x",
  * "start 0xffffffff81000000"; tracestop is written "stop" with a size),
@@ -114,7 +119,7 @@ HWPROF_API int hwprof_pt_filter_append(char *buf, size_t len, const struct hwpro
  * error msg holds perf's lines, ending with its "Failed to parse address
  * filter: '...'" / "Filter format is: ..." / "Where multiple filters ..."
  * trailer. Returns 0 or -HWPROF_E_*. */
-HWPROF_API int hwprof_pt_filter_build(const struct hwprof_pmu *pmu, const char *text, char *out,
+HWPROF_API int hwprof_pt_filter_build(const struct hwprof_pmu *pmu, const char *text, unsigned flags, char *out,
 				      size_t outlen, char *msg, size_t msglen);
 
 /* ---- AUXTRACE_INFO ------------------------------------------------------- */

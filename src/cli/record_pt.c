@@ -128,7 +128,8 @@ int record_pt_prepare(struct record_pt *p, struct hwprof_evlist *l, const struct
 		for (size_t e = first; e < spec_end[s] && !rc; e++) {
 			const struct hwprof_pmu *pmu = hwprof_pmus_find(pmus, l->ev[e].pmu);
 			char out[8192], msg[4096];
-			if (hwprof_pt_filter_build(pmu, text, out, sizeof(out), msg, sizeof(msg)) < 0) {
+			unsigned how = verbose > 0 ? HWPROF_PT_FILTER_PARAMS : 0; /* as perf demangles */
+			if (hwprof_pt_filter_build(pmu, text, how, out, sizeof(out), msg, sizeof(msg)) < 0) {
 				fprintf(stderr, "%s\n", msg);
 				rc = 1;
 			} else if (!(p->filter[e] = strdup(out))) {

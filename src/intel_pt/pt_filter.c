@@ -4,7 +4,7 @@
  * follows perf 6.1's tokenizer (a symbol runs to the next space, a file
  * name to the next space or comma), symbols resolve through the file's
  * ELF symbol table as perf loads it (functions and objects, aliases kept,
- * file offsets for ET_EXEC/ET_REL), and the result is the kernel's filter
+ * names demangled, file offsets for ET_EXEC/ET_REL), and the result is the kernel's filter
  * text ("filter 0x11ef/0x99@/tmp/fx"). Messages are perf's. */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "hwprof/intel_pt_cfg.h"
+#include "hwprof/symbols.h"
+
+#include <libiberty/demangle.h>
 
 static const char *const action_names[] = { "filter", "start", "stop", "tracestop" };
 
@@ -164,7 +167,7 @@ static int cmp_fsym(const void *a, const void *b)
 }
 
 /* Symbols of one table; 1 when the table had any, 0 none, < 0 no memory. */
-static int load_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool adjust, struct fsyms *s)
+static int load_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool adjust, bool params, struct fsyms *s)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d || !sh->sh_entsize)
@@ -204,7 +207,9 @@ static int load_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool adjust, st
 		int b = GELF_ST_BIND(sym.st_info);
 		f->bind = b == STB_GLOBAL ? 'g' : b == STB_LOCAL ? 'l' : 'w';
 		f->order = s->n;
-		if (!(f->name = strdup(name)))
+		/* perf matches filter names against its demangled symbol names */
+		char *dem = params ? cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI) : hwprof_demangle(name);
+		if (!(f->name = dem ? dem : strdup(name)))
 			return -HWPROF_E_NOMEM;
 		s->n++;
 	}
@@ -213,7 +218,7 @@ static int load_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, bool adjust, st
 
 /* .symtab, else .dynsym; sorted by address; zero sizes end at the next
  * symbol. A file that cannot be read leaves the table empty. */
-static int fsyms_load(const char *path, struct fsyms *s)
+static int fsyms_load(const char *path, bool params, struct fsyms *s)
 {
 	memset(s, 0, sizeof(*s));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -239,7 +244,7 @@ static int fsyms_load(const char *path, struct fsyms *s)
 		}
 		for (int k = 0; k < 2 && rc == 0; k++)
 			if (tab[k])
-				rc = load_table(e, tab[k], &sh[k], adjust, s);
+				rc = load_table(e, tab[k], &sh[k], adjust, params, s);
 	}
 	if (e)
 		elf_end(e);
@@ -517,14 +522,14 @@ static int resolve_kernel(struct hwprof_pt_filter *f, struct msgbuf *m)
 	return 0;
 }
 
-static int resolve(struct hwprof_pt_filter *f, struct msgbuf *m)
+static int resolve(struct hwprof_pt_filter *f, unsigned flags, struct msgbuf *m)
 {
 	if (!f->sym_from[0] && !f->sym_to[0])
 		return 0;
 	if (!f->file[0])
 		return resolve_kernel(f, m);
 	struct fsyms s;
-	int rc = fsyms_load(f->file, &s);
+	int rc = fsyms_load(f->file, flags & HWPROF_PT_FILTER_PARAMS, &s);
 	if (rc < 0)
 		return rc;
 	if (!s.loaded)
@@ -569,14 +574,14 @@ out:
 	return rc;
 }
 
-HWPROF_API int hwprof_pt_filter_resolve(struct hwprof_pt_filter *f, char *msg, size_t len)
+HWPROF_API int hwprof_pt_filter_resolve(struct hwprof_pt_filter *f, unsigned flags, char *msg, size_t len)
 {
 	struct msgbuf m = { msg, len, 0 };
 	if (msg && len)
 		msg[0] = 0;
 	if (!f)
 		return -HWPROF_E_INVAL;
-	int rc = resolve(f, &m);
+	int rc = resolve(f, flags, &m);
 	if (rc)
 		return rc < 0 ? rc : -HWPROF_E_INVAL;
 	if (f->file[0]) {
@@ -611,7 +616,7 @@ HWPROF_API int hwprof_pt_filter_append(char *buf, size_t len, const struct hwpro
 	return 0;
 }
 
-HWPROF_API int hwprof_pt_filter_build(const struct hwprof_pmu *pmu, const char *text, char *out,
+HWPROF_API int hwprof_pt_filter_build(const struct hwprof_pmu *pmu, const char *text, unsigned flags, char *out,
 				      size_t outlen, char *msg, size_t msglen)
 {
 	struct msgbuf m = { msg, msglen, 0 };
@@ -637,7 +642,7 @@ HWPROF_API int hwprof_pt_filter_build(const struct hwprof_pmu *pmu, const char *
 	}
 	for (int i = 0; !rc && i < n; i++) {
 		size_t at = m.at;
-		rc = hwprof_pt_filter_resolve(&f[i], msg ? msg + at + (at ? 1 : 0) : NULL,
+		rc = hwprof_pt_filter_resolve(&f[i], flags, msg ? msg + at + (at ? 1 : 0) : NULL,
 					      msg && msglen > at + 1 ? msglen - at - (at ? 1 : 0) : 0);
 		if (msg && msglen > at + 1 && msg[at + (at ? 1 : 0)]) {
 			if (at)

@@ -107,6 +107,9 @@ else
   printf 'static int dup(int x) { return x + 1; }\nint one(int x) { return dup(x); }\n' >"$TMP/d1.c"
   printf 'static int dup(int x) { return x * 3; }\nint two(int x) { return dup(x); }\nint one(int);\nint main(void) { return one(1) + two(2); }\n' >"$TMP/d2.c"
   gcc -O0 -o "$TMP/dup" "$TMP/d1.c" "$TMP/d2.c"
+  # C++: perf matches demangled names, with parameters only under -v
+  printf 'namespace ns { int work(int x) { return x * 2; } int work(double x) { return (int)x; } }\nstruct K { static int go(int y) { return ns::work(y) + 1; } };\nint main() { return K::go(3) + ns::work(1.5); }\n' >"$TMP/cx.cpp"
+  command -v g++ >/dev/null 2>&1 && g++ -O0 -o "$TMP/cx" "$TMP/cx.cpp"
   kdup=$(awk '$2 ~ /^[tT]$/ && NF == 3 {print $3}' /proc/kallsyms 2>/dev/null | sort | uniq -d | head -1)
   printf 'not an elf\n' >"$TMP/text"
   filters=(
@@ -122,6 +125,7 @@ else
     "filter no_such_kernel_fn" "filter *" "stop schedule #g" "filter schedule #1"
     "filter dup @ $TMP/dup" "filter dup #2 @ $TMP/dup" "filter dup #1 / two @ $TMP/dup" "filter dup #g @ $TMP/dup"
     ${kdup:+"filter $kdup"} ${kdup:+"filter $kdup #2"}
+    "filter ns::work(int) @ $TMP/cx" "filter ns::work @ $TMP/cx" "start K::go(int) / main @ $TMP/cx"
   )
   if [ $can_mount = 1 ]; then
     for f in "${filters[@]}"; do
@@ -134,6 +138,16 @@ else
         pass "--filter '$f': $(head -1 "$TMP/h")"
       else
         fail "--filter '$f' differs from perf (exit $prc/$hrc)"; diff "$TMP/p" "$TMP/h" | head -8
+      fi
+    done
+    # without -v perf's names have no parameters (only errors are printed)
+    for f in "filter ns::work @ $TMP/cx" "filter K::go @ $TMP/cx" "filter ns::work(int) @ $TMP/cx" "filter ns::work #2 @ $TMP/cx"; do
+      perf_tree icelake record --dry-run -e intel_pt//u --filter "$f" -- true >"$TMP/p" 2>&1; prc=$?
+      hw_tree icelake record --dry-run -e intel_pt//u --filter "$f" >/dev/null 2>"$TMP/h"; hrc=$?
+      if cmp -s "$TMP/p" "$TMP/h" && { [ $prc -eq 0 ] && [ $hrc -eq 0 ] || { [ $prc -ne 0 ] && [ $hrc -ne 0 ]; }; }; then
+        pass "--filter '$f' (no -v): ${prc/#0/accepted}$(head -1 "$TMP/h")"
+      else
+        fail "--filter '$f' (no -v) differs from perf (exit $prc/$hrc)"; diff "$TMP/p" "$TMP/h" | head -8
       fi
     done
     # two --filter options for one event, and a PMU without address filters

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	if (!pt)
 		return die("no intel_pt PMU in the tree");
 	char filter[8192] = "", msg[4096];
-	if (filter_text && hwprof_pt_filter_build(pt, filter_text, filter, sizeof(filter), msg, sizeof(msg)) < 0) {
+	if (filter_text && hwprof_pt_filter_build(pt, filter_text, 0, filter, sizeof(filter), msg, sizeof(msg)) < 0) {
 		fprintf(stderr, "%s\n", msg);
 		return 1;
 	}

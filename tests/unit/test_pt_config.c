@@ -229,10 +229,10 @@ static void test_filter_strings(void **state)
 	struct hwprof_pmus *p = open_tree("icelake");
 	const struct hwprof_pmu *pt = hwprof_pmus_find(p, "intel_pt");
 	char out[512], msg[1024];
-	assert_int_equal(hwprof_pt_filter_build(pt, "filter 0x10/0x20 , start 0x30", out, sizeof(out), msg, sizeof(msg)), 0);
+	assert_int_equal(hwprof_pt_filter_build(pt, "filter 0x10/0x20 , start 0x30", 0, out, sizeof(out), msg, sizeof(msg)), 0);
 	assert_string_equal(out, "filter 0x10/0x20,start 0x30");
 	assert_string_equal(msg, "");
-	assert_int_equal(hwprof_pt_filter_build(pt, "start 1 start 2 start 3", out, sizeof(out), msg, sizeof(msg)),
+	assert_int_equal(hwprof_pt_filter_build(pt, "start 1 start 2 start 3", 0, out, sizeof(out), msg, sizeof(msg)),
 			 -HWPROF_E_INVAL);
 	assert_string_equal(out, "");
 	assert_string_equal(msg, "Error: number of address filters (3) exceeds maximum (2)\n"
@@ -240,14 +240,14 @@ static void test_filter_strings(void **state)
 				 "Filter format is: filter|start|stop|tracestop <start symbol or address> "
 				 "[/ <end symbol or size>] [@<file name>]\n"
 				 "Where multiple filters are separated by space or comma.");
-	assert_int_equal(hwprof_pt_filter_build(pt, "filter nosuch_fn @ /nonexistent/file", out, sizeof(out), msg,
+	assert_int_equal(hwprof_pt_filter_build(pt, "filter nosuch_fn @ /nonexistent/file", 0, out, sizeof(out), msg,
 						sizeof(msg)), -HWPROF_E_INVAL);
 	assert_non_null(strstr(msg, "File '/nonexistent/file' not found or has no symbols.\n"
 				    "Symbol 'nosuch_fn' not found.\nNote that symbols must be functions.\n"
 				    "Failed to parse address filter"));
 	hwprof_pmus_close(p);
 	p = open_tree("broadwell");
-	assert_int_equal(hwprof_pt_filter_build(hwprof_pmus_find(p, "intel_pt"), "filter 0x10/4", out, sizeof(out),
+	assert_int_equal(hwprof_pt_filter_build(hwprof_pmus_find(p, "intel_pt"), "filter 0x10/4", 0, out, sizeof(out),
 						msg, sizeof(msg)), -HWPROF_E_OPNOTSUPP);
 	assert_string_equal(msg, "This CPU does not support address filtering");
 	hwprof_pmus_close(p);
