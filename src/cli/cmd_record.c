@@ -354,7 +354,7 @@ int cmd_record(int argc, char **argv)
 	struct hwprof_pmus *pmus = NULL;
 	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus, &pt, &filters, verbose);
 	if (!rc)
-		record_pt_finish(&pt, &l, ro.aux_pages, ro.snapshot);
+		rc = record_pt_finish(&pt, &l, &ro.aux_pages, &ro.mmap_pages, ro.snapshot);
 	if (!rc && dry) {
 		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
 	} else if (!rc) {

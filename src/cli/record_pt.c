@@ -143,19 +143,49 @@ int record_pt_prepare(struct record_pt *p, struct hwprof_evlist *l, const struct
 	return rc;
 }
 
-void record_pt_finish(const struct record_pt *p, struct hwprof_evlist *l, unsigned aux_pages, int snapshot)
+/* perf_event_paranoid_check(-1): root, or a paranoid level of -1 or less */
+static int privileged(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 2;
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return geteuid() == 0 || level <= -1;
+}
+
+int record_pt_finish(const struct record_pt *p, struct hwprof_evlist *l, uint32_t *aux_pages,
+		     uint32_t *mmap_pages, int snapshot)
 {
 	if (!p->pt)
-		return;
+		return 0;
 	long pg = sysconf(_SC_PAGESIZE);
+	if (!*aux_pages) {
+		if (privileged()) {
+			*aux_pages = (uint32_t)((4u << 20) / pg);
+		} else {
+			*aux_pages = (uint32_t)((128u << 10) / pg);
+			if (!*mmap_pages)
+				*mmap_pages = (uint32_t)((256u << 10) / pg);
+		}
+	}
+	uint64_t sz = (uint64_t)*aux_pages * (uint64_t)pg, min = snapshot ? 4096 : 8192;
+	if (sz < min || (sz & (sz - 1))) {
+		fprintf(stderr, "Invalid mmap size for Intel Processor Trace: must be at least %lluKiB and a power of 2\n",
+			(unsigned long long)min / 1024);
+		return 1;
+	}
 	for (size_t i = 0; i < l->nr; i++) {
 		struct hwprof_attr *a = &l->ev[i].attr;
 		if (a->type != p->pt->type)
 			continue;
 		a->sample_type |= HWPROF_SAMPLE_CPU;
 		if (!snapshot)
-			a->aux_watermark = (uint32_t)((uint64_t)(aux_pages ? aux_pages : 1024) * (uint64_t)pg / 4);
+			a->aux_watermark = (uint32_t)(sz / 4);
 	}
+	return 0;
 }
 
 /* The recorder's AUXTRACE_INFO hook for the intel_pt event. */

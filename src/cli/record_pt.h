@@ -42,11 +42,14 @@ int record_pt_add_filter(struct record_pt_filters *fl, int spec, const char *tex
 int record_pt_prepare(struct record_pt *p, struct hwprof_evlist *l, const struct hwprof_pmus *pmus,
 		      const struct record_pt_filters *fl, const size_t *spec_end, int verbose);
 
-/* After hwprof_evlist_config: the attr changes perf's intel_pt recording
- * options make for per-cpu buffers: SAMPLE_CPU on the intel_pt event and,
- * outside snapshot mode, an AUX watermark of a quarter of the AUX area
- * (aux_pages, 0 = the recorder's default 1024). */
-void record_pt_finish(const struct record_pt *p, struct hwprof_evlist *l, unsigned aux_pages, int snapshot);
+/* After hwprof_evlist_config, what perf's intel_pt recording options do:
+ * buffer sizes when not given (AUX 4 MiB privileged, else 128 KiB AUX and
+ * 256 KiB data), the AUX size check ("Invalid mmap size for Intel
+ * Processor Trace: ..."), SAMPLE_CPU on the intel_pt event and, outside
+ * snapshot mode, an AUX watermark of a quarter of the AUX area. Pages are
+ * in/out (0 = not given). Returns 0 or an exit code after perf's message. */
+int record_pt_finish(const struct record_pt *p, struct hwprof_evlist *l, uint32_t *aux_pages,
+		     uint32_t *mmap_pages, int snapshot);
 
 /* Hands filters and the intel_pt AUXTRACE_INFO builder to the recorder's
  * events / options. cpu_wide: -a or -C; *switch_events (--switch-events)

@@ -91,6 +91,12 @@ accept icelake 'intel_pt/ptw,fup_on_ptw/u'
 accept alderlake 'intel_pt/pwr_evt,ptw/u'
 accept intel 'intel_pt/cyc,cyc_thresh=3/u'
 accept broadwell 'intel_pt/noretcomp/u'
+out=$(hw_tree intel record --dry-run -m 8,1 -e 'intel_pt//u' 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && [ "$out" = "Invalid mmap size for Intel Processor Trace: must be at least 8KiB and a power of 2" ] &&
+  pass "AUX area of one page rejected with perf's message" || fail "-m 8,1: $rc '$out'"
+wm=$(hw_tree intel record --dry-run -m 8,16 -e 'intel_pt//u' 2>/dev/null | grep '^  aux_watermark')
+[ "${wm##* }" = $((16 * $(getconf PAGESIZE) / 4)) ] && pass "aux_watermark is a quarter of the AUX area" ||
+  fail "aux_watermark: '$wm'"
 out=$(hw_tree intel record --dry-run -e 'intel_pt/pt=0/u' 2>&1 >/dev/null)
 cfg=$(hw_tree intel record --dry-run -e 'intel_pt/pt=0/u' 2>/dev/null | grep '^  config ')
 [ "$out" = "pt=0 doesn't make sense, forcing pt=1" ] && [ "${cfg##* }" = 0x300e601 ] &&
