@@ -87,12 +87,11 @@ struct hwprof_pt_filter {
 	char file[4096];          /* after '@', "" for the kernel */
 };
 
-#define HWPROF_PT_FILTERS_MAX 64
-
 /* Parse perf's --filter text: filters separated by ',' or ' ', each
  * "filter|start|stop|tracestop ADDR|SYM[#n] [/ SIZE|SYM[#n]] [@FILE]".
  * Returns the number parsed (<= max) or -HWPROF_E_INVAL (err names the
- * offset); more than max filters is -HWPROF_E_NOMEM. */
+ * offset); more than max filters is -HWPROF_E_NOMEM. out NULL only
+ * counts (max ignored). */
 HWPROF_API int hwprof_pt_filter_parse(const char *text, struct hwprof_pt_filter *out, size_t max,
 				      struct hwprof_error *err);
 

@@ -93,7 +93,7 @@ HWPROF_API int hwprof_pt_filter_parse(const char *text, struct hwprof_pt_filter 
 	size_t n = 0;
 	if (err)
 		memset(err, 0, sizeof(*err));
-	if (!text || !out)
+	if (!text)
 		return -HWPROF_E_INVAL;
 	while (*p) {
 		struct hwprof_pt_filter f;
@@ -129,9 +129,12 @@ HWPROF_API int hwprof_pt_filter_parse(const char *text, struct hwprof_pt_filter 
 				return perr(err, (size_t)(p - text), "expected a file name after '@'");
 		}
 		p += strspn(p, " ,");
-		if (n == max)
+		if (out && n == max)
 			return -HWPROF_E_NOMEM;
-		out[n++] = f;
+		if (out)
+			out[n] = f;
+		if (n++ == INT_MAX)
+			return -HWPROF_E_NOMEM;
 	}
 	return (int)n;
 }
@@ -631,26 +634,22 @@ HWPROF_API int hwprof_pt_filter_build(const struct hwprof_pmu *pmu, const char *
 		say(&m, "This CPU does not support address filtering");
 		return -HWPROF_E_OPNOTSUPP;
 	}
-	struct hwprof_pt_filter *f = calloc(HWPROF_PT_FILTERS_MAX, sizeof(*f));
-	if (!f)
-		return -HWPROF_E_NOMEM;
-	int n = hwprof_pt_filter_parse(text, f, HWPROF_PT_FILTERS_MAX, &perr_);
-	int rc = n < 0 ? n : 0;
+	/* count first: perf names the count even when it is far too many */
+	int n = hwprof_pt_filter_parse(text, NULL, 0, &perr_), rc = n < 0 ? n : 0;
 	if (!rc && n > max) {
 		say(&m, "Error: number of address filters (%d) exceeds maximum (%lld)", n, max);
 		rc = -HWPROF_E_INVAL;
 	}
+	struct hwprof_pt_filter *f = NULL;
+	if (!rc && n && !(f = calloc((size_t)n, sizeof(*f))))
+		rc = -HWPROF_E_NOMEM;
+	if (!rc && n)
+		n = hwprof_pt_filter_parse(text, f, (size_t)n, &perr_);
 	for (int i = 0; !rc && i < n; i++) {
-		size_t at = m.at;
-		rc = hwprof_pt_filter_resolve(&f[i], flags, msg ? msg + at + (at ? 1 : 0) : NULL,
-					      msg && msglen > at + 1 ? msglen - at - (at ? 1 : 0) : 0);
-		if (msg && msglen > at + 1 && msg[at + (at ? 1 : 0)]) {
-			if (at)
-				msg[at] = '\n';
-			m.at = at + (at ? 1 : 0) + strlen(msg + at + (at ? 1 : 0));
-		} else if (msg && msglen > at) {
-			msg[at] = 0;
-		}
+		char why[2048];
+		rc = hwprof_pt_filter_resolve(&f[i], flags, why, sizeof(why));
+		if (why[0])
+			say(&m, "%s", why);
 		if (!rc)
 			rc = hwprof_pt_filter_append(out, outlen, &f[i]);
 	}

@@ -240,6 +240,13 @@ static void test_filter_strings(void **state)
 				 "Filter format is: filter|start|stop|tracestop <start symbol or address> "
 				 "[/ <end symbol or size>] [@<file name>]\n"
 				 "Where multiple filters are separated by space or comma.");
+	/* far more than fit anywhere: perf still names the count */
+	char many[70 * 8 + 1] = "";
+	for (int i = 0; i < 70; i++)
+		strcat(many, "start 1 ");
+	assert_int_equal(hwprof_pt_filter_parse(many, NULL, 0, NULL), 70);
+	assert_int_equal(hwprof_pt_filter_build(pt, many, 0, out, sizeof(out), msg, sizeof(msg)), -HWPROF_E_INVAL);
+	assert_non_null(strstr(msg, "Error: number of address filters (70) exceeds maximum (2)\n"));
 	assert_int_equal(hwprof_pt_filter_build(pt, "filter nosuch_fn @ /nonexistent/file", 0, out, sizeof(out), msg,
 						sizeof(msg)), -HWPROF_E_INVAL);
 	assert_non_null(strstr(msg, "File '/nonexistent/file' not found or has no symbols.\n"
