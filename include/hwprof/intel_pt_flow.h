@@ -265,6 +265,16 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 				 struct hwprof_pt_emu_result *res);
 HWPROF_API void hwprof_pt_emu_result_free(struct hwprof_pt_emu_result *res);
 
+/* The intel_pt config word of the emulated PMU for cfg (pt, branch, plus
+ * noretcomp, or tsc/mtc/mtc_period/cyc with HWPROF_PT_EMU_TIMING). */
+HWPROF_API uint64_t hwprof_pt_emu_config_word(const struct hwprof_pt_emu_config *cfg);
+/* Writes res as a perf.data that perf 6.1 and hwprof decode with --itrace:
+ * an intel_pt event, AUXTRACE_INFO, COMM and MMAP2 records, one AUXTRACE
+ * buffer per thread (per-thread mode). Returns 0 or -HWPROF_E_* (err set). */
+HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwprof_pt_emu_result *res,
+					    const struct hwprof_pt_emu_config *cfg,
+					    struct hwprof_error *err);
+
 #ifdef __cplusplus
 }
 #endif

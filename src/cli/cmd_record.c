@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/print_event_attr.h"
 #include "cli/record_pt.h"
+#include "cli/record_pt_emulate.h"
 #include "cli/record_run.h"
 
 /* perf's usage trailer after -I? and register warnings (parse-options):
@@ -213,6 +214,8 @@ int cmd_record(int argc, char **argv)
 	const char *specs[MAX_E];
 	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
 
+	if (record_wants_pt_emulate(argc, argv))
+		return record_pt_emulate(argc, argv);
 	memset(&regs, 0, sizeof(regs));
 	memset(&ro, 0, sizeof(ro));
 	regs.size = HWPROF_ATTR_SIZE_VER7;
