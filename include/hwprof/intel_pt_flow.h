@@ -221,7 +221,7 @@ HWPROF_API const char *hwprof_pt_ev_name(unsigned type);
 struct hwprof_pt_par_opts {
 	unsigned nthreads;       /* 0: the online CPUs; 1: serial */
 	size_t segment_bytes;    /* cut at the first PSB after this many bytes
-				  * (0: 256 KiB) */
+				  * (0: 64 KiB) */
 };
 struct hwprof_pt_par_stats {
 	size_t segments;         /* segments decoded in parallel */

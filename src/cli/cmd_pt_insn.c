@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		   "  -j, --jobs N  decode on N threads (default: every online CPU; 1: serial);\n"
 		   "                the output is the serial decoder's either way\n"
 		   "  --segment B   parallel decode: cut the trace at the first PSB after\n"
-		   "                every B bytes (default 262144)\n");
+		   "                every B bytes (default 65536)\n");
 }
 
 static int parse(int argc, char **argv, struct insn_opts *o)

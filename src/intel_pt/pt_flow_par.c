@@ -49,6 +49,17 @@ struct seg {
 	int to_end;                      /* no cut point: decoded to the end */
 };
 
+/* Event and length buffers of emitted segments, kept for the next ones:
+ * allocating and faulting in tens of MB per segment costs more than
+ * decoding it. */
+#define POOL 16
+struct buffers {
+	struct hwprof_pt_event *ev;
+	size_t cap;
+	uint8_t *lens;
+	size_t caplens;
+};
+
 struct par {
 	const uint8_t *buf;
 	size_t len;
@@ -62,6 +73,8 @@ struct par {
 	size_t emitted;                  /* segments before this are freed */
 	size_t window;
 	int stop;
+	struct buffers pool[POOL];      /* under mu */
+	size_t npool;
 };
 
 static int push_event(struct seg *s, const struct hwprof_pt_event *e)
@@ -108,6 +121,29 @@ static void seg_free(struct seg *s)
 	s->st = NULL;
 	s->st_ok = NULL;
 	s->nev = s->cap = s->nmain = s->nlens = s->caplens = 0;
+}
+
+/* Gives s's buffers to the pool (call with p->mu held). */
+static void seg_recycle(struct par *p, struct seg *s)
+{
+	if (p->npool < POOL && s->ev) {
+		p->pool[p->npool++] = (struct buffers){ s->ev, s->cap, s->lens, s->caplens };
+		s->ev = NULL;
+		s->lens = NULL;
+	}
+	seg_free(s);
+}
+
+/* Takes pooled buffers for s (call with p->mu held). */
+static void seg_reuse(struct par *p, struct seg *s)
+{
+	if (!p->npool)
+		return;
+	struct buffers b = p->pool[--p->npool];
+	s->ev = b.ev;
+	s->cap = b.cap;
+	s->lens = b.lens;
+	s->caplens = b.caplens;
 }
 
 static int is_branch_block(const struct hwprof_pt_event *e)
@@ -182,6 +218,7 @@ static void *worker(void *arg)
 		if (p->stop || p->next >= p->nsegs)
 			break;
 		struct seg *s = &p->segs[p->next++];
+		seg_reuse(p, s);
 		pthread_mutex_unlock(&p->mu);
 		s->dec_start = s->start;
 		int err = ierr < 0 ? ierr : decode_range(p, img, s->start, s->start, s->end, s);
@@ -279,7 +316,7 @@ HWPROF_API int hwprof_pt_flow_decode_parallel(const void *buf, size_t len, struc
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 		nthreads = n > 0 ? (unsigned)(n > 64 ? 64 : n) : 1;
 	}
-	size_t step = opts && opts->segment_bytes ? opts->segment_bytes : 256 * 1024;
+	size_t step = opts && opts->segment_bytes ? opts->segment_bytes : 64 * 1024;
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	struct par p = { .buf = buf, .len = len, .img = img, .cfg = cfg };
@@ -352,7 +389,7 @@ HWPROF_API int hwprof_pt_flow_decode_parallel(const void *buf, size_t len, struc
 				stats->reruns++;
 		}
 		pthread_mutex_lock(&p.mu);
-		seg_free(s);
+		seg_recycle(&p, s);
 		p.emitted = k + 1;
 		pthread_cond_broadcast(&p.cv);
 		pthread_mutex_unlock(&p.mu);
@@ -366,6 +403,10 @@ HWPROF_API int hwprof_pt_flow_decode_parallel(const void *buf, size_t len, struc
 out:
 	for (size_t k = 0; k < p.nsegs; k++)
 		seg_free(&p.segs[k]);
+	for (size_t i = 0; i < p.npool; i++) {
+		free(p.pool[i].ev);
+		free(p.pool[i].lens);
+	}
 	free(p.segs);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
