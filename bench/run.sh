@@ -47,5 +47,6 @@ for b in build/bench/*; do
   echo; echo "== $(basename "$b")"; "$b"
 done
 
+echo; echo "== Intel PT flow: hwprof (1 thread, all CPUs) vs libipt's block decoder and perf"; bench/pt_flow_bench.sh
 echo; echo "== Arm SPE: perf script --itrace=i1i vs hwprof synthesis"; bench/spe_bench.sh
 echo; ./bench/record_overhead.sh
