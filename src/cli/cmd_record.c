@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/print_event_attr.h"
 #include "cli/record_run.h"
+#include "cli/record_spe.h"
 
 /* perf's usage trailer after -I? and register warnings (parse-options):
  * the help of the option is shown only when its short form -I was used. */
@@ -237,7 +238,7 @@ int cmd_record(int argc, char **argv)
 			if (s[1] == 'c' || s[2] == 'c')
 				o.period = val;
 			else
-				o.freq = val, o.period = 0;
+				o.freq = val, o.period = 0, o.user_freq = 1;
 		} else if (!strcmp(s, "-g"))
 			o.call_graph = HWPROF_CG_FP;
 		else if (!strncmp(s, "--call-graph=", 13) || !strcmp(s, "--call-graph")) {
@@ -340,6 +341,7 @@ int cmd_record(int argc, char **argv)
 	struct hwprof_evlist l = { 0 };
 	struct hwprof_pmus *pmus = NULL;
 	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus);
+	rc = rc ? rc : record_spe_setup(&l, pmus, &o, &ro, dry);
 	if (!rc && dry) {
 		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
 	} else if (!rc) {
