@@ -39,6 +39,7 @@ struct hwprof_record_event {
 	const char *unit;        /* EVENT_UPDATE unit ("msec" for clocks) or NULL */
 	double scale;            /* EVENT_UPDATE scale (1e-6 for clocks), 0 = none */
 	bool aux;                /* an AUX-area PMU (Intel PT, Arm SPE) */
+	bool tracking;           /* carries mmap/comm/task records (default: the first event) */
 };
 
 /* AUX-area PMU hook: fills the AUXTRACE_INFO record body (after the

@@ -169,6 +169,7 @@ static struct hwprof_record_event *record_events(const struct hwprof_evlist *l)
 		v[i].name = e->name;
 		v[i].leader = e->leader == i ? -1 : (int)e->leader;
 		v[i].aux = e->is_aux;
+		v[i].tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
 		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
 			v[i].unit = "msec";
 			v[i].scale = 1e-6;

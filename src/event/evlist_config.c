@@ -115,7 +115,9 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 
 		if (e->is_aux) {
 			off(a, HWPROF_ATTR_FREQ);
-			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period : aux_period(e, pmus);
+			/* -c overrides the AUX PMU's own period too (perf 6.1 evsel__config) */
+			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period
+					   : o->period ? o->period : aux_period(e, pmus);
 		} else if (e->set & HWPROF_EVSET_PERIOD) {
 			off(a, HWPROF_ATTR_FREQ);
 			a->sample_period = e->period;
