@@ -15,6 +15,7 @@
 
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
+#include "arm_spe/spe_fast.h"
 
 struct spe_buf {
 	const uint8_t *data;
@@ -339,6 +340,44 @@ static bool spe_next_buffer(struct spe_queue *q)
 
 /* perf's arm_spe_decode: 1 record complete, 0 no more data (the partial
  * record is dropped), -1 bad byte (the partial record stays in q->rec). */
+/* The common packets straight from the buffer: 1 when a record closed,
+ * 0 at a packet for the general path (or the buffer's end). PADs are
+ * skipped one byte at a time, which ends where perf's folded PAD does. */
+static int spe_decode_fast(struct spe_queue *q)
+{
+	struct hwprof_spe_decoder *d = &q->dec;
+	const uint8_t *b = d->buf;
+	size_t pos = d->pos, len = d->len;
+	struct hwprof_spe_pkt pkt;
+
+	while (pos < len) {
+		unsigned n = spe_fast_decode(b + pos, len - pos, &pkt);
+
+		if (!n)
+			break;
+		pos += n;
+		switch (pkt.type) {
+		case HWPROF_SPE_PAD:
+			continue;
+		case HWPROF_SPE_TIMESTAMP:
+			q->rec.present |= HWPROF_SPE_HAS_TIMESTAMP;
+			q->rec.timestamp = pkt.payload;
+			q->rec.end = HWPROF_SPE_REC_TIMESTAMP;
+			d->pos = pos;
+			return 1;
+		case HWPROF_SPE_END:
+			q->rec.end = HWPROF_SPE_REC_END;
+			d->pos = pos;
+			return 1;
+		default:
+			spe_rec_packet(&q->rec, &pkt);
+			break;
+		}
+	}
+	d->pos = pos;
+	return 0;
+}
+
 static int spe_decode(struct hwprof_spe_synth *s, struct spe_queue *q)
 {
 	struct hwprof_spe_pkt pkt;
@@ -349,6 +388,8 @@ static int spe_decode(struct hwprof_spe_synth *s, struct spe_queue *q)
 
 		if (!q->dec_live && !spe_next_buffer(q))
 			return 0;
+		if (spe_decode_fast(q))
+			return 1;
 		r = hwprof_spe_decoder_next(&q->dec, &pkt);
 		if (r == 0) {
 			q->dec_live = false;
