@@ -172,49 +172,34 @@ int script_mem_text(uint64_t ds, char *buf, size_t size)
 }
 
 /* ---- the line -------------------------------------------------------------
- * Built by hand into one buffer and written with a single fwrite: printf
- * per field was most of the time of a large `script` run. */
+ * Formatted straight into the caller's buffer with our own number
+ * conversion: printf per field, then fwrite per line, were most of the
+ * time of a large `script` run. */
 
-struct line {
-	char b[1024];
-	size_t n;
-};
-
-static void ln_pad(struct line *l, int width, size_t len)
-{
-	while ((int)len < width && l->n < sizeof(l->b) - 1) {
-		l->b[l->n++] = ' ';
-		len++;
-	}
-}
-
-static void ln_str(struct line *l, const char *s, size_t len)
-{
-	if (len > sizeof(l->b) - 1 - l->n)
-		len = sizeof(l->b) - 1 - l->n;
-	memcpy(l->b + l->n, s, len);
-	l->n += len;
-}
-
-/* right-aligned in width (like %*s / %*d / %*lx) */
-static void ln_right(struct line *l, int width, const char *s, size_t len)
-{
-	ln_pad(l, width, len);
-	ln_str(l, s, len);
-}
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
 static size_t fmt_u64(char *out, uint64_t v)
 {
 	char t[24];
-	size_t n = 0, i;
+	char *e = t + sizeof(t), *p = e;
 
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
-	return n;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	memcpy(out, p, (size_t)(e - p));
+	return (size_t)(e - p);
 }
 
 static size_t fmt_i32(char *out, int32_t v)
@@ -229,16 +214,35 @@ static size_t fmt_i32(char *out, int32_t v)
 static size_t fmt_hex(char *out, uint64_t v)
 {
 	static const char hx[] = "0123456789abcdef";
-	char t[16];
-	size_t n = 0, i;
+	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
 
-	do {
-		t[n++] = hx[v & 15];
-		v >>= 4;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
+	for (size_t i = n; i-- > 0; v >>= 4)
+		out[i] = hx[v & 15];
 	return n;
+}
+
+/* s right-aligned in width (like %*s): returns the end */
+static char *put_right(char *o, int width, const char *s, size_t len)
+{
+	if ((int)len < width) {
+		memset(o, ' ', (size_t)width - len);
+		o += (size_t)width - len;
+	}
+	memcpy(o, s, len);
+	return o + len;
+}
+
+/* a number formatted by fn right-aligned in width */
+static char *put_right_hex(char *o, int width, uint64_t v)
+{
+	char t[16];
+	return put_right(o, width, t, fmt_hex(t, v));
+}
+
+static char *put_right_u64(char *o, int width, uint64_t v)
+{
+	char t[24];
+	return put_right(o, width, t, fmt_u64(t, v));
 }
 
 size_t script_data_src_field(uint64_t data_src, int *width, char *out)
@@ -265,55 +269,59 @@ size_t script_data_src_field(uint64_t data_src, int *width, char *out)
 	return len;
 }
 
-void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
 {
 	unsigned f = fmt->fields;
-	struct line l;
-	char t[32];
+	char *o = out, t[32];
 	size_t n;
 
-	l.n = 0;
 	if (f & SCRIPT_F_COMM) {
 		const char *comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
 
 		if (!comm)
 			comm = ":-1";
-		ln_right(&l, 16, comm, strlen(comm));
-		ln_str(&l, " ", 1);
+		n = strnlen(comm, 256);
+		o = put_right(o, 16, comm, n);
+		*o++ = ' ';
 	}
 	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
 		n = fmt_i32(t, s->pid);
-		ln_right(&l, 5, t, n);
-		ln_str(&l, "/", 1);
+		o = put_right(o, 5, t, n);
+		*o++ = '/';
 		n = fmt_i32(t, s->tid);
-		ln_str(&l, t, n);
-		ln_pad(&l, 5, n);
-		ln_str(&l, " ", 1);
+		memcpy(o, t, n);
+		o += n;
+		while (n++ < 5)
+			*o++ = ' ';
+		*o++ = ' ';
 	} else if (f & (SCRIPT_F_PID | SCRIPT_F_TID)) {
 		n = fmt_i32(t, (f & SCRIPT_F_PID) ? s->pid : s->tid);
-		ln_right(&l, 5, t, n);
-		ln_str(&l, " ", 1);
+		o = put_right(o, 5, t, n);
+		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_CPU) {
 		/* [%03d] */
+		*o++ = '[';
 		if (s->cpu < 0) {
-			n = (size_t)snprintf(t, sizeof(t), "%03d", s->cpu);
+			/* the sign counts in the width: -1 is "-01" */
+			*o++ = '-';
+			n = fmt_u64(t, (uint64_t)-(int64_t)s->cpu);
+			for (size_t z = n; z < 2; z++)
+				*o++ = '0';
 		} else {
-			char d[16];
-			size_t k = fmt_u64(d, (uint64_t)s->cpu);
-
-			n = 0;
-			while (n + k < 3)
-				t[n++] = '0';
-			memcpy(t + n, d, k);
-			n += k;
+			n = fmt_u64(t, (uint64_t)s->cpu);
+			for (size_t z = n; z < 3; z++)
+				*o++ = '0';
 		}
-		ln_str(&l, "[", 1);
-		ln_str(&l, t, n);
-		ln_str(&l, "] ", 2);
+		memcpy(o, t, n);
+		o += n;
+		*o++ = ']';
+		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_MISC)
-		ln_str(&l, "      ", 6); /* no K/U/H/G/g bits set: padding only */
+	if (f & SCRIPT_F_MISC) {
+		memset(o, ' ', 6); /* no K/U/H/G/g bits set: padding only */
+		o += 6;
+	}
 	if (f & SCRIPT_F_TIME) {
 		/* seconds.microseconds (truncated) right-aligned in 12, or
 		 * %5llu.%09llu with --ns */
@@ -327,47 +335,47 @@ void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwpr
 			frac /= 10;
 		}
 		n += (size_t)digits;
-		ln_right(&l, fmt->nanosecs ? 6 + digits : 12, t, n);
-		ln_str(&l, ": ", 2);
+		o = put_right(o, fmt->nanosecs ? 6 + digits : 12, t, n);
+		*o++ = ':';
+		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_PERIOD) {
-		n = fmt_u64(t, s->period);
-		ln_right(&l, 10, t, n);
-		ln_str(&l, " ", 1);
+		o = put_right_u64(o, 10, s->period);
+		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_EVENT) {
-		ln_right(&l, fmt->name_width, s->name, strlen(s->name));
-		ln_str(&l, ": ", 2);
+		o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
+		*o++ = ':';
+		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_ADDR) {
-		n = fmt_hex(t, s->addr);
-		ln_right(&l, 16, t, n);
-	}
-	if (f & SCRIPT_F_DATA_SRC) {
-		char out[100];
-		n = script_data_src_field(s->data_src, &fmt->data_src_width, out);
-		ln_str(&l, out, n);
-	}
-	if (f & SCRIPT_F_WEIGHT) {
-		n = fmt_u64(t, s->weight);
-		ln_right(&l, 16, t, n);
-	}
+	if (f & SCRIPT_F_ADDR)
+		o = put_right_hex(o, 16, s->addr);
+	if (f & SCRIPT_F_DATA_SRC)
+		o += script_data_src_field(s->data_src, &fmt->data_src_width, o);
+	if (f & SCRIPT_F_WEIGHT)
+		o = put_right_u64(o, 16, s->weight);
 	if (f & SCRIPT_F_IP) {
-		ln_str(&l, " ", 1);
-		n = fmt_hex(t, s->ip);
-		ln_right(&l, 16, t, n);
+		*o++ = ' ';
+		o = put_right_hex(o, 16, s->ip);
 		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
 			char sym[512];
 
 			sym[0] = 0;
 			fmt->sym(fmt->ctx, s, f, sym, sizeof(sym));
-			ln_str(&l, sym, strlen(sym));
+			n = strnlen(sym, sizeof(sym));
+			memcpy(o, sym, n);
+			o += n;
 		}
 	}
-	if (f & SCRIPT_F_PHYS_ADDR) {
-		n = fmt_hex(t, s->phys_addr);
-		ln_right(&l, 16, t, n);
-	}
-	l.b[l.n++] = '\n';
-	fwrite(l.b, 1, l.n, fp);
+	if (f & SCRIPT_F_PHYS_ADDR)
+		o = put_right_hex(o, 16, s->phys_addr);
+	*o++ = '\n';
+	return (size_t)(o - out);
+}
+
+void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+{
+	char line[SCRIPT_SPE_LINE_MAX];
+
+	fwrite(line, 1, script_format_spe_sample(line, fmt, s), fp);
 }

@@ -57,6 +57,13 @@ int script_mem_text(uint64_t data_src, char *buf, size_t size);
  * returns the length (no NUL). */
 size_t script_data_src_field(uint64_t data_src, int *width, char *out);
 
+/* The longest line script_format_spe_sample writes (comm <= 256, event
+ * name <= 64, data_src <= 100, symbol text <= 511 and the numbers). */
+#define SCRIPT_SPE_LINE_MAX 1280
+
+/* One sample line with its newline into out (SCRIPT_SPE_LINE_MAX bytes
+ * available, no NUL); returns its length. */
+size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct hwprof_spe_sample *s);
 void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s);
 
 #endif
