@@ -276,12 +276,19 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 	size_t n;
 
 	if (f & SCRIPT_F_COMM) {
-		const char *comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
+		const char *comm;
 
-		if (!comm)
+		if (fmt->comm_ref) {
+			comm = fmt->comm_ref(fmt->ctx, s->pid, s->tid, &n);
+		} else {
+			comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
+			n = comm ? strnlen(comm, 256) : 0;
+		}
+		if (!comm) {
 			comm = ":-1";
-		n = strnlen(comm, 256);
-		o = put_right(o, 16, comm, n);
+			n = 3;
+		}
+		o = put_right(o, 16, comm, n < 256 ? n : 256);
 		*o++ = ' ';
 	}
 	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
@@ -357,7 +364,14 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 	if (f & SCRIPT_F_IP) {
 		*o++ = ' ';
 		o = put_right_hex(o, 16, s->ip);
-		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
+		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym_ref) {
+			const char *txt = fmt->sym_ref(fmt->ctx, s, &n);
+
+			if (n > 511)
+				n = 511;
+			memcpy(o, txt, n);
+			o += n;
+		} else if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
 			char sym[512];
 
 			sym[0] = 0;

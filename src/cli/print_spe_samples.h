@@ -41,6 +41,10 @@ struct script_fmt {
 	bool nanosecs;            /* --ns: time with 9 decimals */
 	const char *(*comm)(void *ctx, int32_t pid, int32_t tid);
 	script_sym_fn sym;
+	/* optional, preferred when set: text and length kept by the caller
+	 * (cached lookups), so the printer copies each once */
+	const char *(*comm_ref)(void *ctx, int32_t pid, int32_t tid, size_t *len);
+	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;
 };
 

@@ -19,6 +19,15 @@
 
 #define AUXTRACE_ARM_SPE 4
 
+#define SYM_SLOTS 16384         /* direct-mapped by ip (4-byte aligned on arm64) */
+#define SYM_TEXT 64
+struct sym_key {
+	uint64_t ip, ver;
+	int32_t pid, tid;
+	uint16_t cpumode;
+	uint8_t len;              /* 0 = empty slot */
+};
+
 struct script_spe {
 	struct script_printer *p;
 	struct hwprof_session *s;
@@ -31,14 +40,32 @@ struct script_spe {
 	struct hwprof_tsc_conv tc;
 	struct hwprof_spe_synth *synth;
 	struct script_fmt fmt;
-	/* last comm lookup; gen moves with every side-band record, which may
-	 * change threads (samples come in runs of one thread) */
-	uint64_t gen, c_gen;
-	int32_t c_pid, c_tid;
+	/* lookups cached while the session's version stays (threads, comms
+	 * and maps unchanged): the last comm, the last tid -> pid, and the
+	 * symbol text of recent ips */
+	uint64_t c_ver, p_ver;
+	int32_t c_pid, c_tid, p_tid, p_pid;
 	const char *c_comm;
+	size_t c_len;
+	struct sym_key *sym_keys; /* SYM_SLOTS keys and their texts */
+	char (*sym_text)[SYM_TEXT];
+	char sym_buf[512];        /* a text too long for the cache */
+	/* sample lines collect here and go out in large writes; flushed
+	 * before anything else is written and when a call returns */
+	char *out;
+	size_t out_n;
 	uint8_t **copies;         /* pipe mode: buffers copied out of the stream */
 	size_t nr_copies;
 };
+
+#define OUT_SIZE (256u << 10)
+
+static void out_flush(struct script_spe *x)
+{
+	if (x->out_n)
+		fwrite(x->out, 1, x->out_n, x->f);
+	x->out_n = 0;
+}
 
 /* SFB field -> the SPE line printer's bit (0: the printer has no such field) */
 static const unsigned spe_field_bits[SF_NR] = {
@@ -52,32 +79,63 @@ static const unsigned spe_field_bits[SF_NR] = {
 static int32_t spe_thread_pid(void *ctx, int32_t tid)
 {
 	struct script_spe *x = ctx;
-	return hwprof_session_thread_pid(x->s, tid);
+	uint64_t v = hwprof_session_version(x->s);
+	if (x->p_ver != v || x->p_tid != tid) {
+		x->p_pid = hwprof_session_thread_pid(x->s, tid); /* a pure lookup */
+		x->p_tid = tid;
+		x->p_ver = v;
+	}
+	return x->p_pid;
 }
 
-static const char *spe_comm(void *ctx, int32_t pid, int32_t tid)
+/* A lookup is cached only if it changed nothing (it may create a thread). */
+static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len)
 {
 	struct script_spe *x = ctx;
-	if (x->c_comm && x->c_gen == x->gen && x->c_pid == pid && x->c_tid == tid)
+	uint64_t v = hwprof_session_version(x->s);
+	if (x->c_comm && x->c_ver == v && x->c_pid == pid && x->c_tid == tid) {
+		*len = x->c_len;
 		return x->c_comm;
-	x->c_comm = hwprof_session_thread_comm(x->s, pid, tid);
-	x->c_pid = pid;
-	x->c_tid = tid;
-	x->c_gen = x->gen;
-	return x->c_comm;
+	}
+	const char *c = hwprof_session_thread_comm(x->s, pid, tid);
+	*len = c ? strnlen(c, 256) : 0;
+	if (c && hwprof_session_version(x->s) == v) {
+		x->c_comm = c;
+		x->c_len = *len;
+		x->c_pid = pid;
+		x->c_tid = tid;
+		x->c_ver = v;
+	}
+	return c;
 }
 
-static void spe_sym(void *ctx, const struct hwprof_spe_sample *s, unsigned fields, char *buf, size_t size)
+static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, size_t *len)
 {
 	struct script_spe *x = ctx;
-	(void)fields; /* the printer's own field set decides (symoff too) */
-	script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, buf, size);
+	uint64_t v = hwprof_session_version(x->s);
+	size_t slot = (size_t)((s->ip >> 2) ^ (s->ip >> 16)) & (SYM_SLOTS - 1);
+	struct sym_key *k = &x->sym_keys[slot];
+	if (k->len && k->ip == s->ip && k->ver == v && k->pid == s->pid && k->tid == s->tid &&
+	    k->cpumode == s->cpumode) {
+		*len = k->len - 1u;
+		return x->sym_text[slot];
+	}
+	x->sym_buf[0] = 0;
+	script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
+	size_t n = strnlen(x->sym_buf, sizeof(x->sym_buf));
+	*len = n;
+	if (n >= SYM_TEXT || hwprof_session_version(x->s) != v)
+		return x->sym_buf;
+	*k = (struct sym_key){ s->ip, v, s->pid, s->tid, s->cpumode, (uint8_t)(n + 1) };
+	memcpy(x->sym_text[slot], x->sym_buf, n);
+	return x->sym_text[slot];
 }
 
 /* perf's decoder messages, on stderr as it prints them */
 static void spe_notice(void *ctx, unsigned notice, uint64_t value)
 {
 	struct script_spe *x = ctx;
+	out_flush(x);
 	fflush(x->f);
 	if (notice == HWPROF_SPE_NOTE_ADDR_INDEX)
 		fprintf(stderr, "unsupported address packet index: 0x%llx\n", (unsigned long long)value);
@@ -93,7 +151,9 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 		x->fmt.name_width = script_printer_name_width(x->p);
 	int *w = script_printer_data_src_width(x->p);
 	x->fmt.data_src_width = *w;
-	script_print_spe_sample(x->f, &x->fmt, s);
+	if (OUT_SIZE - x->out_n < SCRIPT_SPE_LINE_MAX)
+		out_flush(x);
+	x->out_n += script_format_spe_sample(x->out + x->out_n, &x->fmt, s);
 	*w = x->fmt.data_src_width;
 	return 0;
 }
@@ -109,6 +169,16 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 	x->h = hwprof_session_data(s);
 	x->itrace = *itrace;
 	x->f = f;
+	x->out = malloc(OUT_SIZE);
+	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
+	x->sym_text = malloc(SYM_SLOTS * sizeof(*x->sym_text));
+	if (!x->out || !x->sym_keys || !x->sym_text) {
+		free(x->out);
+		free(x->sym_keys);
+		free(x->sym_text);
+		free(x);
+		return -HWPROF_E_NOMEM;
+	}
 	const uint8_t *d;
 	uint64_t sz, off;
 	x->have_index = hwprof_perfdata_feature(x->h, HWPROF_FEAT_AUXTRACE, &d, &sz, &off) == 1;
@@ -120,6 +190,10 @@ void script_spe_free(struct script_spe *x)
 {
 	if (!x)
 		return;
+	out_flush(x);
+	free(x->out);
+	free(x->sym_keys);
+	free(x->sym_text);
 	hwprof_spe_synth_free(x->synth);
 	for (size_t i = 0; i < x->nr_copies; i++)
 		free(x->copies[i]);
@@ -132,6 +206,7 @@ void script_spe_free(struct script_spe *x)
 static int fail(struct script_spe *x, const char *msg)
 {
 	x->failed = true;
+	out_flush(x);
 	fflush(x->f);
 	cli_error("script", "%s", msg);
 	return 1;
@@ -269,8 +344,8 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 		x->fmt.fields |= spe_field_bits[i];
 	}
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
-	x->fmt.comm = spe_comm;
-	x->fmt.sym = spe_sym;
+	x->fmt.comm_ref = spe_comm_ref;
+	x->fmt.sym_ref = spe_sym_ref;
 	x->fmt.ctx = x;
 	x->fmt.name_width = 0;
 	if (!x->have_index || x->itrace.dont_decode)
@@ -321,7 +396,6 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 	const struct hwprof_record *rec = &ev->rec;
 	if (x->failed)
 		return 1;
-	x->gen++;
 	switch (rec->type) {
 	case HWPROF_RECORD_TIME_CONV:
 		x->have_tc = hwprof_tsc_conv_parse(&x->tc, rec->data + 8, rec->size - 8u) == 0;
@@ -349,7 +423,9 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 		se.pid = (int32_t)ld32(rec->data + 8);
 		se.tid = (int32_t)ld32(rec->data + 16);
 	}
-	if (hwprof_spe_synth_event(x->synth, &se) < 0)
+	int r = hwprof_spe_synth_event(x->synth, &se);
+	out_flush(x);
+	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	return 0;
 }
@@ -360,7 +436,9 @@ int script_spe_flush(struct script_spe *x)
 		return 1;
 	if (!x->synth)
 		return 0;
-	if (!x->itrace.dont_decode && hwprof_spe_synth_flush(x->synth) < 0)
+	int r = x->itrace.dont_decode ? 0 : hwprof_spe_synth_flush(x->synth);
+	out_flush(x);
+	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	/* perf's ui__warning at the end of timed decoding (--no-itrace too) */
 	if (!x->timeless && !hwprof_spe_synth_used_context(x->synth)) {
