@@ -19,13 +19,15 @@
 
 #define AUXTRACE_ARM_SPE 4
 
-#define SYM_SLOTS 16384         /* direct-mapped by ip (4-byte aligned on arm64) */
-#define SYM_TEXT 64
+/* Symbol text per (ip, pid, cpumode): direct-mapped slots pointing into
+ * a pool of distinct texts (a trace has few: one per symbol and DSO). */
+#define SYM_SLOTS (1u << 16)
+#define POOL_SLOTS (1u << 14)     /* distinct texts kept, at most half used */
 struct sym_key {
 	uint64_t ip, ver;
 	int32_t pid, tid;
-	uint16_t cpumode;
-	uint8_t len;              /* 0 = empty slot */
+	uint16_t cpumode, len;
+	const char *text;         /* NULL = empty slot */
 };
 
 struct script_spe {
@@ -47,9 +49,10 @@ struct script_spe {
 	int32_t c_pid, c_tid, p_tid, p_pid;
 	const char *c_comm;
 	size_t c_len;
-	struct sym_key *sym_keys; /* SYM_SLOTS keys and their texts */
-	char (*sym_text)[SYM_TEXT];
-	char sym_buf[512];        /* a text too long for the cache */
+	struct sym_key *sym_keys; /* SYM_SLOTS */
+	char **pool;              /* POOL_SLOTS interned texts (open addressing) */
+	size_t pool_n;
+	char sym_buf[512];        /* a text not cached */
 	/* sample lines collect here and go out in large writes; flushed
 	 * before anything else is written and when a call returns */
 	char *out;
@@ -109,26 +112,51 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 	return c;
 }
 
+/* The pooled copy of text (n bytes), or NULL when the pool is full. */
+static const char *intern(struct script_spe *x, const char *text, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)text[i]) * 1099511628211ULL;
+	for (size_t i = (size_t)h & (POOL_SLOTS - 1);; i = (i + 1) & (POOL_SLOTS - 1)) {
+		char *e = x->pool[i];
+		if (!e) {
+			if (x->pool_n >= POOL_SLOTS / 2 || !(e = malloc(n + 1)))
+				return NULL;
+			memcpy(e, text, n);
+			e[n] = 0;
+			x->pool[i] = e;
+			x->pool_n++;
+			return e;
+		}
+		if (!strncmp(e, text, n) && !e[n])
+			return e;
+	}
+}
+
 static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, size_t *len)
 {
 	struct script_spe *x = ctx;
 	uint64_t v = hwprof_session_version(x->s);
-	size_t slot = (size_t)((s->ip >> 2) ^ (s->ip >> 16)) & (SYM_SLOTS - 1);
-	struct sym_key *k = &x->sym_keys[slot];
-	if (k->len && k->ip == s->ip && k->ver == v && k->pid == s->pid && k->tid == s->tid &&
+	/* the threads of a process share its maps; a thread without a known
+	 * pid has its own */
+	int32_t tid = s->pid >= 0 ? -1 : s->tid;
+	uint64_t hk = (s->ip >> 2) ^ ((uint64_t)(uint32_t)(s->pid ^ tid) * 0x9e3779b97f4a7c15ULL >> 40);
+	struct sym_key *k = &x->sym_keys[hk & (SYM_SLOTS - 1)];
+	if (k->text && k->ip == s->ip && k->ver == v && k->pid == s->pid && k->tid == tid &&
 	    k->cpumode == s->cpumode) {
-		*len = k->len - 1u;
-		return x->sym_text[slot];
+		*len = k->len;
+		return k->text;
 	}
 	x->sym_buf[0] = 0;
 	script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
 	size_t n = strnlen(x->sym_buf, sizeof(x->sym_buf));
 	*len = n;
-	if (n >= SYM_TEXT || hwprof_session_version(x->s) != v)
+	const char *t;
+	if (hwprof_session_version(x->s) != v || !(t = intern(x, x->sym_buf, n)))
 		return x->sym_buf;
-	*k = (struct sym_key){ s->ip, v, s->pid, s->tid, s->cpumode, (uint8_t)(n + 1) };
-	memcpy(x->sym_text[slot], x->sym_buf, n);
-	return x->sym_text[slot];
+	*k = (struct sym_key){ s->ip, v, s->pid, tid, (uint16_t)s->cpumode, (uint16_t)n, t };
+	return t;
 }
 
 /* perf's decoder messages, on stderr as it prints them */
@@ -171,11 +199,11 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 	x->f = f;
 	x->out = malloc(OUT_SIZE);
 	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
-	x->sym_text = malloc(SYM_SLOTS * sizeof(*x->sym_text));
-	if (!x->out || !x->sym_keys || !x->sym_text) {
+	x->pool = calloc(POOL_SLOTS, sizeof(*x->pool));
+	if (!x->out || !x->sym_keys || !x->pool) {
 		free(x->out);
 		free(x->sym_keys);
-		free(x->sym_text);
+		free(x->pool);
 		free(x);
 		return -HWPROF_E_NOMEM;
 	}
@@ -193,7 +221,9 @@ void script_spe_free(struct script_spe *x)
 	out_flush(x);
 	free(x->out);
 	free(x->sym_keys);
-	free(x->sym_text);
+	for (size_t i = 0; i < POOL_SLOTS; i++)
+		free(x->pool[i]);
+	free(x->pool);
 	hwprof_spe_synth_free(x->synth);
 	for (size_t i = 0; i < x->nr_copies; i++)
 		free(x->copies[i]);
