@@ -1,9 +1,6 @@
-/* The SPE header-byte table shared by the packet decoder (spe_packet.c)
- * and the synthesizer's inner loop (spe_synth.c), and an inline decoder
- * for the packets that make up nearly every record (one-byte headers with
- * a known index), so the hot loop needs no call and no memset per packet.
- * Everything else (extended headers, alignment, unknown indexes, bad or
- * cut packets) goes through hwprof_spe_decoder_next. */
+/* The SPE header-byte table of the packet decoder (spe_packet.c)
+ * and the helpers the synthesizer's inner loop (spe_synth.c) inlines:
+ * little-endian payloads and perf's address adjustment. */
 #ifndef HWPROF_ARM_SPE_FAST_H
 #define HWPROF_ARM_SPE_FAST_H
 
@@ -85,51 +82,32 @@ static inline uint64_t spe_le(const uint8_t *p, unsigned n)
 #endif
 }
 
-/* Decodes the packet at b (avail bytes) into type/index/payload when it is
- * a common one; returns its length, or 0 for "take the general path". */
-static inline unsigned spe_fast_decode(const uint8_t *b, size_t avail, struct hwprof_spe_pkt *pkt)
+/* perf 6.1's calc_ip for the address kinds the synthesizer keeps (the
+ * body of hwprof_spe_addr_value, inline for the hot loop). */
+static inline uint64_t spe_addr_inline(unsigned index, uint64_t payload)
 {
-	unsigned h = b[0], cls = spe_hdr_class[h], plen;
+	uint64_t va = HWPROF_SPE_ADDR_VA(payload);
 
-	switch (cls) {
-	case SC_P:
-		pkt->type = HWPROF_SPE_PAD;
-		return 1;
-	case SC_E:
-		pkt->type = HWPROF_SPE_END;
-		return 1;
-	case SC_T:
-	case SC_D:
-		pkt->index = 0;
-		break;
-	case SC_V:
-		pkt->index = (uint8_t)(1u << ((h >> 4) & 3));
-		break;
-	case SC_C:
-		pkt->index = h & 3;
-		break;
-	case SC_O:
-		if ((h & 3) == 3)
-			return 0;
-		pkt->index = h & 3;
-		break;
-	case SC_A:
-		if ((h & 7) > HWPROF_SPE_ADDR_DATA_PHYS)
-			return 0;
-		pkt->index = h & 7;
-		break;
-	case SC_N:
-		pkt->index = h & 7;
-		break;
-	default:
-		return 0;
+	switch (index) {
+	case HWPROF_SPE_ADDR_INS:
+	case HWPROF_SPE_ADDR_BRANCH: {
+		unsigned el = HWPROF_SPE_ADDR_EL(payload);
+
+		/* Kernel (and VHE hypervisor) text lives in the top half. */
+		if (HWPROF_SPE_ADDR_NS(payload) && (el == 1 || el == 2))
+			va |= 0xffull << 56;
+		return va;
 	}
-	plen = 1u << ((h >> 4) & 3);
-	if (avail < 1 + plen)
-		return 0;
-	pkt->type = spe_class_type[cls];
-	pkt->payload = spe_le(b + 1, plen);
-	return 1 + plen;
+	case HWPROF_SPE_ADDR_DATA_VIRT:
+		/* Top byte is a tag; bits 55:52 all set means a kernel address. */
+		if (((va >> 52) & 0xf) == 0xf)
+			va |= 0xffull << 56;
+		return va;
+	case HWPROF_SPE_ADDR_DATA_PHYS:
+		return va;
+	default:
+		return payload;
+	}
 }
 
 #endif

@@ -144,26 +144,5 @@ HWPROF_API const struct hwprof_error *hwprof_spe_decoder_error(const struct hwpr
 
 HWPROF_API uint64_t hwprof_spe_addr_value(unsigned index, uint64_t payload)
 {
-	uint64_t va = HWPROF_SPE_ADDR_VA(payload);
-
-	switch (index) {
-	case HWPROF_SPE_ADDR_INS:
-	case HWPROF_SPE_ADDR_BRANCH: {
-		unsigned el = HWPROF_SPE_ADDR_EL(payload);
-
-		/* Kernel (and VHE hypervisor) text lives in the top half. */
-		if (HWPROF_SPE_ADDR_NS(payload) && (el == 1 || el == 2))
-			va |= 0xffull << 56;
-		return va;
-	}
-	case HWPROF_SPE_ADDR_DATA_VIRT:
-		/* Top byte is a tag; bits 55:52 all set means a kernel address. */
-		if (((va >> 52) & 0xf) == 0xf)
-			va |= 0xffull << 56;
-		return va;
-	case HWPROF_SPE_ADDR_DATA_PHYS:
-		return va;
-	default:
-		return payload;
-	}
+	return spe_addr_inline(index, payload);
 }

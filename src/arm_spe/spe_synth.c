@@ -340,40 +340,139 @@ static bool spe_next_buffer(struct spe_queue *q)
 
 /* perf's arm_spe_decode: 1 record complete, 0 no more data (the partial
  * record is dropped), -1 bad byte (the partial record stays in q->rec). */
-/* The common packets straight from the buffer: 1 when a record closed,
- * 0 at a packet for the general path (or the buffer's end). PADs are
- * skipped one byte at a time, which ends where perf's folded PAD does. */
+/* The common packets straight from the buffer, one jump per header byte
+ * and the record updated in place (what spe_rec_packet does for them):
+ * 1 when a record closed, 0 at a packet for the general path (extended
+ * headers, unknown indexes, bad or cut packets) or the buffer's end. PADs
+ * are skipped one byte at a time, which ends where perf's folded PAD does. */
 static int spe_decode_fast(struct spe_queue *q)
 {
 	struct hwprof_spe_decoder *d = &q->dec;
+	struct hwprof_spe_record *r = &q->rec;
 	const uint8_t *b = d->buf;
 	size_t pos = d->pos, len = d->len;
-	struct hwprof_spe_pkt pkt;
 
 	while (pos < len) {
-		unsigned n = spe_fast_decode(b + pos, len - pos, &pkt);
+		const uint8_t *p = b + pos;
+		size_t left = len - pos;
+		uint64_t v;
 
-		if (!n)
-			break;
-		pos += n;
-		switch (pkt.type) {
-		case HWPROF_SPE_PAD:
+		switch (p[0]) {
+		case 0x00: /* PAD */
+			pos++;
 			continue;
-		case HWPROF_SPE_TIMESTAMP:
-			q->rec.present |= HWPROF_SPE_HAS_TIMESTAMP;
-			q->rec.timestamp = pkt.payload;
-			q->rec.end = HWPROF_SPE_REC_TIMESTAMP;
-			d->pos = pos;
+		case 0x01: /* END */
+			r->end = HWPROF_SPE_REC_END;
+			d->pos = pos + 1;
 			return 1;
-		case HWPROF_SPE_END:
-			q->rec.end = HWPROF_SPE_REC_END;
-			d->pos = pos;
+		case 0x71: /* TIMESTAMP */
+			if (left < 9)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_TIMESTAMP;
+			r->timestamp = spe_le(p + 1, 8);
+			r->end = HWPROF_SPE_REC_TIMESTAMP;
+			d->pos = pos + 9;
 			return 1;
+		case 0xb0: /* PC */
+			if (left < 9)
+				goto slow;
+			v = spe_le(p + 1, 8);
+			r->present |= HWPROF_SPE_HAS_PC;
+			r->pc = spe_addr_inline(HWPROF_SPE_ADDR_INS, v);
+			r->pc_el = (uint8_t)HWPROF_SPE_ADDR_EL(v);
+			r->pc_ns = (uint8_t)HWPROF_SPE_ADDR_NS(v);
+			pos += 9;
+			continue;
+		case 0xb1: /* branch target */
+			if (left < 9)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_TARGET;
+			r->target = spe_addr_inline(HWPROF_SPE_ADDR_BRANCH, spe_le(p + 1, 8));
+			pos += 9;
+			continue;
+		case 0xb2: /* data VA */
+			if (left < 9)
+				goto slow;
+			v = spe_le(p + 1, 8);
+			r->present |= HWPROF_SPE_HAS_VA;
+			r->va = spe_addr_inline(HWPROF_SPE_ADDR_DATA_VIRT, v);
+			r->va_tag = (uint8_t)HWPROF_SPE_ADDR_TAG(v);
+			pos += 9;
+			continue;
+		case 0xb3: /* data PA */
+			if (left < 9)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_PA;
+			r->pa = spe_addr_inline(HWPROF_SPE_ADDR_DATA_PHYS, spe_le(p + 1, 8));
+			pos += 9;
+			continue;
+		case 0x98: /* total latency */
+			if (left < 3)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_LAT_TOTAL;
+			r->lat_total = (uint16_t)spe_le(p + 1, 2);
+			pos += 3;
+			continue;
+		case 0x99: /* issue latency */
+			if (left < 3)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_LAT_ISSUE;
+			r->lat_issue = (uint16_t)spe_le(p + 1, 2);
+			pos += 3;
+			continue;
+		case 0x9a: /* translation latency */
+			if (left < 3)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_LAT_XLAT;
+			r->lat_xlat = (uint16_t)spe_le(p + 1, 2);
+			pos += 3;
+			continue;
+		case 0x42: case 0x52: case 0x62: case 0x72: { /* EVENTS, ORed over the record */
+			unsigned n = 1u << ((p[0] >> 4) & 3);
+			if (left < 1 + n)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_EVENTS;
+			r->events |= spe_le(p + 1, n);
+			pos += 1 + n;
+			continue;
+		}
+		case 0x43: case 0x53: case 0x63: case 0x73: { /* DATA_SOURCE */
+			unsigned n = 1u << ((p[0] >> 4) & 3);
+			if (left < 1 + n)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_DATA_SOURCE;
+			r->data_source = (uint16_t)spe_le(p + 1, n);
+			pos += 1 + n;
+			continue;
+		}
+		case 0x64: case 0x65: /* CONTEXT */
+			if (left < 5)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_CONTEXT;
+			r->context_id = spe_le(p + 1, 4);
+			r->context_el = p[0] & 3;
+			pos += 5;
+			continue;
+		case 0x48: case 0x49: case 0x4a: { /* OP_TYPE classes perf knows */
+			unsigned cls = p[0] & 3, op;
+			if (left < 2)
+				goto slow;
+			op = p[1];
+			r->present |= HWPROF_SPE_HAS_OP;
+			r->op_class = (uint8_t)cls;
+			r->op = (uint8_t)op;
+			if (cls == HWPROF_SPE_OP_CLASS_LDST)
+				r->ldst_seen |= (op & 1) ? 2 : 1;
+			else if (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08)
+				r->ldst_seen |= 1;
+			pos += 2;
+			continue;
+		}
 		default:
-			spe_rec_packet(&q->rec, &pkt);
-			break;
+			goto slow;
 		}
 	}
+slow:
 	d->pos = pos;
 	return 0;
 }
