@@ -232,17 +232,47 @@ static char *put_right(char *o, int width, const char *s, size_t len)
 	return o + len;
 }
 
-/* a number formatted by fn right-aligned in width */
-static char *put_right_hex(char *o, int width, uint64_t v)
+static const char spaces[32] = "                                ";
+
+/* v in hex right-aligned in 16 columns (always fits): whole bytes from a
+ * pair table, then one fixed-size copy */
+static inline char *put_hex16(char *o, uint64_t v)
 {
+	static const char hx[] = "0123456789abcdef";
 	char t[16];
-	return put_right(o, width, t, fmt_hex(t, v));
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	memcpy(t, spaces, 16);
+	for (unsigned i = 16; i > 16 - n; v >>= 4)
+		t[--i] = hx[v & 15];
+	memcpy(o, t, 16);
+	return o + 16;
 }
 
-static char *put_right_u64(char *o, int width, uint64_t v)
+/* v in decimal right-aligned in width (<= 24) columns */
+static inline char *put_dec(char *o, unsigned width, uint64_t v)
 {
 	char t[24];
-	return put_right(o, width, t, fmt_u64(t, v));
+	char *p = t + sizeof(t);
+
+	memcpy(t, spaces, sizeof(t));
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	size_t n = (size_t)(t + sizeof(t) - p);
+	if (n > width)
+		width = (unsigned)n;
+	memcpy(o, t + sizeof(t) - width, width);
+	return o + width;
 }
 
 size_t script_data_src_field(uint64_t data_src, int *width, char *out)
@@ -332,22 +362,30 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 	if (f & SCRIPT_F_TIME) {
 		/* seconds.microseconds (truncated) right-aligned in 12, or
 		 * %5llu.%09llu with --ns */
-		int digits = fmt->nanosecs ? 9 : 6;
-		uint64_t frac = fmt->nanosecs ? s->time % 1000000000 : (s->time % 1000000000) / 1000;
+		uint64_t secs = s->time / 1000000000;
+		unsigned ns = (unsigned)(s->time % 1000000000);
 
-		n = fmt_u64(t, s->time / 1000000000);
-		t[n++] = '.';
-		for (int d = digits - 1; d >= 0; d--) {
-			t[n + (size_t)d] = (char)('0' + frac % 10);
-			frac /= 10;
+		if (fmt->nanosecs) {
+			o = put_dec(o, 5, secs);
+			*o++ = '.';
+			o[0] = (char)('0' + ns / 100000000);
+			ns %= 100000000;
+			o++;
+		} else {
+			/* the seconds take what the 12 columns leave after ".uuuuuu" */
+			o = put_dec(o, 5, secs);
+			*o++ = '.';
+			ns /= 1000;
 		}
-		n += (size_t)digits;
-		o = put_right(o, fmt->nanosecs ? 6 + digits : 12, t, n);
+		/* the rest in digit pairs: 8 digits of ns, or 6 of us */
+		for (unsigned k = fmt->nanosecs ? 4 : 3; k-- > 0; ns /= 100)
+			memcpy(o + 2 * k, digits2 + 2 * (ns % 100), 2);
+		o += fmt->nanosecs ? 8 : 6;
 		*o++ = ':';
 		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_PERIOD) {
-		o = put_right_u64(o, 10, s->period);
+		o = put_dec(o, 10, s->period);
 		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_EVENT) {
@@ -356,14 +394,14 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_ADDR)
-		o = put_right_hex(o, 16, s->addr);
+		o = put_hex16(o, s->addr);
 	if (f & SCRIPT_F_DATA_SRC)
 		o += script_data_src_field(s->data_src, &fmt->data_src_width, o);
 	if (f & SCRIPT_F_WEIGHT)
-		o = put_right_u64(o, 16, s->weight);
+		o = put_dec(o, 16, s->weight);
 	if (f & SCRIPT_F_IP) {
 		*o++ = ' ';
-		o = put_right_hex(o, 16, s->ip);
+		o = put_hex16(o, s->ip);
 		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym_ref) {
 			const char *txt = fmt->sym_ref(fmt->ctx, s, &n);
 
@@ -382,7 +420,7 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		}
 	}
 	if (f & SCRIPT_F_PHYS_ADDR)
-		o = put_right_hex(o, 16, s->phys_addr);
+		o = put_hex16(o, s->phys_addr);
 	*o++ = '\n';
 	return (size_t)(o - out);
 }
