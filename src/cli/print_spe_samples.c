@@ -234,17 +234,30 @@ static char *put_right(char *o, int width, const char *s, size_t len)
 
 static const char spaces[32] = "                                ";
 
-/* v in hex right-aligned in 16 columns (always fits): whole bytes from a
- * pair table, then one fixed-size copy */
+static const char hex_pairs[] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* v in hex right-aligned in 16 columns (always fits): two digits per
+ * byte from a table, then one fixed-size copy */
 static inline char *put_hex16(char *o, uint64_t v)
 {
-	static const char hx[] = "0123456789abcdef";
 	char t[16];
-	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1;
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, i = 16;
 
 	memcpy(t, spaces, 16);
-	for (unsigned i = 16; i > 16 - n; v >>= 4)
-		t[--i] = hx[v & 15];
+	for (unsigned k = (n + 1) / 2; k--; v >>= 8) {
+		i -= 2;
+		memcpy(t + i, hex_pairs + 2 * (v & 0xff), 2);
+	}
+	if (n & 1)
+		t[15 - n] = ' '; /* the odd digit's pair brought a leading 0 */
 	memcpy(o, t, 16);
 	return o + 16;
 }
