@@ -312,26 +312,13 @@ size_t script_data_src_field(uint64_t data_src, int *width, char *out)
 	return len;
 }
 
-size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+/* The comm, pid/tid, cpu and misc columns (comm is n bytes). */
+static char *put_prefix(char *o, unsigned f, const char *comm, size_t n, const struct hwprof_spe_sample *s)
 {
-	unsigned f = fmt->fields;
-	char *o = out, t[32];
-	size_t n;
+	char t[32];
 
 	if (f & SCRIPT_F_COMM) {
-		const char *comm;
-
-		if (fmt->comm_ref) {
-			comm = fmt->comm_ref(fmt->ctx, s->pid, s->tid, &n);
-		} else {
-			comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
-			n = comm ? strnlen(comm, 256) : 0;
-		}
-		if (!comm) {
-			comm = ":-1";
-			n = 3;
-		}
-		o = put_right(o, 16, comm, n < 256 ? n : 256);
+		o = put_right(o, 16, comm, n);
 		*o++ = ' ';
 	}
 	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
@@ -371,6 +358,54 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 	if (f & SCRIPT_F_MISC) {
 		memset(o, ' ', 6); /* no K/U/H/G/g bits set: padding only */
 		o += 6;
+	}
+	return o;
+}
+
+size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+{
+	unsigned f = fmt->fields;
+	char *o = out;
+	size_t n = 0;
+
+	if (f & (SCRIPT_F_COMM | SCRIPT_F_PID | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_MISC)) {
+		const char *comm = NULL;
+
+		if (!(f & SCRIPT_F_COMM)) {
+			comm = "";
+		} else if (fmt->comm_ref) {
+			comm = fmt->comm_ref(fmt->ctx, s->pid, s->tid, &n);
+		} else {
+			comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
+			n = comm ? strnlen(comm, 256) : 0;
+		}
+		if (!comm) {
+			comm = ":-1";
+			n = 3;
+		}
+		if (n > 256)
+			n = 256;
+		/* the columns of this thread as last written, if nothing changed */
+		struct script_prefix *c = &fmt->prefix[((uint32_t)s->tid * 31u + (uint32_t)s->cpu) &
+						       (SCRIPT_PREFIX_SLOTS - 1)];
+		if (c->len && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu && c->fields == f &&
+		    c->comm_len == n && !memcmp(c->comm, comm, n)) {
+			memcpy(o, c->text, sizeof(c->text)); /* the line buffer has room */
+			o += c->len;
+		} else {
+			o = put_prefix(o, f, comm, n, s);
+			size_t len = (size_t)(o - out);
+			if (n <= sizeof(c->comm) && len <= sizeof(c->text)) {
+				c->pid = s->pid;
+				c->tid = s->tid;
+				c->cpu = s->cpu;
+				c->fields = f;
+				c->comm_len = (uint8_t)n;
+				memcpy(c->comm, comm, n);
+				memcpy(c->text, out, len);
+				c->len = (uint8_t)len;
+			}
+		}
 	}
 	if (f & SCRIPT_F_TIME) {
 		/* seconds.microseconds (truncated) right-aligned in 12, or

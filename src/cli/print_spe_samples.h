@@ -34,6 +34,17 @@ enum {
 typedef void (*script_sym_fn)(void *ctx, const struct hwprof_spe_sample *s, unsigned fields, char *buf,
 			      size_t size);
 
+/* The start of a line (comm, pid/tid, cpu, misc columns) for recent
+ * threads: samples come in runs of a few threads. */
+#define SCRIPT_PREFIX_SLOTS 64
+struct script_prefix {
+	int32_t pid, tid, cpu;
+	unsigned fields;
+	uint8_t comm_len, len;    /* len 0 = empty */
+	char comm[32];
+	char text[64];
+};
+
 struct script_fmt {
 	unsigned fields;          /* SCRIPT_F_* */
 	int name_width;           /* longest event name in the session */
@@ -46,6 +57,7 @@ struct script_fmt {
 	const char *(*comm_ref)(void *ctx, int32_t pid, int32_t tid, size_t *len);
 	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;
+	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
 };
 
 /* "comm,tid,ip" -> SCRIPT_F_* (perf -F names; a leading "hw:" or "+"/"-"

@@ -30,6 +30,15 @@ struct sym_key {
 	const char *text;         /* NULL = empty slot */
 };
 
+/* comm per (pid, tid), direct-mapped */
+#define COMM_SLOTS 256
+struct comm_slot {
+	uint64_t ver;
+	int32_t pid, tid;
+	const char *comm;         /* NULL = empty */
+	size_t len;
+};
+
 struct script_spe {
 	struct script_printer *p;
 	struct hwprof_session *s;
@@ -45,10 +54,9 @@ struct script_spe {
 	/* lookups cached while the session's version stays (threads, comms
 	 * and maps unchanged): the last comm, the last tid -> pid, and the
 	 * symbol text of recent ips */
-	uint64_t c_ver, p_ver;
-	int32_t c_pid, c_tid, p_tid, p_pid;
-	const char *c_comm;
-	size_t c_len;
+	uint64_t p_ver;
+	int32_t p_tid, p_pid;
+	struct comm_slot comms[COMM_SLOTS];
 	struct sym_key *sym_keys; /* SYM_SLOTS */
 	char **pool;              /* POOL_SLOTS interned texts (open addressing) */
 	size_t pool_n;
@@ -96,20 +104,16 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 {
 	struct script_spe *x = ctx;
 	uint64_t v = hwprof_session_version(x->s);
-	if (x->c_comm && x->c_ver == v && x->c_pid == pid && x->c_tid == tid) {
-		*len = x->c_len;
-		return x->c_comm;
+	struct comm_slot *c = &x->comms[((uint32_t)tid ^ ((uint32_t)pid << 3)) & (COMM_SLOTS - 1)];
+	if (c->comm && c->ver == v && c->pid == pid && c->tid == tid) {
+		*len = c->len;
+		return c->comm;
 	}
-	const char *c = hwprof_session_thread_comm(x->s, pid, tid);
-	*len = c ? strnlen(c, 256) : 0;
-	if (c && hwprof_session_version(x->s) == v) {
-		x->c_comm = c;
-		x->c_len = *len;
-		x->c_pid = pid;
-		x->c_tid = tid;
-		x->c_ver = v;
-	}
-	return c;
+	const char *comm = hwprof_session_thread_comm(x->s, pid, tid);
+	*len = comm ? strnlen(comm, 256) : 0;
+	if (comm && hwprof_session_version(x->s) == v)
+		*c = (struct comm_slot){ v, pid, tid, comm, *len };
+	return comm;
 }
 
 /* The pooled copy of text (n bytes), or NULL when the pool is full. */
