@@ -436,10 +436,22 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		o = put_dec(o, 10, s->period);
 		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_EVENT) {
+	if ((f & SCRIPT_F_EVENT) && fmt->name_width > 64) {
 		o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
 		*o++ = ':';
 		*o++ = ' ';
+	} else if (f & SCRIPT_F_EVENT) {
+		/* group names are static strings: the pointer identifies one */
+		if (fmt->ev_name != s->name || fmt->ev_width != fmt->name_width) {
+			char *e = put_right(fmt->ev_text, fmt->name_width, s->name, strnlen(s->name, 64));
+			*e++ = ':';
+			*e++ = ' ';
+			fmt->ev_len = (uint8_t)(e - fmt->ev_text);
+			fmt->ev_name = s->name;
+			fmt->ev_width = fmt->name_width;
+		}
+		memcpy(o, fmt->ev_text, sizeof(fmt->ev_text)); /* the line buffer has room */
+		o += fmt->ev_len;
 	}
 	if (f & SCRIPT_F_ADDR)
 		o = put_hex16(o, s->addr);

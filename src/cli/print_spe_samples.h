@@ -58,6 +58,11 @@ struct script_fmt {
 	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;
 	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
+	/* the event column as last written: name padded, ": " */
+	const char *ev_name;
+	int ev_width;
+	uint8_t ev_len;
+	char ev_text[80];
 };
 
 /* "comm,tid,ip" -> SCRIPT_F_* (perf -F names; a leading "hw:" or "+"/"-"
