@@ -16,6 +16,7 @@
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
 #include "arm_spe/spe_fast.h"
+#include "arm_spe/spe_int.h"
 
 struct spe_buf {
 	const uint8_t *data;
@@ -54,6 +55,7 @@ struct hwprof_spe_synth {
 	uint32_t ncur;
 	bool use_ctx;
 	bool new_data;
+	bool neoverse;            /* data source table by the MIDR, decided once */
 };
 
 static const char *const spe_group_names[HWPROF_SPE_G_NR] = {
@@ -113,6 +115,7 @@ HWPROF_API int hwprof_spe_synth_new(struct hwprof_spe_synth **out, const struct 
 		s->ids[g] = id++;
 	}
 	s->period = o->period ? o->period : 1;
+	s->neoverse = hwprof_spe_midr_is_neoverse(s->cfg.midr, s->cfg.ds_flags);
 	*out = s;
 	return 0;
 }
@@ -564,7 +567,7 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 		want |= 1u << HWPROF_SPE_G_BRANCH_MISS;
 	if (ev & 1u << HWPROF_SPE_EV_REMOTE_ACCESS)
 		want |= 1u << HWPROF_SPE_G_REMOTE_ACCESS;
-	ds = hwprof_spe_data_src(r, s->cfg.midr, s->cfg.ds_flags);
+	ds = spe_data_src_kind(r, s->neoverse);
 	if (ds) /* not a load or store: no memory sample */
 		want |= 1u << HWPROF_SPE_G_MEMORY;
 	want |= 1u << HWPROF_SPE_G_INSTRUCTIONS;
