@@ -197,6 +197,11 @@ HWPROF_API int hwprof_spe_synth_add_buffer(struct hwprof_spe_synth *s, uint32_t 
 
 static int spe_set_current(struct hwprof_spe_synth *s, int32_t cpu, int32_t pid, int32_t tid)
 {
+	if (cpu >= 0 && (uint32_t)cpu < s->ncur) { /* the usual case: a known cpu */
+		s->cur_tid[cpu] = tid;
+		s->cur_pid[cpu] = pid;
+		return 0;
+	}
 	if (cpu < 0)
 		return 0;
 	if ((uint32_t)cpu >= SPE_MAX_CPUS)
@@ -585,9 +590,10 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 	smp.weight = r->lat_total;
 	smp.period = 1;
 	smp.rec = r;
-	for (unsigned g = 0; g < HWPROF_SPE_G_INSTRUCTIONS; g++) {
-		if (!(want & 1u << g))
-			continue;
+	/* the wanted groups before instructions, lowest first */
+	for (unsigned m = want & ((1u << HWPROF_SPE_G_INSTRUCTIONS) - 1); m; m &= m - 1) {
+		unsigned g = (unsigned)__builtin_ctz(m);
+
 		if (g == HWPROF_SPE_G_BRANCH_MISS) {
 			smp.addr = r->target;
 			smp.phys_addr = 0;
