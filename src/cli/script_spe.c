@@ -19,15 +19,18 @@
 
 #define AUXTRACE_ARM_SPE 4
 
-/* Symbol text per (ip, pid, cpumode): direct-mapped slots pointing into
- * a pool of distinct texts (a trace has few: one per symbol and DSO). */
-#define SYM_SLOTS (1u << 16)
+/* Symbol text per (ip, pid, cpumode): direct-mapped 16-byte slots (the
+ * table stays in cache) naming texts in a pool of distinct ones (a trace
+ * has few: one per symbol and DSO). A slot is valid for one epoch; the
+ * epoch moves when the session's version does (threads, comms or maps
+ * changed), and the table is cleared when the 13-bit epoch wraps. */
+#define SYM_SLOTS (1u << 15)
 #define POOL_SLOTS (1u << 14)     /* distinct texts kept, at most half used */
 struct sym_key {
-	uint64_t ip, ver;
-	int32_t pid, tid;
-	uint16_t cpumode, len;
-	const char *text;         /* NULL = empty slot */
+	uint64_t ip;
+	int32_t who;              /* pid, or -2 - tid for a thread without a pid */
+	uint16_t tag;             /* epoch << 3 | cpumode; 0 = empty */
+	uint16_t text;            /* index in pool_text */
 };
 
 /* comm per (pid, tid), direct-mapped */
@@ -58,7 +61,11 @@ struct script_spe {
 	int32_t p_tid, p_pid;
 	struct comm_slot comms[COMM_SLOTS];
 	struct sym_key *sym_keys; /* SYM_SLOTS */
-	char **pool;              /* POOL_SLOTS interned texts (open addressing) */
+	uint64_t sym_ver;         /* session version of the current epoch */
+	unsigned epoch;           /* 1..8191 */
+	uint16_t *pool;           /* POOL_SLOTS: hash -> 1 + index in pool_text */
+	char **pool_text;         /* the distinct texts, pool_n of them */
+	uint16_t *pool_len;
 	size_t pool_n;
 	char sym_buf[512];        /* a text not cached */
 	/* sample lines collect here and go out in large writes; flushed
@@ -116,25 +123,27 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 	return comm;
 }
 
-/* The pooled copy of text (n bytes), or NULL when the pool is full. */
-static const char *intern(struct script_spe *x, const char *text, size_t n)
+/* The pool index of text (n bytes), or -1 when the pool is full. */
+static int intern(struct script_spe *x, const char *text, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (uint8_t)text[i]) * 1099511628211ULL;
 	for (size_t i = (size_t)h & (POOL_SLOTS - 1);; i = (i + 1) & (POOL_SLOTS - 1)) {
-		char *e = x->pool[i];
-		if (!e) {
-			if (x->pool_n >= POOL_SLOTS / 2 || !(e = malloc(n + 1)))
-				return NULL;
+		if (!x->pool[i]) {
+			char *e;
+			if (x->pool_n >= POOL_SLOTS / 2 || n > UINT16_MAX || !(e = malloc(n + 1)))
+				return -1;
 			memcpy(e, text, n);
 			e[n] = 0;
-			x->pool[i] = e;
-			x->pool_n++;
-			return e;
+			x->pool_text[x->pool_n] = e;
+			x->pool_len[x->pool_n] = (uint16_t)n;
+			x->pool[i] = (uint16_t)++x->pool_n;
+			return (int)x->pool_n - 1;
 		}
-		if (!strncmp(e, text, n) && !e[n])
-			return e;
+		unsigned k = x->pool[i] - 1u;
+		if (x->pool_len[k] == n && !memcmp(x->pool_text[k], text, n))
+			return (int)k;
 	}
 }
 
@@ -142,25 +151,38 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 {
 	struct script_spe *x = ctx;
 	uint64_t v = hwprof_session_version(x->s);
+	if (v != x->sym_ver || !x->epoch) {
+		x->sym_ver = v;
+		if (++x->epoch >= 8192) {
+			memset(x->sym_keys, 0, SYM_SLOTS * sizeof(*x->sym_keys));
+			x->epoch = 1;
+		}
+	}
 	/* the threads of a process share its maps; a thread without a known
 	 * pid has its own */
-	int32_t tid = s->pid >= 0 ? -1 : s->tid;
-	uint64_t hk = (s->ip >> 2) ^ ((uint64_t)(uint32_t)(s->pid ^ tid) * 0x9e3779b97f4a7c15ULL >> 40);
+	if (s->pid < 0 && (s->tid < -1 || s->tid > 0x3fffffff)) { /* no room in the key: not cached */
+		x->sym_buf[0] = 0;
+		script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
+		*len = strnlen(x->sym_buf, sizeof(x->sym_buf));
+		return x->sym_buf;
+	}
+	int32_t who = s->pid >= 0 ? s->pid : -2 - s->tid;
+	uint16_t tag = (uint16_t)(x->epoch << 3 | (s->cpumode & 7));
+	uint64_t hk = (s->ip >> 2) ^ ((uint64_t)(uint32_t)who * 0x9e3779b97f4a7c15ULL >> 40);
 	struct sym_key *k = &x->sym_keys[hk & (SYM_SLOTS - 1)];
-	if (k->text && k->ip == s->ip && k->ver == v && k->pid == s->pid && k->tid == tid &&
-	    k->cpumode == s->cpumode) {
-		*len = k->len;
-		return k->text;
+	if (k->tag == tag && k->ip == s->ip && k->who == who) {
+		*len = x->pool_len[k->text];
+		return x->pool_text[k->text];
 	}
 	x->sym_buf[0] = 0;
 	script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
 	size_t n = strnlen(x->sym_buf, sizeof(x->sym_buf));
 	*len = n;
-	const char *t;
-	if (hwprof_session_version(x->s) != v || !(t = intern(x, x->sym_buf, n)))
+	int t;
+	if (hwprof_session_version(x->s) != v || (t = intern(x, x->sym_buf, n)) < 0)
 		return x->sym_buf;
-	*k = (struct sym_key){ s->ip, v, s->pid, tid, (uint16_t)s->cpumode, (uint16_t)n, t };
-	return t;
+	*k = (struct sym_key){ s->ip, who, tag, (uint16_t)t };
+	return x->pool_text[t];
 }
 
 /* perf's decoder messages, on stderr as it prints them */
@@ -204,10 +226,14 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 	x->out = malloc(OUT_SIZE);
 	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
 	x->pool = calloc(POOL_SLOTS, sizeof(*x->pool));
-	if (!x->out || !x->sym_keys || !x->pool) {
+	x->pool_text = calloc(POOL_SLOTS / 2, sizeof(*x->pool_text));
+	x->pool_len = calloc(POOL_SLOTS / 2, sizeof(*x->pool_len));
+	if (!x->out || !x->sym_keys || !x->pool || !x->pool_text || !x->pool_len) {
 		free(x->out);
 		free(x->sym_keys);
 		free(x->pool);
+		free(x->pool_text);
+		free(x->pool_len);
 		free(x);
 		return -HWPROF_E_NOMEM;
 	}
@@ -225,9 +251,11 @@ void script_spe_free(struct script_spe *x)
 	out_flush(x);
 	free(x->out);
 	free(x->sym_keys);
-	for (size_t i = 0; i < POOL_SLOTS; i++)
-		free(x->pool[i]);
+	for (size_t i = 0; i < x->pool_n; i++)
+		free(x->pool_text[i]);
 	free(x->pool);
+	free(x->pool_text);
+	free(x->pool_len);
 	hwprof_spe_synth_free(x->synth);
 	for (size_t i = 0; i < x->nr_copies; i++)
 		free(x->copies[i]);
