@@ -360,6 +360,9 @@ static int spe_decode_fast(struct spe_queue *q)
 	const uint8_t *b = d->buf;
 	size_t pos = d->pos, len = d->len;
 
+	/* queues interleave by time: fetch this one's next bytes early */
+	if (len - pos > 512)
+		__builtin_prefetch(b + pos + 512);
 	while (pos < len) {
 		const uint8_t *p = b + pos;
 		size_t left = len - pos;
