@@ -58,6 +58,10 @@ err_case "-F refused with perf's message" \
   $NEO -F 100 -e arm_spe_0//
 err_case "two SPE events" "There may be only one arm_spe_x event" $NEO -e arm_spe_0// -e arm_spe//
 err_case "exclude_idle" "SPE cannot exclude idle" $NEO -e arm_spe_0//I
+# a real recording is refused before anything is opened when the AUX size is bad (perf's message)
+err=$(HWPROF_SYSFS=$NEO "$H" record -e arm_spe_0// -c 4096 -m 8,3 -o "$TMP/x.data" -- true 2>&1); rc=$?
+[ $rc -ne 0 ] && [ "$err" = "hwprof record: Invalid mmap size for ARM SPE: must be at least 8KiB and a power of 2" ] &&
+  pass "AUX size checked as perf does (exit $rc)" || fail "AUX size check: rc=$rc: $err"
 # warnings: interval rounding and below caps/min_interval
 err=$(dry $NEO -e arm_spe_0/period=300/ 2>&1 >/dev/null)
 echo "$err" | grep -qF "period 300 samples every 256 operations" &&
