@@ -467,7 +467,10 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 
 			if (n > 511)
 				n = 511;
-			memcpy(o, txt, n);
+			if (n <= 64)
+				memcpy(o, txt, 64); /* one fixed-size copy; the line buffer has room */
+			else
+				memcpy(o, txt, n);
 			o += n;
 		} else if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
 			char sym[512];

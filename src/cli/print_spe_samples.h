@@ -53,7 +53,8 @@ struct script_fmt {
 	const char *(*comm)(void *ctx, int32_t pid, int32_t tid);
 	script_sym_fn sym;
 	/* optional, preferred when set: text and length kept by the caller
-	 * (cached lookups), so the printer copies each once */
+	 * (cached lookups), so the printer copies each once; a sym_ref text
+	 * must be readable for at least 64 bytes whatever its length */
 	const char *(*comm_ref)(void *ctx, int32_t pid, int32_t tid, size_t *len);
 	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;

@@ -33,6 +33,13 @@ struct sym_key {
 	uint16_t text;            /* index in pool_text */
 };
 
+/* pid per tid, direct-mapped */
+#define PID_SLOTS 256
+struct pid_slot {
+	uint64_t ver;             /* session version + 1; 0 = empty */
+	int32_t tid, pid;
+};
+
 /* comm per (pid, tid), direct-mapped */
 #define COMM_SLOTS 256
 struct comm_slot {
@@ -57,8 +64,7 @@ struct script_spe {
 	/* lookups cached while the session's version stays (threads, comms
 	 * and maps unchanged): the last comm, the last tid -> pid, and the
 	 * symbol text of recent ips */
-	uint64_t p_ver;
-	int32_t p_tid, p_pid;
+	struct pid_slot pids[PID_SLOTS];
 	struct comm_slot comms[COMM_SLOTS];
 	struct sym_key *sym_keys; /* SYM_SLOTS */
 	uint64_t sym_ver;         /* session version of the current epoch */
@@ -97,13 +103,11 @@ static const unsigned spe_field_bits[SF_NR] = {
 static int32_t spe_thread_pid(void *ctx, int32_t tid)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s);
-	if (x->p_ver != v || x->p_tid != tid) {
-		x->p_pid = hwprof_session_thread_pid(x->s, tid); /* a pure lookup */
-		x->p_tid = tid;
-		x->p_ver = v;
-	}
-	return x->p_pid;
+	uint64_t v = hwprof_session_version(x->s) + 1;
+	struct pid_slot *e = &x->pids[(uint32_t)tid & (PID_SLOTS - 1)];
+	if (e->ver != v || e->tid != tid)
+		*e = (struct pid_slot){ v, tid, hwprof_session_thread_pid(x->s, tid) }; /* a pure lookup */
+	return e->pid;
 }
 
 /* A lookup is cached only if it changed nothing (it may create a thread). */
@@ -132,7 +136,8 @@ static int intern(struct script_spe *x, const char *text, size_t n)
 	for (size_t i = (size_t)h & (POOL_SLOTS - 1);; i = (i + 1) & (POOL_SLOTS - 1)) {
 		if (!x->pool[i]) {
 			char *e;
-			if (x->pool_n >= POOL_SLOTS / 2 || n > UINT16_MAX || !(e = malloc(n + 1)))
+			/* at least 64 bytes: the printer copies short texts 64 at a time */
+			if (x->pool_n >= POOL_SLOTS / 2 || n > UINT16_MAX || !(e = calloc(1, n + 1 > 64 ? n + 1 : 64)))
 				return -1;
 			memcpy(e, text, n);
 			e[n] = 0;
