@@ -244,31 +244,41 @@ static const char hex_pairs[] =
 	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
 	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
-/* v in hex right-aligned in 16 columns (always fits): two digits per
- * byte from a table, then one fixed-size copy */
+/* Fixed-size copies as 16-byte moves (the compiler turned 64 and 80 byte
+ * memcpys into slow rep movs). */
+static inline void copy16s(char *d, const char *src, unsigned n16)
+{
+	for (unsigned i = 0; i < n16; i++)
+		memcpy(d + 16 * i, src + 16 * i, 16);
+}
+
+/* v in hex right-aligned in 16 columns (always fits), written in place:
+ * spaces, then two digits per byte from a table */
 static inline char *put_hex16(char *o, uint64_t v)
 {
-	char t[16];
 	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, i = 16;
 
-	memcpy(t, spaces, 16);
+	memcpy(o, spaces, 16);
 	for (unsigned k = (n + 1) / 2; k--; v >>= 8) {
 		i -= 2;
-		memcpy(t + i, hex_pairs + 2 * (v & 0xff), 2);
+		memcpy(o + i, hex_pairs + 2 * (v & 0xff), 2);
 	}
 	if (n & 1)
-		t[15 - n] = ' '; /* the odd digit's pair brought a leading 0 */
-	memcpy(o, t, 16);
+		o[15 - n] = ' '; /* the odd digit's pair brought a leading 0 */
 	return o + 16;
 }
 
-/* v in decimal right-aligned in width (<= 24) columns */
+/* v in decimal right-aligned in width (<= 24) columns, written in place */
 static inline char *put_dec(char *o, unsigned width, uint64_t v)
 {
-	char t[24];
-	char *p = t + sizeof(t);
+	unsigned n = 1;
 
-	memcpy(t, spaces, sizeof(t));
+	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+		n++;
+	if (n > width)
+		width = n;
+	memcpy(o, spaces, 24 < width ? 24 : width);
+	char *e = o + width, *p = e;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
 		v /= 100;
@@ -281,11 +291,7 @@ static inline char *put_dec(char *o, unsigned width, uint64_t v)
 	} else {
 		*--p = (char)('0' + v);
 	}
-	size_t n = (size_t)(t + sizeof(t) - p);
-	if (n > width)
-		width = (unsigned)n;
-	memcpy(o, t + sizeof(t) - width, width);
-	return o + width;
+	return e;
 }
 
 size_t script_data_src_field(uint64_t data_src, int *width, char *out)
@@ -390,7 +396,7 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 						       (SCRIPT_PREFIX_SLOTS - 1)];
 		if (c->len && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu && c->fields == f &&
 		    c->comm_len == n && !memcmp(c->comm, comm, n)) {
-			memcpy(o, c->text, sizeof(c->text)); /* the line buffer has room */
+			copy16s(o, c->text, sizeof(c->text) / 16); /* the line buffer has room */
 			o += c->len;
 		} else {
 			o = put_prefix(o, f, comm, n, s);
@@ -450,7 +456,7 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 			fmt->ev_name = s->name;
 			fmt->ev_width = fmt->name_width;
 		}
-		memcpy(o, fmt->ev_text, sizeof(fmt->ev_text)); /* the line buffer has room */
+		copy16s(o, fmt->ev_text, sizeof(fmt->ev_text) / 16); /* the line buffer has room */
 		o += fmt->ev_len;
 	}
 	if (f & SCRIPT_F_ADDR)
@@ -468,7 +474,7 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 			if (n > 511)
 				n = 511;
 			if (n <= 64)
-				memcpy(o, txt, 64); /* one fixed-size copy; the line buffer has room */
+				copy16s(o, txt, 4); /* one fixed-size copy; the line buffer has room */
 			else
 				memcpy(o, txt, n);
 			o += n;
