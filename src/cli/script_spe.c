@@ -127,6 +127,11 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 	return comm;
 }
 
+static inline size_t sym_slot(uint64_t ip, uint32_t who)
+{
+	return (size_t)((ip >> 2) ^ ((uint64_t)who * 0x9e3779b97f4a7c15ULL >> 40)) & (SYM_SLOTS - 1);
+}
+
 /* The pool index of text (n bytes), or -1 when the pool is full. */
 static int intern(struct script_spe *x, const char *text, size_t n)
 {
@@ -173,8 +178,7 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 	}
 	int32_t who = s->pid >= 0 ? s->pid : -2 - s->tid;
 	uint16_t tag = (uint16_t)(x->epoch << 3 | (s->cpumode & 7));
-	uint64_t hk = (s->ip >> 2) ^ ((uint64_t)(uint32_t)who * 0x9e3779b97f4a7c15ULL >> 40);
-	struct sym_key *k = &x->sym_keys[hk & (SYM_SLOTS - 1)];
+	struct sym_key *k = &x->sym_keys[sym_slot(s->ip, (uint32_t)who)];
 	if (k->tag == tag && k->ip == s->ip && k->who == who) {
 		*len = x->pool_len[k->text];
 		return x->pool_text[k->text];
@@ -208,6 +212,8 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	/* perf sizes the event column at the first sample it prints */
 	if (!x->fmt.name_width && (x->fmt.fields & SCRIPT_F_EVENT))
 		x->fmt.name_width = script_printer_name_width(x->p);
+	/* the symbol slot is a likely cache miss: start it before the line */
+	__builtin_prefetch(&x->sym_keys[sym_slot(s->ip, s->pid >= 0 ? (uint32_t)s->pid : 0xfffffffeu - (uint32_t)s->tid)]);
 	int *w = script_printer_data_src_width(x->p);
 	x->fmt.data_src_width = *w;
 	if (OUT_SIZE - x->out_n < SCRIPT_SPE_LINE_MAX)
