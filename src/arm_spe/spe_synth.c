@@ -252,10 +252,19 @@ static void spe_update_thread(struct hwprof_spe_synth *s, struct spe_queue *q)
 
 /* ---- record assembly (perf 6.1's decoder semantics) ------------------------ */
 
+static const struct hwprof_spe_record spe_rec_empty = { .context_id = (uint64_t)-1 };
+
+/* Once per record: 8-byte moves (a memset was a slow rep stos). */
 static void spe_rec_reset(struct hwprof_spe_record *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->context_id = (uint64_t)-1;
+	char *d = (char *)r;
+	const char *src = (const char *)&spe_rec_empty;
+	size_t i = 0;
+
+	for (; i + 8 <= sizeof(*r); i += 8)
+		memcpy(d + i, src + i, 8);
+	for (; i < sizeof(*r); i++)
+		d[i] = src[i];
 }
 
 static void spe_rec_packet(struct hwprof_spe_record *r, const struct hwprof_spe_pkt *p)
