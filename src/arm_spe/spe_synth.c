@@ -679,13 +679,12 @@ static void spe_heap_pop(struct hwprof_spe_synth *s)
 			s->heap[pos] = s->heap[l];
 			return;
 		}
-		if (s->heap[l].key < s->heap[r].key) {
-			s->heap[pos] = s->heap[l];
-			pos = l;
-		} else {
-			s->heap[pos] = s->heap[r];
-			pos = r;
-		}
+		/* the smaller child, right on ties; computed, not branched on
+		 * (the keys of interleaved queues compare at random) */
+		uint32_t c = l + (s->heap[r].key <= s->heap[l].key);
+
+		s->heap[pos] = s->heap[c];
+		pos = c;
 	}
 	last = s->heap[n - 1];
 	while (pos) {
