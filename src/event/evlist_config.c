@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "event/event_int.h"
+#include "hwprof/intel_pt_cfg.h"
 
 HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o)
 {
@@ -113,6 +114,21 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 		if (e->precise_max)
 			a->flags |= 3ULL << HWPROF_ATTR_PRECISE_IP; /* perf lowers it to what opens */
 
+		if (e->is_aux && !strcmp(e->pmu, "intel_pt")) {
+			/* perf record's checks against caps/ (a copy: forcing pt=1
+			 * is the caller's, who also owes perf's warning) */
+			const struct hwprof_pmu *pmu = pmus ? hwprof_pmus_find(pmus, e->pmu) : NULL;
+			uint64_t cfg = a->config;
+			struct hwprof_error perr;
+			int prc = pmu ? hwprof_pt_check_config(pmu, &cfg, NULL, &perr) : 0;
+			if (prc < 0) {
+				if (err) {
+					*err = perr;
+					err->offset = e->spec_off;
+				}
+				return prc;
+			}
+		}
 		if (e->is_aux) {
 			off(a, HWPROF_ATTR_FREQ);
 			/* -c overrides the AUX PMU's own period too (perf 6.1 evsel__config) */
