@@ -1,5 +1,6 @@
-/* hwprof report: perf report's options. -D/--dump-raw-trace prints every
- * record; --header/--header-only print the file header. */
+/* hwprof report: perf report's options. --stdio (the default) prints the
+ * overhead table; -D/--dump-raw-trace prints every record;
+ * --header/--header-only print the file header. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -7,23 +8,44 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/print_dump.h"
 #include "cli/print_header.h"
+#include "cli/print_report.h"
 #include "cli/progress.h"
+#include "cli/report_run.h"
 #include "hwprof/session.h"
+#include "hwprof/symbols.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "\n usage: hwprof report [<options>]\n\n"
 		   "    -D, --dump-raw-trace  dump raw trace in ASCII\n"
+		   "    -F, --fields <key[,keys...]>\n"
+		   "                          output field(s): overhead sample period and the sort keys\n"
+		   "    -g, --call-graph <none>\n"
+		   "                          only 'none' (no call graph output) in this build\n"
+		   "        --children        accumulate callchains of children (not in this build)\n"
+		   "        --no-children     do not accumulate callchains of children\n"
 		   "        --header          show the data header\n"
 		   "        --header-only     show only the data header\n"
 		   "    -I, --show-info       with --header: display extended information\n"
 		   "    -i, --input <file>    input file name (\"-\" for stdin)\n"
+		   "    -n, --show-nr-samples show the number of samples for each symbol\n"
+		   "        --percent-limit <percent>\n"
+		   "                          don't show entries under that percent\n"
 		   "    -q, --quiet           do not show any message\n"
-		   "        --stdio           use the stdio interface\n\n");
+		   "    -s, --sort <key[,key2...]>\n"
+		   "                          sort by key(s): overhead sample period pid comm dso symbol cpu symbol_size\n"
+		   "        --stdio           use the stdio interface\n"
+		   "        --symfs <directory>\n"
+		   "                          look for files with symbols relative to this directory\n"
+		   "        --kallsyms <file> kallsyms pathname\n"
+		   "        --buildid-dir <dir>\n"
+		   "                          build-id cache directory (default ~/.debug)\n"
+		   "        --no-demangle     do not demangle symbol names\n\n");
 }
 
 static const char *display_name(const char *input)
@@ -52,34 +74,257 @@ static int report_header(const char *input, bool full)
 	return r < 0;
 }
 
+/* A comma separated list of sort keys / fields into out[]; returns the
+ * count or -1 after printing perf's message. */
+static int parse_keys(const char *list, bool fields, enum hwprof_hist_key *out, size_t max)
+{
+	char buf[1024];
+	size_t n = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		int k = hwprof_hist_key_parse(tok);
+		if (k < 0) {
+			fprintf(stderr, "hwprof report: unknown or unsupported %s key '%s'\n",
+				fields ? "--fields" : "--sort", tok);
+			return -1;
+		}
+		if (n == max) {
+			fprintf(stderr, "hwprof report: too many %s keys\n", fields ? "--fields" : "--sort");
+			return -1;
+		}
+		out[n++] = (enum hwprof_hist_key)k;
+	}
+	if (!n) {
+		fprintf(stderr, "hwprof report: empty %s list\n", fields ? "--fields" : "--sort");
+		return -1;
+	}
+	return (int)n;
+}
+
+static bool has_key(const enum hwprof_hist_key *v, size_t n, enum hwprof_hist_key k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == k)
+			return true;
+	return false;
+}
+
+struct report_args {
+	const char *input;
+	const char *sort, *fields;
+	bool show_nr, quiet, header, children_set, children, graph_none;
+	float percent_limit;
+	struct hwprof_symcfg cfg;
+};
+
+/* perf's column and sort lists: without -F, "overhead" (and -n's
+ * "sample") then the sort keys, sorted by overhead, the keys, then the
+ * other columns; with -F, exactly those columns (plus sort keys not among
+ * them), sorted by the --sort keys then the columns in order. */
+static int build_lists(const struct report_args *a, struct report_layout *l, enum hwprof_hist_key *sort,
+		       size_t *nr_sort)
+{
+	enum hwprof_hist_key keys[REPORT_MAX_COLS], fl[REPORT_MAX_COLS];
+	int nk = 0, nf = 0;
+	if (a->sort && (nk = parse_keys(a->sort, false, keys, REPORT_MAX_COLS)) < 0)
+		return -1;
+	if (a->fields && (nf = parse_keys(a->fields, true, fl, REPORT_MAX_COLS)) < 0)
+		return -1;
+	size_t ns = 0;
+	l->nr_cols = 0;
+	if (!a->fields) {
+		if (!a->sort) {
+			keys[0] = HWPROF_HK_COMM;
+			keys[1] = HWPROF_HK_DSO;
+			keys[2] = HWPROF_HK_SYM;
+			nk = 3;
+		}
+		l->cols[l->nr_cols++] = HWPROF_HK_OVERHEAD;
+		if (a->show_nr)
+			l->cols[l->nr_cols++] = HWPROF_HK_SAMPLES;
+		sort[ns++] = HWPROF_HK_OVERHEAD;
+		for (int i = 0; i < nk; i++) {
+			if (!has_key(l->cols, l->nr_cols, keys[i]))
+				l->cols[l->nr_cols++] = keys[i];
+			if (!has_key(sort, ns, keys[i]))
+				sort[ns++] = keys[i];
+		}
+	} else {
+		for (int i = 0; i < nf; i++)
+			if (!has_key(l->cols, l->nr_cols, fl[i]))
+				l->cols[l->nr_cols++] = fl[i];
+		if (a->show_nr && !has_key(l->cols, l->nr_cols, HWPROF_HK_SAMPLES)) {
+			fprintf(stderr, "hwprof report: -n with -F is not supported; add 'sample' to -F\n");
+			return -1;
+		}
+		for (int i = 0; i < nk; i++) {
+			sort[ns++] = keys[i];
+			if (!has_key(l->cols, l->nr_cols, keys[i])) {
+				if (l->nr_cols == REPORT_MAX_COLS)
+					return -1;
+				l->cols[l->nr_cols++] = keys[i];
+			}
+		}
+	}
+	for (size_t i = 0; i < l->nr_cols; i++)
+		if (!has_key(sort, ns, l->cols[i]))
+			sort[ns++] = l->cols[i];
+	*nr_sort = ns;
+	return 0;
+}
+
+/* Whether any event samples callchains (perf then defaults to children
+ * mode with call graphs). */
+static bool has_callchains(struct hwprof_perfdata *h)
+{
+	uint32_t n = hwprof_perfdata_nr_evsels(h);
+	for (uint32_t i = 0; i < n; i++)
+		if (hwprof_perfdata_evsel(h, i)->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+static int report_stdio(const struct report_args *a, bool full)
+{
+	struct report_layout l;
+	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
+	size_t nr_sort = 0;
+	memset(&l, 0, sizeof(l));
+	if (build_lists(a, &l, sort, &nr_sort) < 0)
+		return 1;
+	l.quiet = a->quiet;
+	l.percent_limit = a->percent_limit;
+	const char *input = a->input, *shown = display_name(input);
+	struct hwprof_error err;
+	struct hwprof_session *s;
+	if (hwprof_session_open(&s, input, &err) < 0) {
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
+			err.msg);
+		return 1;
+	}
+	struct hwprof_perfdata *h = hwprof_session_data(s);
+	bool cc = has_callchains(h);
+	if (cc && ((a->children_set ? a->children : true) || !a->graph_none)) {
+		hwprof_session_close(s);
+		return cli_error("report", "%s: samples have callchains; call graph and children output are not "
+			  "implemented in this build (use --no-children -g none)", shown);
+	}
+	if (a->children_set && a->children) {
+		hwprof_session_close(s);
+		return cli_error("report", "--children is not implemented in this build");
+	}
+	struct hwprof_symbols *syms;
+	if (hwprof_symbols_open(&syms, &a->cfg) < 0) {
+		hwprof_session_close(s);
+		return cli_error("report", "out of memory");
+	}
+	hwprof_symbols_load_build_ids(syms, h);
+	static char obuf[1 << 20];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct report_run run;
+	int rc = report_run_init(&run, s, syms, sort, nr_sort);
+	struct cli_progress bar;
+	cli_progress_init(&bar, "reading", hwprof_perfdata_info(h)->file_size, a->quiet);
+	if (rc >= 0)
+		rc = report_run_read(&run, &bar);
+	cli_progress_done(&bar);
+	int status = 0;
+	if (rc < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(h);
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
+			e->msg[0] ? e->msg : hwprof_strerror(rc));
+		status = 1;
+		goto out;
+	}
+	if (a->header)
+		print_header_opts(stdout, h, true, full);
+	else if (!a->quiet)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+		      stdout);
+	if (!a->quiet)
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)run.lost_samples);
+	for (uint32_t i = 0; i < run.nr_hists; i++) {
+		if (!hwprof_hist_nr_samples(run.hists[i]))
+			continue; /* perf's --skip-empty default */
+		char nb[256];
+		const char *name = hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
+	}
+	if (!a->quiet)
+		print_report_tip(stdout);
+out:
+	fflush(stdout);
+	report_run_fini(&run);
+	hwprof_symbols_close(syms);
+	hwprof_session_close(s);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
+	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "stdio", no_argument, NULL, 's' },
+		{ "stdio", no_argument, NULL, O_STDIO },
+		{ "tui", no_argument, NULL, O_TUI },
+		{ "gtk", no_argument, NULL, O_GTK },
 		{ "help", no_argument, NULL, 'h' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "header-only", no_argument, NULL, 'O' },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
 		{ "show-info", no_argument, NULL, 'I' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "children", no_argument, NULL, O_CHILDREN },
+		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = NULL;
-	bool dump = false, header = false, header_only = false, full = false, quiet = false;
+	/* perf seeds random() with the start time; its tip line depends on it */
+	srandom((unsigned)time(NULL));
+	struct report_args a;
+	memset(&a, 0, sizeof(a));
+	bool dump = false, header_only = false, full = false;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhI", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
-		case 'i': input = optarg; break;
-		case 'q': quiet = true; break;
-		case 's': break;
+		case 'i': a.input = optarg; break;
+		case 'q': a.quiet = true; break;
+		case O_STDIO: break;
+		case O_TUI:
+		case O_GTK:
+			return cli_error("report", "only the --stdio interface is implemented");
 		case 'h': usage(stdout); return 0;
-		case 'H': header = true; break;
-		case 'O': header_only = true; break;
+		case O_HEADER: a.header = true; break;
+		case O_HEADER_ONLY: header_only = true; break;
 		case 'I': full = true; break;
+		case 's': a.sort = optarg; break;
+		case 'F': a.fields = optarg; break;
+		case 'n': a.show_nr = true; break;
+		case O_PERCENT_LIMIT: a.percent_limit = strtof(optarg, NULL); break;
+		case 'g':
+			if (strcmp(optarg, "none"))
+				return cli_error("report", "-g '%s': call graph output is not implemented in this build "
+					  "(only -g none)", optarg);
+			a.graph_none = true;
+			break;
+		case O_CHILDREN: a.children_set = true; a.children = true; break;
+		case O_NO_CHILDREN: a.children_set = true; a.children = false; break;
+		case O_SYMFS: a.cfg.symfs = optarg; break;
+		case O_KALLSYMS: a.cfg.kallsyms = optarg; break;
+		case O_BUILDID_DIR: a.cfg.buildid_dir = optarg; break;
+		case O_NO_DEMANGLE: a.cfg.no_demangle = true; break;
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -87,15 +332,16 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	if (!input) {
+	if (!a.input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;
-		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+		a.input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
-	if (header_only || (header && !dump))
+	const char *input = a.input;
+	if (header_only)
 		return report_header(input, full);
 	if (!dump)
-		return cli_error("report", "only -D (--dump-raw-trace) and --header-only are implemented in this build");
+		return report_stdio(&a, full);
 
 	struct hwprof_error err;
 	struct hwprof_session *s;
@@ -110,7 +356,7 @@ int cmd_report(int argc, char **argv)
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	struct cli_progress bar;
-	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, quiet);
+	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, a.quiet);
 	int rc = print_dump(stdout, s, display, &bar);
 	fflush(stdout);
 	cli_progress_done(&bar);

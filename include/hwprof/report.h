@@ -1,0 +1,104 @@
+/* Histograms for `hwprof report`: samples summed into entries keyed by
+ * perf report's sort keys (comm, pid, dso, symbol, cpu), and the entries
+ * ordered as perf 6.1 orders them. No printing here: the CLI's printer
+ * formats the entries.
+ *
+ *   hwprof_hist_new()     a histogram for one event with its sort keys
+ *   hwprof_hist_add()     one sample (already resolved to comm/dso/sym)
+ *   hwprof_hist_finish()  sort into output order
+ *   hwprof_hist_entry()   the entries in output order
+ *
+ * Equality and ordering follow perf's sort functions exactly: entries are
+ * equal when every sort key compares equal (an unresolved symbol compares
+ * by address, a resolved one by its DSO's short name and its start/end),
+ * and the output order is overhead (period) descending, then each key's
+ * sort order, then the order perf's entry tree had (ties left in insertion
+ * order of that tree). Entries are kept in one array, found through a hash
+ * of the sort-key fields; nothing is allocated per sample once the tables
+ * have grown.
+ */
+#ifndef HWPROF_REPORT_H
+#define HWPROF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwprof_hist_key {
+	HWPROF_HK_COMM,     /* "comm": the thread's comm at the sample */
+	HWPROF_HK_PID,      /* "pid": the thread (by tid), shown pid:comm */
+	HWPROF_HK_DSO,      /* "dso": the DSO's short name */
+	HWPROF_HK_SYM,      /* "sym"/"symbol" */
+	HWPROF_HK_CPU,      /* "cpu" */
+	HWPROF_HK_SYM_SIZE, /* "symbol_size": size of the symbol */
+	/* output fields: they order entries but do not tell them apart */
+	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
+	HWPROF_HK_SAMPLES,  /* "sample": number of samples, descending */
+	HWPROF_HK_PERIOD,   /* "period": descending */
+	HWPROF_HK_NR
+};
+#define HWPROF_HK_FIRST_FIELD HWPROF_HK_OVERHEAD
+
+/* One sample, resolved by the caller. */
+struct hwprof_hist_sample {
+	const char *comm;           /* comm at sample time (copied) */
+	int32_t pid, tid, cpu;
+	const char *dso;            /* DSO long name (kept by the caller for the
+	                             * hist's lifetime), NULL without a map */
+	bool kernel_map;            /* the map is a kernel map (modules get
+	                             * "[name]" short names) */
+	const struct hwprof_sym *sym; /* NULL when unresolved (kept by caller) */
+	uint64_t ip;                /* DSO-relative when a map holds it */
+	char level;                 /* '.', 'k', 'g', 'u', 'H' */
+	uint64_t period;
+};
+
+struct hwprof_hist_entry {
+	const char *comm;           /* interned */
+	int32_t pid, tid, cpu;
+	const char *dso;            /* long name of the first sample, or NULL */
+	const char *dso_short;      /* interned short name, or NULL */
+	const struct hwprof_sym *sym;
+	uint64_t ip;
+	char level;
+	uint64_t period, nr_samples;
+	/* internal */
+	uint32_t comm_id, dso_id, rank;
+	uint32_t next;              /* hash chain */
+};
+
+struct hwprof_hist;
+
+/* sort: perf's sort list in order (keys and fields, at most 2 * HK_NR);
+ * entries are told apart by the keys (< HWPROF_HK_FIRST_FIELD) in it. */
+HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort);
+HWPROF_API void hwprof_hist_free(struct hwprof_hist *h);
+HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s);
+/* Orders the entries for output (call once, after the last add). */
+HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h);
+
+HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h);
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i);
+HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h);
+HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h);
+
+/* perf's short DSO name: basename, "[name]" for kernel modules, names in
+ * brackets unchanged. Writes at most len bytes (NUL-terminated). */
+HWPROF_API void hwprof_dso_short_name(const char *long_name, bool kernel_map, char *out, size_t len);
+
+/* Parses a perf sort key or field name ("comm", "pid", "dso", "sym",
+ * "symbol", "cpu", "symbol_size", "overhead", "sample", "period"); returns
+ * the key or -1. */
+HWPROF_API int hwprof_hist_key_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+/* hwprof report's reading pass: samples resolved (comm, map, symbol) and
+ * summed into one histogram per event of the file. */
+#ifndef HWPROF_CLI_REPORT_RUN_H
+#define HWPROF_CLI_REPORT_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/progress.h"
+#include "hwprof/perfdata.h"
+#include "hwprof/report.h"
+#include "hwprof/symbols.h"
+
+struct hwprof_session;
+
+struct report_run {
+	struct hwprof_session *s;
+	struct hwprof_symbols *syms;
+	struct hwprof_hist **hists;    /* one per evsel index */
+	uint32_t nr_hists;
+	uint64_t lost_samples;         /* sum of LOST_SAMPLES records */
+};
+
+int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
+		    const enum hwprof_hist_key *sort, size_t nr_sort);
+void report_run_fini(struct report_run *r);
+/* One parsed sample into its event's histogram. */
+int report_run_sample(struct report_run *r, const struct hwprof_sample *sm);
+/* Reads the rest of the session and finishes the histograms; < 0 on an
+ * input error (the perfdata handle says where) or allocation failure. */
+int report_run_read(struct report_run *r, struct cli_progress *bar);
+
+#endif

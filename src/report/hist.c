@@ -1,0 +1,358 @@
+/* Histogram entries keyed by perf report's sort keys. Samples are summed
+ * into an entry array found through a chained hash of the keys' canonical
+ * fields; finishing orders the array as perf 6.1's output tree does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/report.h"
+#include "report/report_int.h"
+
+struct hwprof_hist {
+	enum hwprof_hist_key keys[HWPROF_HK_NR * 2];  /* identity keys */
+	size_t nr_keys;
+	enum hwprof_hist_key sort[HWPROF_HK_NR * 2];  /* output order */
+	size_t nr_sort;
+	struct hwprof_hist_entry *e;
+	size_t n, cap;
+	uint32_t *buckets;          /* entry index + 1, 0 = empty */
+	size_t nbuckets;
+	struct rpt_strings strs;
+	struct rpt_map ids;         /* interned string pointer -> id */
+	uint64_t total_period, nr_samples;
+	uint32_t *order;            /* output order (indexes into e) */
+	bool finished;
+};
+
+static const struct { const char *name; enum hwprof_hist_key key; } key_names[] = {
+	{ "comm", HWPROF_HK_COMM }, { "pid", HWPROF_HK_PID }, { "dso", HWPROF_HK_DSO },
+	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
+	{ "symbol_size", HWPROF_HK_SYM_SIZE }, { "overhead", HWPROF_HK_OVERHEAD },
+	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD },
+};
+
+HWPROF_API int hwprof_hist_key_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (!strcmp(name, key_names[i].name))
+			return (int)key_names[i].key;
+	return -1;
+}
+
+HWPROF_API void hwprof_dso_short_name(const char *name, bool kernel_map, char *out, size_t len)
+{
+	if (!len)
+		return;
+	const char *base = rpt_basename(name);
+	size_t bl = strlen(base);
+	/* kernel modules: "[name]" without .ko[.xz|.gz|.zst], '-' as '_' */
+	const char *ko = kernel_map && name[0] == '/' ? strstr(base, ".ko") : NULL;
+	if (ko && (ko[3] == 0 || ko[3] == '.')) {
+		size_t n = (size_t)(ko - base), o = 0;
+		if (o + 1 < len)
+			out[o++] = '[';
+		for (size_t i = 0; i < n && o + 1 < len; i++)
+			out[o++] = base[i] == '-' ? '_' : base[i];
+		if (o + 1 < len)
+			out[o++] = ']';
+		out[o] = 0;
+		return;
+	}
+	if (bl >= len)
+		bl = len - 1;
+	memcpy(out, base, bl);
+	out[bl] = 0;
+}
+
+HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort)
+{
+	if (nr_sort > HWPROF_HK_NR * 2)
+		return -HWPROF_E_INVAL;
+	struct hwprof_hist *h = calloc(1, sizeof(*h));
+	if (!h)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < nr_sort; i++) {
+		if ((unsigned)sort[i] >= HWPROF_HK_NR) {
+			free(h);
+			return -HWPROF_E_INVAL;
+		}
+		h->sort[h->nr_sort++] = sort[i];
+		if (sort[i] < HWPROF_HK_FIRST_FIELD)
+			h->keys[h->nr_keys++] = sort[i];
+	}
+	h->nbuckets = 1024;
+	h->buckets = calloc(h->nbuckets, sizeof(*h->buckets));
+	if (!h->buckets) {
+		free(h);
+		return -HWPROF_E_NOMEM;
+	}
+	*out = h;
+	return 0;
+}
+
+HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
+{
+	if (!h)
+		return;
+	free(h->e);
+	free(h->buckets);
+	free(h->order);
+	rpt_strings_free(&h->strs);
+	rpt_map_free(&h->ids);
+	free(h);
+}
+
+/* Interned string and a dense id for it (equal strings, equal ids). */
+static int intern_id(struct hwprof_hist *h, const char *s, const char **out, uint32_t *id)
+{
+	const char *p = rpt_intern(&h->strs, s);
+	if (!p)
+		return -HWPROF_E_NOMEM;
+	uint32_t v = (uint32_t)h->ids.len;
+	if (rpt_map_get(&h->ids, (uint64_t)(uintptr_t)p, 0, &v, true) < 0)
+		return -HWPROF_E_NOMEM;
+	*out = p;
+	*id = v;
+	return 0;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t sym_size(const struct hwprof_sym *s)
+{
+	return s ? s->end - s->start : 0;
+}
+
+/* Hash over the canonical form of each key: what perf's cmp looks at. */
+static uint64_t key_hash(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	uint64_t x = 0x12345;
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case HWPROF_HK_COMM: x = mix(x, e->comm_id); break;
+		case HWPROF_HK_PID: x = mix(x, (uint32_t)e->tid); break;
+		case HWPROF_HK_DSO: x = mix(x, e->dso_id); break;
+		case HWPROF_HK_CPU: x = mix(x, (uint32_t)e->cpu); break;
+		case HWPROF_HK_SYM_SIZE: x = mix(x, sym_size(e->sym)); break;
+		case HWPROF_HK_SYM:
+			if (e->sym)
+				x = mix(mix(mix(x, e->dso_id), e->sym->start), e->sym->end);
+			else
+				x = mix(x, e->ip);
+			break;
+		default: break;
+		}
+	}
+	return x;
+}
+
+/* perf's cmp_null(l, r): a missing value sorts as the larger one */
+static int cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int sgn64(int64_t v)
+{
+	return v < 0 ? -1 : v > 0;
+}
+
+/* perf's field_cmp for output fields: the larger value sorts first */
+static int u64_cmp(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+static int dso_cmp(const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+{
+	if (!a->dso_short || !b->dso_short)
+		return cmp_null(a->dso_short, b->dso_short);
+	return a->dso_id == b->dso_id ? 0 : sgn64(strcmp(b->dso_short, a->dso_short));
+}
+
+/* perf's se_cmp(left = a, right = b) for one key */
+static int key_cmp(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+{
+	switch (k) {
+	case HWPROF_HK_COMM:
+		return a->comm_id == b->comm_id ? 0 : sgn64(strcmp(b->comm, a->comm));
+	case HWPROF_HK_PID: return sgn64((int64_t)b->tid - a->tid);
+	case HWPROF_HK_CPU: return sgn64((int64_t)b->cpu - a->cpu);
+	case HWPROF_HK_DSO: return dso_cmp(a, b);
+	case HWPROF_HK_SYM_SIZE: {
+		uint64_t l = sym_size(b->sym), r = sym_size(a->sym);
+		return l < r ? -1 : l > r;
+	}
+	case HWPROF_HK_SYM: {
+		if (!a->sym && !b->sym)
+			return sgn64((int64_t)(b->ip - a->ip));
+		int d = dso_cmp(a, b);
+		if (d)
+			return d;
+		if (!a->sym || !b->sym)
+			return cmp_null(a->sym, b->sym);
+		if (a->sym == b->sym)
+			return 0;
+		if (a->sym->start != b->sym->start)
+			return sgn64((int64_t)(b->sym->start - a->sym->start));
+		return sgn64((int64_t)(b->sym->end - a->sym->end));
+	}
+	case HWPROF_HK_OVERHEAD: return u64_cmp(a->period, b->period);
+	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
+	case HWPROF_HK_SAMPLES: return u64_cmp(a->nr_samples, b->nr_samples);
+	case HWPROF_HK_NR: break;
+	}
+	return 0;
+}
+
+/* perf's se_sort (output order) for one key: like cmp except symbols,
+ * which sort by name */
+static int key_sort(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+{
+	if (k != HWPROF_HK_SYM)
+		return key_cmp(k, a, b);
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	return sgn64(strcmp(b->sym->name, a->sym->name));
+}
+
+static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		     const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		int c = key_cmp(h->keys[i], a, b);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int rehash(struct hwprof_hist *h)
+{
+	size_t nb = h->nbuckets * 2;
+	uint32_t *b = calloc(nb, sizeof(*b));
+	if (!b)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < h->n; i++) {
+		size_t slot = key_hash(h, &h->e[i]) & (nb - 1);
+		h->e[i].next = b[slot];
+		b[slot] = (uint32_t)i + 1;
+	}
+	free(h->buckets);
+	h->buckets = b;
+	h->nbuckets = nb;
+	return 0;
+}
+
+HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s)
+{
+	struct hwprof_hist_entry k;
+	memset(&k, 0, sizeof(k));
+	int rc = intern_id(h, s->comm ? s->comm : "", &k.comm, &k.comm_id);
+	if (rc < 0)
+		return rc;
+	k.pid = s->pid;
+	k.tid = s->tid;
+	k.cpu = s->cpu;
+	k.dso = s->dso;
+	k.dso_id = UINT32_MAX;
+	if (s->dso) {
+		char sn[1024];
+		hwprof_dso_short_name(s->dso, s->kernel_map, sn, sizeof(sn));
+		if ((rc = intern_id(h, sn, &k.dso_short, &k.dso_id)) < 0)
+			return rc;
+	}
+	k.sym = s->sym;
+	k.ip = s->ip;
+	k.level = s->level;
+	h->nr_samples++;
+	h->total_period += s->period;
+	size_t slot = key_hash(h, &k) & (h->nbuckets - 1);
+	for (uint32_t i = h->buckets[slot]; i; i = h->e[i - 1].next) {
+		struct hwprof_hist_entry *e = &h->e[i - 1];
+		if (!entry_cmp(h, e, &k)) {
+			e->period += s->period;
+			e->nr_samples++;
+			return 0;
+		}
+	}
+	if (h->n >= UINT32_MAX - 1)
+		return -HWPROF_E_NOMEM;
+	if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0)
+		return -HWPROF_E_NOMEM;
+	k.period = s->period;
+	k.nr_samples = 1;
+	k.next = h->buckets[slot];
+	h->e[h->n] = k;
+	h->buckets[slot] = (uint32_t)++h->n;
+	if (h->n > h->nbuckets && rehash(h) < 0)
+		return -HWPROF_E_NOMEM;
+	return 0;
+}
+
+/* perf's entry tree: x comes before y when cmp(y, x) < 0 */
+static int tree_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct hwprof_hist *sorting = ctx;
+	const struct hwprof_hist_entry *a = &sorting->e[*(const uint32_t *)pa];
+	const struct hwprof_hist_entry *b = &sorting->e[*(const uint32_t *)pb];
+	return entry_cmp(sorting, b, a);
+}
+
+/* Output tree: x before y when sort(x, y) > 0; ties keep tree order. */
+static int output_order(const void *pa, const void *pb, void *ctx)
+{
+	const struct hwprof_hist *h = ctx;
+	const struct hwprof_hist_entry *a = &h->e[*(const uint32_t *)pa];
+	const struct hwprof_hist_entry *b = &h->e[*(const uint32_t *)pb];
+	for (size_t i = 0; i < h->nr_sort; i++) {
+		int c = key_sort(h->sort[i], a, b);
+		if (c)
+			return -c;
+	}
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
+{
+	if (h->finished)
+		return 0;
+	h->order = malloc((h->n ? h->n : 1) * sizeof(*h->order));
+	if (!h->order)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < h->n; i++)
+		h->order[i] = (uint32_t)i;
+	qsort_r(h->order, h->n, sizeof(*h->order), tree_order, h);
+	for (size_t i = 0; i < h->n; i++)
+		h->e[h->order[i]].rank = (uint32_t)i;
+	qsort_r(h->order, h->n, sizeof(*h->order), output_order, h);
+	h->finished = true;
+	return 0;
+}
+
+HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h)
+{
+	return h->n;
+}
+
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i)
+{
+	if (i >= h->n)
+		return NULL;
+	return &h->e[h->finished ? h->order[i] : i];
+}
+
+HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h)
+{
+	return h->total_period;
+}
+
+HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h)
+{
+	return h->nr_samples;
+}
