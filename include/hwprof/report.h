@@ -13,9 +13,10 @@
  * by address, a resolved one by its DSO's short name and its start/end),
  * and the output order is overhead (period) descending, then each key's
  * sort order, then the order perf's entry tree had (ties left in insertion
- * order of that tree). Entries are kept in one array, found through a hash
- * of the sort-key fields; nothing is allocated per sample once the tables
- * have grown.
+ * order of that tree). Entries are kept in one array and found through a
+ * red-black tree walked with perf's compare functions, as perf does (they
+ * are not a total order, so the tree's shape matters); nothing is
+ * allocated per sample once the arrays have grown.
  */
 #ifndef HWPROF_REPORT_H
 #define HWPROF_REPORT_H
@@ -37,7 +38,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_DSO,      /* "dso": the DSO's short name */
 	HWPROF_HK_SYM,      /* "sym"/"symbol" */
 	HWPROF_HK_CPU,      /* "cpu" */
-	HWPROF_HK_SYM_SIZE, /* "symbol_size": size of the symbol */
+	HWPROF_HK_SYM_SIZE, /* size of the symbol (perf's "symbol_size"; not
+	                     * parsed: perf 6.1 adds an IPC column with it) */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
 	HWPROF_HK_SAMPLES,  /* "sample": number of samples, descending */
@@ -71,7 +73,6 @@ struct hwprof_hist_entry {
 	uint64_t period, nr_samples;
 	/* internal */
 	uint32_t comm_id, dso_id, rank;
-	uint32_t next;              /* hash chain */
 };
 
 struct hwprof_hist;
@@ -94,7 +95,7 @@ HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h);
 HWPROF_API void hwprof_dso_short_name(const char *long_name, bool kernel_map, char *out, size_t len);
 
 /* Parses a perf sort key or field name ("comm", "pid", "dso", "sym",
- * "symbol", "cpu", "symbol_size", "overhead", "sample", "period"); returns
+ * "symbol", "cpu", "overhead", "sample", "period"); returns
  * the key or -1. */
 HWPROF_API int hwprof_hist_key_parse(const char *name);
 

@@ -38,7 +38,7 @@ static void usage(FILE *f)
 		   "                          don't show entries under that percent\n"
 		   "    -q, --quiet           do not show any message\n"
 		   "    -s, --sort <key[,key2...]>\n"
-		   "                          sort by key(s): overhead sample period pid comm dso symbol cpu symbol_size\n"
+		   "                          sort by key(s): overhead sample period pid comm dso sym symbol cpu\n"
 		   "        --stdio           use the stdio interface\n"
 		   "        --symfs <directory>\n"
 		   "                          look for files with symbols relative to this directory\n"

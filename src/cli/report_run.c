@@ -9,22 +9,35 @@
 
 #define PROGRESS_EVERY 4096
 
+/* One histogram per event index below n (pipe streams announce their
+ * events as they go). */
+static int grow(struct report_run *r, uint32_t n)
+{
+	if (n <= r->nr_hists)
+		return 0;
+	struct hwprof_hist **v = realloc(r->hists, n * sizeof(*v));
+	if (!v)
+		return -HWPROF_E_NOMEM;
+	r->hists = v;
+	for (; r->nr_hists < n; r->nr_hists++) {
+		int rc = hwprof_hist_new(&r->hists[r->nr_hists], r->sort, r->nr_sort);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
 		    const enum hwprof_hist_key *sort, size_t nr_sort)
 {
 	memset(r, 0, sizeof(*r));
 	r->s = s;
 	r->syms = syms;
-	r->nr_hists = hwprof_perfdata_nr_evsels(hwprof_session_data(s));
-	r->hists = calloc(r->nr_hists ? r->nr_hists : 1, sizeof(*r->hists));
-	if (!r->hists)
-		return -HWPROF_E_NOMEM;
-	for (uint32_t i = 0; i < r->nr_hists; i++) {
-		int rc = hwprof_hist_new(&r->hists[i], sort, nr_sort);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	if (nr_sort > sizeof(r->sort) / sizeof(r->sort[0]))
+		return -HWPROF_E_INVAL;
+	memcpy(r->sort, sort, nr_sort * sizeof(*sort));
+	r->nr_sort = nr_sort;
+	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
 }
 
 void report_run_fini(struct report_run *r)
@@ -38,8 +51,11 @@ void report_run_fini(struct report_run *r)
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
 	const struct hwprof_evsel *ev = sm->evsel;
-	if (!ev || ev->idx >= r->nr_hists)
+	if (!ev)
 		return 0;
+	int rc = grow(r, ev->idx + 1);
+	if (rc < 0)
+		return rc;
 	int32_t pid = (int32_t)sm->pid, tid = (int32_t)sm->tid;
 	struct hwprof_hist_sample hs;
 	memset(&hs, 0, sizeof(hs));

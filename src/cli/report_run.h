@@ -19,6 +19,8 @@ struct report_run {
 	struct hwprof_hist **hists;    /* one per evsel index */
 	uint32_t nr_hists;
 	uint64_t lost_samples;         /* sum of LOST_SAMPLES records */
+	enum hwprof_hist_key sort[HWPROF_HK_NR * 2];
+	size_t nr_sort;
 };
 
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,

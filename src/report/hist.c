@@ -1,10 +1,15 @@
-/* Histogram entries keyed by perf report's sort keys. Samples are summed
- * into an entry array found through a chained hash of the keys' canonical
- * fields; finishing orders the array as perf 6.1's output tree does. */
+/* Histogram entries keyed by perf report's sort keys. perf 6.1 finds a
+ * sample's entry by walking a red-black tree with the keys' compare
+ * functions; those are not a total order (an unresolved symbol compares by
+ * address alone, a resolved one by DSO first), so an equal entry can be
+ * missed and a second one made. To give the same entries we keep the same
+ * tree (hist_tree.c), then redo perf's collapse pass when a key has a
+ * collapse function (comm), and order the result as perf's output tree. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/report.h"
+#include "report/hist_tree.h"
 #include "report/report_int.h"
 
 struct hwprof_hist {
@@ -14,19 +19,20 @@ struct hwprof_hist {
 	size_t nr_sort;
 	struct hwprof_hist_entry *e;
 	size_t n, cap;
-	uint32_t *buckets;          /* entry index + 1, 0 = empty */
-	size_t nbuckets;
+	struct ht_tree in;          /* perf's entries_in */
+	bool need_collapse;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
 	uint64_t total_period, nr_samples;
 	uint32_t *order;            /* output order (indexes into e) */
+	size_t n_out;               /* entries left after collapsing */
 	bool finished;
 };
 
 static const struct { const char *name; enum hwprof_hist_key key; } key_names[] = {
 	{ "comm", HWPROF_HK_COMM }, { "pid", HWPROF_HK_PID }, { "dso", HWPROF_HK_DSO },
 	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
-	{ "symbol_size", HWPROF_HK_SYM_SIZE }, { "overhead", HWPROF_HK_OVERHEAD },
+	{ "overhead", HWPROF_HK_OVERHEAD },
 	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD },
 };
 
@@ -79,12 +85,10 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 		if (sort[i] < HWPROF_HK_FIRST_FIELD)
 			h->keys[h->nr_keys++] = sort[i];
 	}
-	h->nbuckets = 1024;
-	h->buckets = calloc(h->nbuckets, sizeof(*h->buckets));
-	if (!h->buckets) {
-		free(h);
-		return -HWPROF_E_NOMEM;
-	}
+	for (size_t i = 0; i < h->nr_keys; i++)
+		if (h->keys[i] == HWPROF_HK_COMM)
+			h->need_collapse = true;
+	ht_init(&h->in);
 	*out = h;
 	return 0;
 }
@@ -94,7 +98,7 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 	if (!h)
 		return;
 	free(h->e);
-	free(h->buckets);
+	ht_free(&h->in);
 	free(h->order);
 	rpt_strings_free(&h->strs);
 	rpt_map_free(&h->ids);
@@ -115,38 +119,9 @@ static int intern_id(struct hwprof_hist *h, const char *s, const char **out, uin
 	return 0;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
-
 static uint64_t sym_size(const struct hwprof_sym *s)
 {
 	return s ? s->end - s->start : 0;
-}
-
-/* Hash over the canonical form of each key: what perf's cmp looks at. */
-static uint64_t key_hash(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
-{
-	uint64_t x = 0x12345;
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		switch (h->keys[i]) {
-		case HWPROF_HK_COMM: x = mix(x, e->comm_id); break;
-		case HWPROF_HK_PID: x = mix(x, (uint32_t)e->tid); break;
-		case HWPROF_HK_DSO: x = mix(x, e->dso_id); break;
-		case HWPROF_HK_CPU: x = mix(x, (uint32_t)e->cpu); break;
-		case HWPROF_HK_SYM_SIZE: x = mix(x, sym_size(e->sym)); break;
-		case HWPROF_HK_SYM:
-			if (e->sym)
-				x = mix(mix(mix(x, e->dso_id), e->sym->start), e->sym->end);
-			else
-				x = mix(x, e->ip);
-			break;
-		default: break;
-		}
-	}
-	return x;
 }
 
 /* perf's cmp_null(l, r): a missing value sorts as the larger one */
@@ -232,23 +207,6 @@ static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry
 	return 0;
 }
 
-static int rehash(struct hwprof_hist *h)
-{
-	size_t nb = h->nbuckets * 2;
-	uint32_t *b = calloc(nb, sizeof(*b));
-	if (!b)
-		return -HWPROF_E_NOMEM;
-	for (size_t i = 0; i < h->n; i++) {
-		size_t slot = key_hash(h, &h->e[i]) & (nb - 1);
-		h->e[i].next = b[slot];
-		b[slot] = (uint32_t)i + 1;
-	}
-	free(h->buckets);
-	h->buckets = b;
-	h->nbuckets = nb;
-	return 0;
-}
-
 HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s)
 {
 	struct hwprof_hist_entry k;
@@ -272,36 +230,30 @@ HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_s
 	k.level = s->level;
 	h->nr_samples++;
 	h->total_period += s->period;
-	size_t slot = key_hash(h, &k) & (h->nbuckets - 1);
-	for (uint32_t i = h->buckets[slot]; i; i = h->e[i - 1].next) {
-		struct hwprof_hist_entry *e = &h->e[i - 1];
-		if (!entry_cmp(h, e, &k)) {
-			e->period += s->period;
-			e->nr_samples++;
+	/* perf's hists__findnew_entry(): cmp(iter, new) < 0 goes left */
+	uint32_t x = h->in.root, parent = HT_NIL;
+	bool left = false;
+	while (x != HT_NIL) {
+		int c = entry_cmp(h, &h->e[x], &k);
+		if (!c) {
+			h->e[x].period += s->period;
+			h->e[x].nr_samples++;
 			return 0;
 		}
+		parent = x;
+		left = c < 0;
+		x = left ? h->in.n[x].left : h->in.n[x].right;
 	}
 	if (h->n >= UINT32_MAX - 1)
 		return -HWPROF_E_NOMEM;
-	if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0)
+	if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0 || ht_reserve(&h->in, h->n + 1) < 0)
 		return -HWPROF_E_NOMEM;
 	k.period = s->period;
 	k.nr_samples = 1;
-	k.next = h->buckets[slot];
 	h->e[h->n] = k;
-	h->buckets[slot] = (uint32_t)++h->n;
-	if (h->n > h->nbuckets && rehash(h) < 0)
-		return -HWPROF_E_NOMEM;
+	ht_insert(&h->in, (uint32_t)h->n, parent, left);
+	h->n++;
 	return 0;
-}
-
-/* perf's entry tree: x comes before y when cmp(y, x) < 0 */
-static int tree_order(const void *pa, const void *pb, void *ctx)
-{
-	const struct hwprof_hist *sorting = ctx;
-	const struct hwprof_hist_entry *a = &sorting->e[*(const uint32_t *)pa];
-	const struct hwprof_hist_entry *b = &sorting->e[*(const uint32_t *)pb];
-	return entry_cmp(sorting, b, a);
 }
 
 /* Output tree: x before y when sort(x, y) > 0; ties keep tree order. */
@@ -318,6 +270,41 @@ static int output_order(const void *pa, const void *pb, void *ctx)
 	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
+/* perf's hists__collapse_resort(): the entries re-inserted in tree order
+ * into a new tree with the same compare, merging those it finds equal.
+ * Leaves the surviving entries' indexes in tree order in h->order. */
+static int collapse(struct hwprof_hist *h, size_t *nr)
+{
+	struct ht_tree t;
+	ht_init(&t);
+	if (ht_reserve(&t, h->n) < 0)
+		return -HWPROF_E_NOMEM;
+	for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x)) {
+		uint32_t y = t.root, parent = HT_NIL;
+		bool left = false, merged = false;
+		while (y != HT_NIL) {
+			int c = entry_cmp(h, &h->e[y], &h->e[x]);
+			if (!c) {
+				h->e[y].period += h->e[x].period;
+				h->e[y].nr_samples += h->e[x].nr_samples;
+				merged = true;
+				break;
+			}
+			parent = y;
+			left = c < 0;
+			y = left ? t.n[y].left : t.n[y].right;
+		}
+		if (!merged)
+			ht_insert(&t, x, parent, left);
+	}
+	size_t n = 0;
+	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x))
+		h->order[n++] = x;
+	ht_free(&t);
+	*nr = n;
+	return 0;
+}
+
 HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 {
 	if (h->finished)
@@ -325,24 +312,32 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 	h->order = malloc((h->n ? h->n : 1) * sizeof(*h->order));
 	if (!h->order)
 		return -HWPROF_E_NOMEM;
-	for (size_t i = 0; i < h->n; i++)
-		h->order[i] = (uint32_t)i;
-	qsort_r(h->order, h->n, sizeof(*h->order), tree_order, h);
-	for (size_t i = 0; i < h->n; i++)
+	size_t n = 0;
+	if (h->need_collapse) {
+		if (collapse(h, &n) < 0)
+			return -HWPROF_E_NOMEM;
+	} else {
+		for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x))
+			h->order[n++] = x;
+	}
+	for (size_t i = 0; i < n; i++)
 		h->e[h->order[i]].rank = (uint32_t)i;
-	qsort_r(h->order, h->n, sizeof(*h->order), output_order, h);
+	/* perf's output tree: a transitive order, ties right of their equals,
+	 * i.e. a stable sort of the tree order */
+	qsort_r(h->order, n, sizeof(*h->order), output_order, h);
+	h->n_out = n;
 	h->finished = true;
 	return 0;
 }
 
 HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h)
 {
-	return h->n;
+	return h->finished ? h->n_out : h->n;
 }
 
 HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i)
 {
-	if (i >= h->n)
+	if (i >= hwprof_hist_nr_entries(h))
 		return NULL;
 	return &h->e[h->finished ? h->order[i] : i];
 }

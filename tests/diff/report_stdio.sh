@@ -1,0 +1,129 @@
+# Differential: `hwprof report --stdio` against Debian perf 6.1
+# `perf report --stdio` on files recorded here (perf record with software
+# events: one and two events, -a, pipe mode, compressed, callchains; hwprof
+# record; the bundled demo file) and many option sets. Zero differing bytes
+# is the bar, except the closing "# (Tip: ...)" line, which perf picks at
+# random (seeded with the second it starts): there hwprof's line must be
+# one of perf's tips.
+source tests/lib/common.sh
+if ! have_perf; then skip "report differential (perf not installed)"; finish; fi
+TIPS=/usr/share/doc/linux-perf/tips.txt
+
+# the tip line replaced by a marker; $2 gets the tip text
+untip() { sed 's/^# (Tip: .*)$/# (TIP)/' "$1"; }
+
+compare() { # name, file, report args...
+  local name=$1 f=$2; shift 2
+  perf report --stdio -i "$f" "$@" >"$TMP/p.out" 2>"$TMP/p.err"; local prc=$?
+  "$HWPROF" report --stdio -i "$f" "$@" >"$TMP/h.out" 2>"$TMP/h.err"; local hrc=$?
+  if [ "$prc" -ne 0 ] || [ "$hrc" -ne 0 ]; then
+    fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/h.err")"; return
+  fi
+  if ! cmp -s <(untip "$TMP/p.out") <(untip "$TMP/h.out"); then
+    fail "$name: report differs"; diff <(untip "$TMP/p.out") <(untip "$TMP/h.out") | head -10; return
+  fi
+  local tip; tip=$(sed -n 's/^# (Tip: \(.*\))$/\1/p' "$TMP/h.out")
+  if [ -n "$tip" ] && ! grep -qxF -- "$tip" "$TIPS"; then
+    fail "$name: tip line not from $TIPS: $tip"; return
+  fi
+  pass "$name: report identical ($(wc -l <"$TMP/p.out") lines)"
+}
+
+# hwprof must refuse (non-zero exit, one message) what it does not support
+refuse() { # name, file, args...
+  local name=$1 f=$2; shift 2
+  if "$HWPROF" report --stdio -i "$f" "$@" >"$TMP/r.out" 2>"$TMP/r.err"; then
+    fail "$name: accepted: $(head -3 "$TMP/r.out")"
+  elif [ -s "$TMP/r.out" ]; then
+    fail "$name: refused but printed a table"
+  else
+    pass "$name: refused ($(head -1 "$TMP/r.err"))"
+  fi
+}
+
+rec() { # name, perf record args...
+  local name=$1; shift
+  if ! perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>"$TMP/$name.rec.err"; then
+    fail "$name: perf record failed: $(head -1 "$TMP/$name.rec.err")"; return 1
+  fi
+}
+
+W="ls -R /usr/share/doc/bash /usr/share/doc/coreutils /usr/lib/python3"
+OPTS=(
+  ""
+  "-n"
+  "--sort pid,sym"
+  "--sort sym,comm,cpu"
+  "--sort dso"
+  "--sort comm"
+  "--sort dso,sym"
+  "--sort cpu,pid -n"
+  "--sort sample,comm"
+  "--sort period,dso -n"
+  "-F overhead,sample,period,comm"
+  "-F sample,comm"
+  "-F comm,overhead"
+  "-F overhead,sym --sort dso"
+  "-F overhead,period,dso,sym"
+  "--percent-limit 1"
+  "--percent-limit 5 -n --sort dso,sym"
+  "-q"
+  "-q -n --sort comm,dso"
+  "--header"
+)
+
+all_opts() { # name, file, extra args...
+  local name=$1 f=$2; shift 2
+  for O in "${OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "$name $O" "$f" "$@" $O
+  done
+}
+
+rec plain -e cpu-clock -c 100000 -- $W && all_opts plain "$TMP/plain.data"
+rec sw -e cpu-clock -c 200000 -a -- sleep 0.2 && all_opts system-wide "$TMP/sw.data"
+if rec two -e cpu-clock,task-clock -c 100000 -- $W; then
+  compare two-events "$TMP/two.data"
+  compare "two-events -n --sort pid" "$TMP/two.data" -n --sort pid
+  compare "two-events -q --percent-limit 2" "$TMP/two.data" -q --percent-limit 2
+fi
+rec comp -z -e cpu-clock -c 100000 -- $W && compare compressed "$TMP/comp.data"
+
+# a thread whose comm changes: widths follow the thread's last comm
+cp /bin/dash "$TMP/longname_shell_abcdef"
+if rec comm -e cpu-clock -c 100000 -- "$TMP/longname_shell_abcdef" -c \
+     'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; exec ls -R /usr/share/doc >/dev/null'; then
+  compare comm-change "$TMP/comm.data"
+  compare "comm-change --sort pid,comm" "$TMP/comm.data" --sort pid,comm
+  compare "comm-change --sort pid,sym" "$TMP/comm.data" --sort pid,sym
+fi
+
+# pipe mode, from a file and from stdin
+if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/null; then
+  compare pipe-file "$TMP/pipe.data"
+  cat "$TMP/pipe.data" | perf report --stdio -n 2>/dev/null | untip /dev/stdin >"$TMP/pipe.perf"
+  cat "$TMP/pipe.data" | "$HWPROF" report --stdio -n 2>&1 | untip /dev/stdin >"$TMP/pipe.hw"
+  if [ -s "$TMP/pipe.perf" ] && cmp -s "$TMP/pipe.perf" "$TMP/pipe.hw"; then
+    pass "pipe stream on stdin: report identical"
+  else fail "pipe stream on stdin: report differs"; diff "$TMP/pipe.perf" "$TMP/pipe.hw" | head; fi
+fi
+
+# hwprof record's own files
+if "$HWPROF" record -q -o "$TMP/hw.data" -e cpu-clock -- $W >/dev/null 2>"$TMP/hw.err"; then
+  all_opts hwprof-record "$TMP/hw.data"
+else
+  fail "hwprof record failed: $(head -1 "$TMP/hw.err")"
+fi
+
+# callchain files: flat with --no-children -g none
+if rec fp -e cpu-clock -c 100000 -g -- $W; then
+  compare "fp --no-children -g none" "$TMP/fp.data" --no-children -g none
+  compare "fp --no-children -g none -n --sort dso" "$TMP/fp.data" --no-children -g none -n --sort dso
+fi
+compare "demo.data --no-children -g none" tests/data/demo.data --no-children -g none
+
+# options and keys hwprof does not implement: an error, never a table
+refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
+refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
+refuse "--tui" "$TMP/plain.data" --tui
+finish
