@@ -109,10 +109,15 @@ static bool has_key(const enum hwprof_hist_key *v, size_t n, enum hwprof_hist_ke
 	return false;
 }
 
+struct report_args;
+static int parse_graph(struct report_args *a, const char *arg);
+
 struct report_args {
 	const char *input;
 	const char *sort, *fields;
-	bool show_nr, quiet, header, children_set, children, graph_none;
+	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
+	bool order_set, caller, inverted;
+	double cc_min_percent;
 	float percent_limit;
 	struct hwprof_symcfg cfg;
 };
@@ -121,8 +126,8 @@ struct report_args {
  * "sample") then the sort keys, sorted by overhead, the keys, then the
  * other columns; with -F, exactly those columns (plus sort keys not among
  * them), sorted by the --sort keys then the columns in order. */
-static int build_lists(const struct report_args *a, struct report_layout *l, enum hwprof_hist_key *sort,
-		       size_t *nr_sort)
+static int build_lists(const struct report_args *a, bool children, struct report_layout *l,
+		       enum hwprof_hist_key *sort, size_t *nr_sort)
 {
 	enum hwprof_hist_key keys[REPORT_MAX_COLS], fl[REPORT_MAX_COLS];
 	int nk = 0, nf = 0;
@@ -139,10 +144,15 @@ static int build_lists(const struct report_args *a, struct report_layout *l, enu
 			keys[2] = HWPROF_HK_SYM;
 			nk = 3;
 		}
+		if (children)
+			l->cols[l->nr_cols++] = HWPROF_HK_CHILDREN;
 		l->cols[l->nr_cols++] = HWPROF_HK_OVERHEAD;
 		if (a->show_nr)
 			l->cols[l->nr_cols++] = HWPROF_HK_SAMPLES;
-		sort[ns++] = HWPROF_HK_OVERHEAD;
+		if (children && !has_key(keys, (size_t)nk, HWPROF_HK_CHILDREN))
+			sort[ns++] = HWPROF_HK_CHILDREN;
+		if (!has_key(keys, (size_t)nk, HWPROF_HK_OVERHEAD))
+			sort[ns++] = HWPROF_HK_OVERHEAD;
 		for (int i = 0; i < nk; i++) {
 			if (!has_key(l->cols, l->nr_cols, keys[i]))
 				l->cols[l->nr_cols++] = keys[i];
@@ -186,14 +196,6 @@ static bool has_callchains(struct hwprof_perfdata *h)
 
 static int report_stdio(const struct report_args *a, bool full)
 {
-	struct report_layout l;
-	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
-	size_t nr_sort = 0;
-	memset(&l, 0, sizeof(l));
-	if (build_lists(a, &l, sort, &nr_sort) < 0)
-		return 1;
-	l.quiet = a->quiet;
-	l.percent_limit = a->percent_limit;
 	const char *input = a->input, *shown = display_name(input);
 	struct hwprof_error err;
 	struct hwprof_session *s;
@@ -203,16 +205,31 @@ static int report_stdio(const struct report_args *a, bool full)
 		return 1;
 	}
 	struct hwprof_perfdata *h = hwprof_session_data(s);
+	/* perf: callchains in the file turn on call graphs and, unless
+	 * --no-children, children mode; -g none keeps children, drops graphs */
 	bool cc = has_callchains(h);
-	if (cc && ((a->children_set ? a->children : true) || !a->graph_none)) {
+	if (!cc && a->graph_given && !a->graph_none) {
 		hwprof_session_close(s);
-		return cli_error("report", "%s: samples have callchains; call graph and children output are not "
-			  "implemented in this build (use --no-children -g none)", shown);
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		return 255;
 	}
-	if (a->children_set && a->children) {
+	bool children = cc && (a->children_set ? a->children : true);
+	bool graph = cc && !a->graph_none;
+	bool caller = a->inverted || (a->order_set ? a->caller : children);
+	struct report_layout l;
+	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
+	size_t nr_sort = 0;
+	memset(&l, 0, sizeof(l));
+	if (build_lists(a, children, &l, sort, &nr_sort) < 0) {
 		hwprof_session_close(s);
-		return cli_error("report", "--children is not implemented in this build");
+		return 1;
 	}
+	l.quiet = a->quiet;
+	l.percent_limit = a->percent_limit;
+	l.children = children && !a->fields;
+	l.graph = graph;
+	l.graph_skip_first = a->sort && !a->fields && !strncmp(a->sort, "sym", 3);
 	struct hwprof_symbols *syms;
 	if (hwprof_symbols_open(&syms, &a->cfg) < 0) {
 		hwprof_session_close(s);
@@ -223,6 +240,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct report_run run;
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
+	if (rc >= 0 && (children || graph))
+		report_run_set_callchain(&run, children, graph, caller);
 	struct cli_progress bar;
 	cli_progress_init(&bar, "reading", hwprof_perfdata_info(h)->file_size, a->quiet);
 	if (rc >= 0)
@@ -248,6 +267,9 @@ static int report_stdio(const struct report_args *a, bool full)
 			continue; /* perf's --skip-empty default */
 		char nb[256];
 		const char *name = hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		if (graph) /* perf's min_callchain_hits: a share of the total */
+			hwprof_hist_sort_chains(run.hists[i], (uint64_t)((double)hwprof_hist_total_period(run.hists[i]) *
+									 (a->cc_min_percent / 100.0)));
 		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
 	}
 	if (!a->quiet)
@@ -280,6 +302,7 @@ int cmd_report(int argc, char **argv)
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
 		{ "call-graph", required_argument, NULL, 'g' },
+		{ "inverted", no_argument, NULL, 'G' },
 		{ "children", no_argument, NULL, O_CHILDREN },
 		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 		{ "symfs", required_argument, NULL, O_SYMFS },
@@ -292,11 +315,12 @@ int cmd_report(int argc, char **argv)
 	srandom((unsigned)time(NULL));
 	struct report_args a;
 	memset(&a, 0, sizeof(a));
+	a.cc_min_percent = 0.5;
 	bool dump = false, header_only = false, full = false;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng:G", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'i': a.input = optarg; break;
@@ -312,13 +336,16 @@ int cmd_report(int argc, char **argv)
 		case 's': a.sort = optarg; break;
 		case 'F': a.fields = optarg; break;
 		case 'n': a.show_nr = true; break;
-		case O_PERCENT_LIMIT: a.percent_limit = strtof(optarg, NULL); break;
-		case 'g':
-			if (strcmp(optarg, "none"))
-				return cli_error("report", "-g '%s': call graph output is not implemented in this build "
-					  "(only -g none)", optarg);
-			a.graph_none = true;
+		case O_PERCENT_LIMIT:
+			/* perf: also the call graph's threshold */
+			a.percent_limit = strtof(optarg, NULL);
+			a.cc_min_percent = a.percent_limit;
 			break;
+		case 'g':
+			if (parse_graph(&a, optarg) < 0)
+				return 129;
+			break;
+		case 'G': a.inverted = true; break;
 		case O_CHILDREN: a.children_set = true; a.children = true; break;
 		case O_NO_CHILDREN: a.children_set = true; a.children = false; break;
 		case O_SYMFS: a.cfg.symfs = optarg; break;
@@ -368,5 +395,37 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	hwprof_session_close(s);
+	return 0;
+}
+
+/* perf's -g/--call-graph: print_type,threshold[,print_limit],order,
+ * sort_key[,branch],value in any order. We draw "graph" with percentages
+ * keyed by function; other choices are refused. */
+static int parse_graph(struct report_args *a, const char *arg)
+{
+	char buf[256];
+	int nums = 0;
+	a->graph_given = true;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		if (!strcmp(tok, "graph")) {
+			a->graph_none = false;
+		} else if (!strcmp(tok, "none")) {
+			a->graph_none = true;
+		} else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			a->order_set = true;
+			a->caller = tok[4] == 'e' && tok[5] == 'r';
+		} else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) {
+			/* the defaults */
+		} else if (strtod(tok, &end), end != tok && !*end && nums == 0) {
+			a->cc_min_percent = strtod(tok, NULL);
+			nums++;
+		} else {
+			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, none, "
+					"caller, callee, function, percent and a threshold are)\n", arg, tok);
+			return -1;
+		}
+	}
 	return 0;
 }

@@ -25,6 +25,7 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_CPU: return "CPU";
 	case HWPROF_HK_SYM_SIZE: return "Symbol size";
 	case HWPROF_HK_OVERHEAD: return "Overhead";
+	case HWPROF_HK_CHILDREN: return "Children";
 	case HWPROF_HK_SAMPLES: return "Samples";
 	case HWPROF_HK_PERIOD: return "Period";
 	case HWPROF_HK_NR: break;
@@ -81,6 +82,7 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w)
 	case HWPROF_HK_CPU: v = w->cpu; break;
 	case HWPROF_HK_SYM_SIZE: v = w->sym_size; break;
 	case HWPROF_HK_OVERHEAD: return 8;
+	case HWPROF_HK_CHILDREN: return 8;
 	case HWPROF_HK_SAMPLES: return 12;
 	case HWPROF_HK_PERIOD: return 12;
 	case HWPROF_HK_NR: break;
@@ -107,7 +109,9 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 		int wd = col_width(l->cols[i], w);
 		if (i)
 			fputs("  ", f);
-		if (is_field(l->cols[i]))
+		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->children)
+			fprintf(f, "%*s", wd, "Self");
+		else if (is_field(l->cols[i]))
 			fprintf(f, "%*s", wd, col_header(l->cols[i]));
 		else
 			fprintf(f, "%-*.*s", wd, wd, col_header(l->cols[i]));
@@ -128,9 +132,11 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 		      const struct hwprof_hist *h, struct hwprof_session *s)
 {
 	switch (k) {
-	case HWPROF_HK_OVERHEAD: {
+	case HWPROF_HK_OVERHEAD:
+	case HWPROF_HK_CHILDREN: {
 		uint64_t total = hwprof_hist_total_period(h);
-		double pct = total ? 100.0 * (double)e->period / (double)total : 0.0;
+		uint64_t v = k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
+		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
 		return fprintf(f, "%*.2f%%", wd - 1, pct);
 	}
 	case HWPROF_HK_SAMPLES: return fprintf(f, "%*llu", wd, (unsigned long long)e->nr_samples);
@@ -186,10 +192,13 @@ void print_report_hist(FILE *f, const struct report_layout *l, const struct hwpr
 	size_t n = hwprof_hist_nr_entries(h);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
-		float pct = total ? (float)((double)e->period * 100.0 / (double)total) : 0.0f;
+		uint64_t v = l->children ? e->acc_period : e->period;
+		float pct = total ? (float)((double)v * 100.0 / (double)total) : 0.0f;
 		if (pct < l->percent_limit)
 			continue;
 		print_row(f, l, &w, e, h, s);
+		if (l->graph && e->chain != HWPROF_CHAIN_NONE)
+			print_report_graph(f, h, e->chain, total, v, l->graph_skip_first);
 	}
 	fputs("\n\n", f);
 }

@@ -19,6 +19,10 @@ struct report_layout {
 	size_t nr_cols;
 	float percent_limit;
 	bool quiet;
+	bool children;          /* "Self" heads the overhead column */
+	bool graph;             /* call graph under each row */
+	bool graph_skip_first;  /* --sort starting with "sym": a single root's
+	                         * first frame is the row's symbol, not shown */
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the
@@ -27,6 +31,13 @@ struct report_layout {
  * them from its thread table after reading. */
 void print_report_hist(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s);
+
+/* perf's graph call graph (absolute percentages of total) of one entry's
+ * sorted callchain root; parent is the entry's period (accumulated in
+ * children mode): a single root is drawn without percentage only when it
+ * holds all of it. */
+void print_report_graph(FILE *f, const struct hwprof_hist *h, uint32_t root, uint64_t total, uint64_t parent,
+			bool skip_first);
 
 /* The closing tip block perf prints after the sections (unless quiet). */
 void print_report_tip(FILE *f);

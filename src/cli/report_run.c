@@ -9,6 +9,8 @@
 
 #define PROGRESS_EVERY 4096
 
+static int add_dso(struct report_run *r, const char *name);
+
 /* One histogram per event index below n (pipe streams announce their
  * events as they go). */
 static int grow(struct report_run *r, uint32_t n)
@@ -23,6 +25,8 @@ static int grow(struct report_run *r, uint32_t n)
 		int rc = hwprof_hist_new(&r->hists[r->nr_hists], r->sort, r->nr_sort);
 		if (rc < 0)
 			return rc;
+		if (r->callchain)
+			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
 	}
 	return 0;
 }
@@ -37,15 +41,151 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 		return -HWPROF_E_INVAL;
 	memcpy(r->sort, sort, nr_sort * sizeof(*sort));
 	r->nr_sort = nr_sort;
+	if (add_dso(r, "[kernel.kallsyms]") < 0)
+		return -HWPROF_E_NOMEM;
 	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
+}
+
+void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order)
+{
+	r->callchain = true;
+	r->caller_order = caller_order;
+	r->chain_flags = (children ? HWPROF_HIST_CHILDREN : 0) | (graph ? HWPROF_HIST_GRAPH : 0) |
+			 (caller_order ? HWPROF_HIST_CALLER : 0);
+	for (uint32_t i = 0; i < r->nr_hists; i++)
+		hwprof_hist_set_callchain(r->hists[i], r->chain_flags);
+}
+
+static int rpt_grow_frames(struct report_run *r, uint64_t n)
+{
+	if (n <= r->cap_frames)
+		return 0;
+	if (n > (1u << 24))
+		return -HWPROF_E_NOMEM;
+	struct hwprof_hist_frame *v = realloc(r->frames, n * sizeof(*v));
+	if (!v)
+		return -HWPROF_E_NOMEM;
+	r->frames = v;
+	r->cap_frames = n;
+	return 0;
+}
+
+/* Rank of a DSO among perf's DSO objects: creation order, the kernel's
+ * first (perf makes it before reading), names not seen in MMAP records
+ * after those. Linear in the number of DSOs, which stays small; the last
+ * answer is cached as chains repeat DSOs. */
+static uint32_t dso_rank(struct report_run *r, const char *name)
+{
+	if (!name)
+		return 0;
+	if (r->last_dso_name == name)
+		return r->last_dso_rank;
+	size_t i;
+	for (i = 0; i < r->nr_dsos; i++)
+		if (!strcmp(r->dso_names[i], name))
+			break;
+	if (i == r->nr_dsos && add_dso(r, name) < 0)
+		return UINT32_MAX;
+	r->last_dso_name = name;
+	r->last_dso_rank = (uint32_t)i + 1;
+	return r->last_dso_rank;
+}
+
+static int add_dso(struct report_run *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		if (!strcmp(r->dso_names[i], name))
+			return 0;
+	if (r->nr_dsos == r->cap_dsos) {
+		size_t nc = r->cap_dsos ? r->cap_dsos * 2 : 64;
+		const char **v = realloc(r->dso_names, nc * sizeof(*v));
+		if (!v)
+			return -HWPROF_E_NOMEM;
+		r->dso_names = v;
+		r->cap_dsos = nc;
+	}
+	char *c = strdup(name);
+	if (!c)
+		return -HWPROF_E_NOMEM;
+	r->dso_names[r->nr_dsos++] = c;
+	return 0;
+}
+
+/* MMAP/MMAP2: the file name creates perf's DSO object */
+static int note_mmap(struct report_run *r, const struct hwprof_record *rec)
+{
+	size_t off = rec->type == HWPROF_RECORD_MMAP ? 40 : 72;
+	if (rec->size <= off)
+		return 0;
+	const char *name = (const char *)rec->data + off;
+	size_t max = rec->size - off;
+	if (strnlen(name, max) == max)
+		return 0;
+	unsigned cpumode = rec->misc & HWPROF_MISC_CPUMODE_MASK;
+	if (cpumode == HWPROF_MISC_KERNEL && !strncmp(name, "[kernel.kallsyms]", 17))
+		name = "[kernel.kallsyms]";
+	return add_dso(r, name);
 }
 
 void report_run_fini(struct report_run *r)
 {
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		free((char *)r->dso_names[i]);
+	free(r->dso_names);
+	free(r->frames);
 	for (uint32_t i = 0; r->hists && i < r->nr_hists; i++)
 		hwprof_hist_free(r->hists[i]);
 	free(r->hists);
 	r->hists = NULL;
+}
+
+#define MAX_STACK 127   /* perf report's default --max-stack */
+
+/* perf's machine__resolve_callchain_sample(): context markers set the
+ * cpumode of the entries after them (an unknown one discards the chain),
+ * at most MAX_STACK entries counted from the end shown first. Fills
+ * r->frames in cursor order; returns the count. */
+static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
+{
+	uint64_t nr = sm->callchain_nr;
+	if (rpt_grow_frames(r, nr) < 0)
+		return -HWPROF_E_NOMEM;
+	unsigned cpumode = HWPROF_MISC_USER;
+	size_t n = 0;
+	int32_t pid = (int32_t)sm->pid, tid = (int32_t)sm->tid;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = hwprof_u64_at(sm->callchain, i);
+		if (ip >= HWPROF_CONTEXT_MAX) {
+			switch (ip) {
+			case HWPROF_CONTEXT_HV: cpumode = HWPROF_MISC_HYPERVISOR; break;
+			case HWPROF_CONTEXT_KERNEL: cpumode = HWPROF_MISC_KERNEL; break;
+			case HWPROF_CONTEXT_USER: cpumode = HWPROF_MISC_USER; break;
+			default: return 0;
+			}
+			continue;
+		}
+		struct hwprof_hist_frame *fr = &r->frames[n++];
+		memset(fr, 0, sizeof(*fr));
+		fr->ip = ip;
+		fr->level = '.';
+		struct hwprof_map_info mi;
+		if (hwprof_session_find_map(r->s, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
+			struct hwprof_symres res = { 0 };
+			hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
+			fr->dso = mi.dso;
+			fr->dso_rank = dso_rank(r, mi.dso);
+			fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+			fr->sym = res.sym;
+		}
+	}
+	if (r->caller_order) {
+		for (size_t i = 0; i < n / 2; i++) {
+			struct hwprof_hist_frame t = r->frames[i];
+			r->frames[i] = r->frames[n - 1 - i];
+			r->frames[n - 1 - i] = t;
+		}
+	}
+	return (int)(n < MAX_STACK ? n : MAX_STACK);
 }
 
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
@@ -76,7 +216,14 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 		hs.sym = res.sym;
 		hs.ip = res.addr;
 	}
-	return hwprof_hist_add(r->hists[ev->idx], &hs);
+	size_t n = 0;
+	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
+		int cn = resolve_chain(r, sm);
+		if (cn < 0)
+			return cn;
+		n = (size_t)cn;
+	}
+	return hwprof_hist_add_chain(r->hists[ev->idx], &hs, r->frames, n);
 }
 
 int report_run_read(struct report_run *r, struct cli_progress *bar)
@@ -87,6 +234,11 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 	while ((rc = hwprof_session_next(r->s, &ev)) > 0) {
 		if (bar && ++n % PROGRESS_EVERY == 0)
 			cli_progress_update(bar, ev.rec.offset);
+		if (ev.rec.type == HWPROF_RECORD_MMAP || ev.rec.type == HWPROF_RECORD_MMAP2) {
+			if (note_mmap(r, &ev.rec) < 0)
+				return -HWPROF_E_NOMEM;
+			continue;
+		}
 		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {
 			r->lost_samples += hwprof_u64_at(ev.rec.data, 1);
 			continue;

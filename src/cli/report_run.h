@@ -21,10 +21,23 @@ struct report_run {
 	uint64_t lost_samples;         /* sum of LOST_SAMPLES records */
 	enum hwprof_hist_key sort[HWPROF_HK_NR * 2];
 	size_t nr_sort;
+	/* call graphs: chains resolved and kept per entry */
+	bool callchain, caller_order;
+	unsigned chain_flags;       /* HWPROF_HIST_* */
+	struct hwprof_hist_frame *frames;   /* per-sample scratch */
+	size_t cap_frames;
+	/* perf's DSO objects in creation order (MMAP records), for ranks */
+	const char **dso_names;
+	size_t nr_dsos, cap_dsos;
+	const char *last_dso_name;
+	uint32_t last_dso_rank;
 };
 
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
 		    const enum hwprof_hist_key *sort, size_t nr_sort);
+/* Before reading: keep call graphs (children: accumulate; caller_order:
+ * chains root first). */
+void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
 void report_run_fini(struct report_run *r);
 /* One parsed sample into its event's histogram. */
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm);

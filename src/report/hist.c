@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hwprof/report.h"
+#include "report/hist_chain.h"
 #include "report/hist_tree.h"
 #include "report/report_int.h"
 
@@ -20,6 +21,10 @@ struct hwprof_hist {
 	struct hwprof_hist_entry *e;
 	size_t n, cap;
 	struct ht_tree in;          /* perf's entries_in */
+	bool chains, children, graph, caller;
+	struct hc_trie trie;
+	uint32_t *frame_ids, *cache; /* per-sample scratch */
+	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
@@ -32,7 +37,7 @@ struct hwprof_hist {
 static const struct { const char *name; enum hwprof_hist_key key; } key_names[] = {
 	{ "comm", HWPROF_HK_COMM }, { "pid", HWPROF_HK_PID }, { "dso", HWPROF_HK_DSO },
 	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
-	{ "overhead", HWPROF_HK_OVERHEAD },
+	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
 	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD },
 };
 
@@ -99,6 +104,9 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 		return;
 	free(h->e);
 	ht_free(&h->in);
+	hc_free(&h->trie);
+	free(h->frame_ids);
+	free(h->cache);
 	free(h->order);
 	rpt_strings_free(&h->strs);
 	rpt_map_free(&h->ids);
@@ -178,6 +186,7 @@ static int key_cmp(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, co
 		return sgn64((int64_t)(b->sym->end - a->sym->end));
 	}
 	case HWPROF_HK_OVERHEAD: return u64_cmp(a->period, b->period);
+	case HWPROF_HK_CHILDREN: return u64_cmp(a->acc_period, b->acc_period);
 	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
 	case HWPROF_HK_SAMPLES: return u64_cmp(a->nr_samples, b->nr_samples);
 	case HWPROF_HK_NR: break;
@@ -207,67 +216,152 @@ static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry
 	return 0;
 }
 
-HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s)
+/* The key fields of an entry for a sample or a callchain frame. */
+static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const struct hwprof_hist_sample *s,
+		    const char *dso, bool kernel_map, const struct hwprof_sym *sym, uint64_t ip, char level)
 {
-	struct hwprof_hist_entry k;
-	memset(&k, 0, sizeof(k));
-	int rc = intern_id(h, s->comm ? s->comm : "", &k.comm, &k.comm_id);
+	memset(k, 0, sizeof(*k));
+	int rc = intern_id(h, s->comm ? s->comm : "", &k->comm, &k->comm_id);
 	if (rc < 0)
 		return rc;
-	k.pid = s->pid;
-	k.tid = s->tid;
-	k.cpu = s->cpu;
-	k.dso = s->dso;
-	k.dso_id = UINT32_MAX;
-	if (s->dso) {
+	k->pid = s->pid;
+	k->tid = s->tid;
+	k->cpu = s->cpu;
+	k->dso = dso;
+	k->dso_id = UINT32_MAX;
+	if (dso) {
 		char sn[1024];
-		hwprof_dso_short_name(s->dso, s->kernel_map, sn, sizeof(sn));
-		if ((rc = intern_id(h, sn, &k.dso_short, &k.dso_id)) < 0)
+		hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
+		if ((rc = intern_id(h, sn, &k->dso_short, &k->dso_id)) < 0)
 			return rc;
 	}
-	k.sym = s->sym;
-	k.ip = s->ip;
-	k.level = s->level;
-	h->nr_samples++;
-	h->total_period += s->period;
-	/* perf's hists__findnew_entry(): cmp(iter, new) < 0 goes left */
+	k->sym = sym;
+	k->ip = ip;
+	k->level = level;
+	k->chain = HWPROF_CHAIN_NONE;
+	return 0;
+}
+
+/* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
+ * going left; add the period as the sample's own (self) or only to the
+ * accumulated numbers. Returns the entry index or < 0. */
+static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint64_t period, bool self)
+{
 	uint32_t x = h->in.root, parent = HT_NIL;
 	bool left = false;
 	while (x != HT_NIL) {
-		int c = entry_cmp(h, &h->e[x], &k);
-		if (!c) {
-			h->e[x].period += s->period;
-			h->e[x].nr_samples++;
-			return 0;
-		}
+		int c = entry_cmp(h, &h->e[x], k);
+		if (!c)
+			break;
 		parent = x;
 		left = c < 0;
 		x = left ? h->in.n[x].left : h->in.n[x].right;
 	}
-	if (h->n >= UINT32_MAX - 1)
+	if (x == HT_NIL) {
+		if (h->n >= UINT32_MAX - 1)
+			return -HWPROF_E_NOMEM;
+		if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0 || ht_reserve(&h->in, h->n + 1) < 0)
+			return -HWPROF_E_NOMEM;
+		x = (uint32_t)h->n;
+		h->e[x] = *k;
+		if (h->chains && hc_new_root(&h->trie, &h->e[x].chain) < 0)
+			return -HWPROF_E_NOMEM;
+		ht_insert(&h->in, x, parent, left);
+		h->n++;
+	}
+	struct hwprof_hist_entry *e = &h->e[x];
+	if (self) {
+		e->period += period;
+		e->nr_samples++;
+	}
+	if (h->children) {
+		e->acc_period += period;
+		e->acc_samples++;
+	}
+	return x;
+}
+
+HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s)
+{
+	return hwprof_hist_add_chain(h, s, NULL, 0);
+}
+
+HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags)
+{
+	h->children = flags & HWPROF_HIST_CHILDREN;
+	h->graph = flags & HWPROF_HIST_GRAPH;
+	h->caller = flags & HWPROF_HIST_CALLER;
+	h->chains = h->children || h->graph;
+}
+
+HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_hist_sample *s,
+				     const struct hwprof_hist_frame *chain, size_t n)
+{
+	struct hwprof_hist_entry k;
+	int rc = make_key(h, &k, s, s->dso, s->kernel_map, s->sym, s->ip, s->level);
+	if (rc < 0)
+		return rc;
+	h->nr_samples++;
+	h->total_period += s->period;
+	int64_t self = findnew(h, &k, s->period, true);
+	if (self < 0)
+		return (int)self;
+	if (!h->chains || !n)
+		return 0;
+	if (rpt_grow(&h->frame_ids, &h->cap_frame_ids, n, sizeof(*h->frame_ids)) < 0 ||
+	    rpt_grow(&h->cache, &h->cap_cache, n + 1, sizeof(*h->cache)) < 0)
 		return -HWPROF_E_NOMEM;
-	if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0 || ht_reserve(&h->in, h->n + 1) < 0)
+	for (size_t i = 0; i < n; i++)
+		if (hc_frame(&h->trie, &chain[i], &h->frame_ids[i]) < 0)
+			return -HWPROF_E_NOMEM;
+	if (hc_append(&h->trie, h->e[self].chain, h->frame_ids, n, s->period) < 0)
 		return -HWPROF_E_NOMEM;
-	k.period = s->period;
-	k.nr_samples = 1;
-	h->e[h->n] = k;
-	ht_insert(&h->in, (uint32_t)h->n, parent, left);
-	h->n++;
+	if (n > h->e[self].max_depth)
+		h->e[self].max_depth = (uint32_t)n;
+	if (!h->children)
+		return 0;
+	/* perf's cumulative entries: each distinct entry of the chain once */
+	size_t nc = 0;
+	h->cache[nc++] = (uint32_t)self;
+	char level = s->level;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_hist_frame *f = &chain[i];
+		if (f->dso)
+			level = f->level;  /* else perf keeps the previous level */
+		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level)) < 0)
+			return rc;
+		bool dup = false;
+		for (size_t j = 0; j < nc && !dup; j++)
+			dup = !entry_cmp(h, &h->e[h->cache[j]], &k);
+		if (dup)
+			continue;
+		int64_t x = findnew(h, &k, s->period, false);
+		if (x < 0)
+			return (int)x;
+		h->cache[nc++] = (uint32_t)x;
+		if (hc_append(&h->trie, h->e[x].chain, h->frame_ids + i, n - i, s->period) < 0)
+			return -HWPROF_E_NOMEM;
+		if (n - i > h->e[x].max_depth)
+			h->e[x].max_depth = (uint32_t)(n - i);
+	}
 	return 0;
 }
 
-/* Output tree: x before y when sort(x, y) > 0; ties keep tree order. */
-static int output_order(const void *pa, const void *pb, void *ctx)
+/* perf's hist_entry__sort(a, b): > 0 puts a before b. */
+static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		    const struct hwprof_hist_entry *b)
 {
-	const struct hwprof_hist *h = ctx;
-	const struct hwprof_hist_entry *a = &h->e[*(const uint32_t *)pa];
-	const struct hwprof_hist_entry *b = &h->e[*(const uint32_t *)pb];
 	for (size_t i = 0; i < h->nr_sort; i++) {
 		int c = key_sort(h->sort[i], a, b);
+		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
+			/* perf's __hpp__sort_acc: caller above callee */
+			int64_t d = (int64_t)b->max_depth - a->max_depth;
+			c = sgn64(h->caller ? -d : d);
+		}
 		if (c)
-			return -c;
+			return c;
 	}
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
+	return 0;
 }
 
 /* perf's hists__collapse_resort(): the entries re-inserted in tree order
@@ -285,8 +379,17 @@ static int collapse(struct hwprof_hist *h, size_t *nr)
 		while (y != HT_NIL) {
 			int c = entry_cmp(h, &h->e[y], &h->e[x]);
 			if (!c) {
-				h->e[y].period += h->e[x].period;
-				h->e[y].nr_samples += h->e[x].nr_samples;
+				struct hwprof_hist_entry *d = &h->e[y], *e = &h->e[x];
+				d->period += e->period;
+				d->nr_samples += e->nr_samples;
+				d->acc_period += e->acc_period;
+				d->acc_samples += e->acc_samples;
+				if (e->max_depth > d->max_depth)
+					d->max_depth = e->max_depth;
+				if (h->chains && hc_merge(&h->trie, d->chain, e->chain) < 0) {
+					ht_free(&t);
+					return -HWPROF_E_NOMEM;
+				}
 				merged = true;
 				break;
 			}
@@ -320,11 +423,27 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x))
 			h->order[n++] = x;
 	}
-	for (size_t i = 0; i < n; i++)
-		h->e[h->order[i]].rank = (uint32_t)i;
-	/* perf's output tree: a transitive order, ties right of their equals,
-	 * i.e. a stable sort of the tree order */
-	qsort_r(h->order, n, sizeof(*h->order), output_order, h);
+	/* perf's output tree, filled in that order: sort(new, iter) > 0 goes
+	 * left. The children tie-break makes the order intransitive, so the
+	 * tree itself decides. */
+	struct ht_tree t;
+	ht_init(&t);
+	if (ht_reserve(&t, h->n) < 0)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = h->order[i], y = t.root, parent = HT_NIL;
+		bool left = false;
+		while (y != HT_NIL) {
+			parent = y;
+			left = sort_cmp(h, &h->e[x], &h->e[y]) > 0;
+			y = left ? t.n[y].left : t.n[y].right;
+		}
+		ht_insert(&t, x, parent, left);
+	}
+	size_t k = 0;
+	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x))
+		h->order[k++] = x;
+	ht_free(&t);
 	h->n_out = n;
 	h->finished = true;
 	return 0;
@@ -350,4 +469,43 @@ HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h)
 HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h)
 {
 	return h->nr_samples;
+}
+
+HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit)
+{
+	for (size_t i = 0; i < hwprof_hist_nr_entries(h); i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
+		if (e->chain != HWPROF_CHAIN_NONE)
+			hc_sort(&h->trie, e->chain, min_hit);
+	}
+}
+
+HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwprof_hist *h, uint32_t node)
+{
+	return &h->trie.f[h->trie.n[node].frame];
+}
+
+HWPROF_API uint64_t hwprof_chain_hit(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].hit;
+}
+
+HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].hit + h->trie.n[node].children_hit;
+}
+
+HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].nr_children;
+}
+
+HWPROF_API uint32_t hwprof_chain_first(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].sorted_first;
+}
+
+HWPROF_API uint32_t hwprof_chain_next(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].sorted_next;
 }
