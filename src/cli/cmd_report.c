@@ -209,10 +209,15 @@ static int report_stdio(const struct report_args *a, bool full)
 	 * --no-children, children mode; -g none keeps children, drops graphs */
 	bool cc = has_callchains(h);
 	if (!cc && a->graph_given && !a->graph_none) {
+		/* perf's message, after its first lines, and its exit status 0 */
 		hwprof_session_close(s);
+		if (!a->quiet)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+			      stdout);
+		fflush(stdout);
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
 				"Did you call 'perf record' without -g or -b?\n");
-		return 255;
+		return 0;
 	}
 	bool children = cc && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
@@ -227,7 +232,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	l.quiet = a->quiet;
 	l.percent_limit = a->percent_limit;
-	l.children = children && !a->fields;
+	l.children = children;
+	l.self_header = children && !a->fields;
 	l.graph = graph;
 	l.graph_skip_first = a->sort && !a->fields && !strncmp(a->sort, "sym", 3);
 	struct hwprof_symbols *syms;

@@ -109,7 +109,7 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 		int wd = col_width(l->cols[i], w);
 		if (i)
 			fputs("  ", f);
-		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->children)
+		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->self_header)
 			fprintf(f, "%*s", wd, "Self");
 		else if (is_field(l->cols[i]))
 			fprintf(f, "%*s", wd, col_header(l->cols[i]));

@@ -19,7 +19,8 @@ struct report_layout {
 	size_t nr_cols;
 	float percent_limit;
 	bool quiet;
-	bool children;          /* "Self" heads the overhead column */
+	bool children;          /* accumulated periods (limit, graph root) */
+	bool self_header;       /* "Self" heads the overhead column */
 	bool graph;             /* call graph under each row */
 	bool graph_skip_first;  /* --sort starting with "sym": a single root's
 	                         * first frame is the row's symbol, not shown */

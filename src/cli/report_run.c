@@ -31,6 +31,28 @@ static int grow(struct report_run *r, uint32_t n)
 	return 0;
 }
 
+/* perf makes a DSO object for each BUILD_ID header entry, in order, when
+ * it opens the file: those come first. */
+static int dsos_from_build_ids(struct report_run *r)
+{
+	const uint8_t *p;
+	uint64_t size;
+	if (hwprof_perfdata_feature(hwprof_session_data(r->s), HWPROF_FEAT_BUILD_ID, &p, &size, NULL) != 1)
+		return 0;
+	for (uint64_t off = 0; off + 8 <= size;) {
+		uint16_t rs;
+		memcpy(&rs, p + off + 6, 2);
+		if (rs < 8 + 4 + 24 || rs > size - off)
+			break;
+		const char *name = (const char *)p + off + 36;
+		size_t max = rs - 36;
+		if (strnlen(name, max) < max && name[0] && add_dso(r, name) < 0)
+			return -HWPROF_E_NOMEM;
+		off += rs;
+	}
+	return 0;
+}
+
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
 		    const enum hwprof_hist_key *sort, size_t nr_sort)
 {
@@ -41,7 +63,7 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 		return -HWPROF_E_INVAL;
 	memcpy(r->sort, sort, nr_sort * sizeof(*sort));
 	r->nr_sort = nr_sort;
-	if (add_dso(r, "[kernel.kallsyms]") < 0)
+	if (dsos_from_build_ids(r) < 0 || add_dso(r, "[kernel.kallsyms]") < 0)
 		return -HWPROF_E_NOMEM;
 	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
 }

@@ -115,15 +115,80 @@ else
   fail "hwprof record failed: $(head -1 "$TMP/hw.err")"
 fi
 
-# callchain files: flat with --no-children -g none
-if rec fp -e cpu-clock -c 100000 -g -- $W; then
-  compare "fp --no-children -g none" "$TMP/fp.data" --no-children -g none
-  compare "fp --no-children -g none -n --sort dso" "$TMP/fp.data" --no-children -g none -n --sort dso
+# callchain files: children mode and call graphs by default
+GRAPH_OPTS=(
+  ""
+  "--no-children"
+  "-g none"
+  "--no-children -g none"
+  "-G --no-children"
+  "-g callee"
+  "-g caller --no-children"
+  "-g graph,2"
+  "-g graph,0.1,callee --no-children"
+  "--percent-limit 5"
+  "--percent-limit 0.1"
+  "--percent-limit 2 -g graph,0.1"
+  "-n"
+  "--sort sym"
+  "--sort sym --no-children"
+  "--sort dso,sym"
+  "--sort pid"
+  "-q"
+  "-F overhead,sym"
+  "-F sample,sym"
+  "-F overhead_children,overhead,comm"
+)
+graph_opts() { # name, file
+  for O in "${GRAPH_OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "$1 $O" "$2" $O
+  done
+}
+rec fp -e cpu-clock -c 100000 -g -- $W && graph_opts fp "$TMP/fp.data"
+rec freq -e task-clock -F 2000 -g -- $W && graph_opts task-clock-freq "$TMP/freq.data"
+if rec swg -e cpu-clock -c 200000 -a -g -- sleep 0.2; then
+  compare "system-wide -g" "$TMP/swg.data"
+  compare "system-wide -g --no-children" "$TMP/swg.data" --no-children
+  compare "system-wide -g -g callee --sort pid,sym" "$TMP/swg.data" -g callee --sort pid,sym
 fi
-compare "demo.data --no-children -g none" tests/data/demo.data --no-children -g none
+if rec twog -e cpu-clock,task-clock -c 200000 -g -- $W; then
+  compare "two-events -g" "$TMP/twog.data"
+  compare "two-events -g --no-children -n" "$TMP/twog.data" --no-children -n
+fi
+graph_opts demo.data tests/data/demo.data
+if "$HWPROF" record -q -g -o "$TMP/hwg.data" -e cpu-clock -- $W >/dev/null 2>"$TMP/hwg.err"; then
+  graph_opts "hwprof-record -g" "$TMP/hwg.data"
+else
+  fail "hwprof record -g failed: $(head -1 "$TMP/hwg.err")"
+fi
+
+# C++: demangled names in entries and call graphs
+if command -v g++ >/dev/null; then
+  cat >"$TMP/cpp.cc" <<'CC'
+#include <cstdio>
+namespace ns { template<class T> struct W { static T __attribute__((noinline)) spin(T n) { volatile T s = 0; for (T i = 0; i < n; i++) s += i; return s; } }; }
+int main() { printf("%ld\n", (long)ns::W<long>::spin(100000000L)); }
+CC
+  if g++ -O1 -o "$TMP/cpp" "$TMP/cpp.cc" && rec cpp -e cpu-clock -c 1000000 -g -- "$TMP/cpp"; then
+    compare cpp-demangle "$TMP/cpp.data"
+    compare "cpp-demangle --no-children" "$TMP/cpp.data" --no-children
+  fi
+fi
+
+# perf's error for -g on a file without callchains
+perf report --stdio -i "$TMP/plain.data" -g >"$TMP/g.pout" 2>"$TMP/g.perf"; prc=$?
+"$HWPROF" report --stdio -i "$TMP/plain.data" -g graph >"$TMP/g.out" 2>"$TMP/g.hw"; hrc=$?
+if [ "$prc" = "$hrc" ] && cmp -s "$TMP/g.pout" "$TMP/g.out" && [ "$(head -4 "$TMP/g.perf")" = "$(head -4 "$TMP/g.hw")" ]; then
+  pass "-g without callchains: perf's error and exit code ($hrc)"
+else
+  fail "-g without callchains: exit $hrc (perf $prc)"; head -4 "$TMP/g.perf" "$TMP/g.hw"
+fi
 
 # options and keys hwprof does not implement: an error, never a table
 refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
 refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
 refuse "--tui" "$TMP/plain.data" --tui
+refuse "-g flat" "$TMP/fp.data" -g flat
+refuse "-g address" "$TMP/fp.data" -g graph,0.5,caller,address
 finish
