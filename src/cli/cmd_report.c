@@ -194,6 +194,9 @@ static bool has_callchains(struct hwprof_perfdata *h)
 	return false;
 }
 
+static const char aux_msg[] = "the file holds AUX trace data (Arm SPE, Intel PT), which report does not "
+			      "decode in this build; use 'hwprof script --itrace' or 'hwprof report -D'";
+
 static int report_stdio(const struct report_args *a, bool full)
 {
 	const char *input = a->input, *shown = display_name(input);
@@ -207,6 +210,12 @@ static int report_stdio(const struct report_args *a, bool full)
 	struct hwprof_perfdata *h = hwprof_session_data(s);
 	/* perf: callchains in the file turn on call graphs and, unless
 	 * --no-children, children mode; -g none keeps children, drops graphs */
+	const uint8_t *fd;
+	uint64_t fsz;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
+		hwprof_session_close(s);
+		return cli_error("report", "%s: %s", shown, aux_msg);
+	}
 	bool cc = has_callchains(h);
 	if (!cc && a->graph_given && !a->graph_none) {
 		/* perf's message, after its first lines, and its exit status 0 */
@@ -254,6 +263,12 @@ static int report_stdio(const struct report_args *a, bool full)
 		rc = report_run_read(&run, &bar);
 	cli_progress_done(&bar);
 	int status = 0;
+	if (rc == -HWPROF_E_UNSUPPORTED) {
+		fflush(stdout);
+		cli_error("report", "%s: %s", shown, aux_msg);
+		status = 1;
+		goto out;
+	}
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
@@ -291,7 +306,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
-	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK };
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_MEM_MODE };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -315,6 +330,9 @@ int cmd_report(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
+		{ "itrace", optional_argument, NULL, O_ITRACE },
+		{ "no-itrace", no_argument, NULL, O_ITRACE },
+		{ "mem-mode", no_argument, NULL, O_MEM_MODE },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -358,6 +376,11 @@ int cmd_report(int argc, char **argv)
 		case O_KALLSYMS: a.cfg.kallsyms = optarg; break;
 		case O_BUILDID_DIR: a.cfg.buildid_dir = optarg; break;
 		case O_NO_DEMANGLE: a.cfg.no_demangle = true; break;
+		case O_ITRACE:
+			return cli_error("report", "--itrace/--no-itrace: AUX trace decoding is not implemented in "
+				  "report (use 'hwprof script --itrace')");
+		case O_MEM_MODE:
+			return cli_error("report", "--mem-mode is not implemented in this build");
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);

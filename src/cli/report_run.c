@@ -261,6 +261,8 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 				return -HWPROF_E_NOMEM;
 			continue;
 		}
+		if (ev.rec.type == HWPROF_RECORD_AUXTRACE_INFO)
+			return -HWPROF_E_UNSUPPORTED; /* pipe streams say it here */
 		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {
 			r->lost_samples += hwprof_u64_at(ev.rec.data, 1);
 			continue;

@@ -189,6 +189,13 @@ fi
 refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
 refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
 refuse "--tui" "$TMP/plain.data" --tui
+refuse "--itrace" "$TMP/plain.data" --itrace=i1i
+refuse "--mem-mode" "$TMP/plain.data" --mem-mode
+if [ -x "$TOOLS/spe_mkperf" ] && "$TOOLS/spe_mkperf" --seed 11 "$TMP/spe.data"; then
+  refuse "Arm SPE file (AUX data not decoded by report)" "$TMP/spe.data"
+else
+  skip "Arm SPE refusal (tests/tools/spe_mkperf not built)"
+fi
 refuse "-g flat" "$TMP/fp.data" -g flat
 refuse "-g address" "$TMP/fp.data" -g graph,0.5,caller,address
 finish
