@@ -191,6 +191,10 @@ refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
 refuse "--tui" "$TMP/plain.data" --tui
 refuse "--itrace" "$TMP/plain.data" --itrace=i1i
 refuse "--mem-mode" "$TMP/plain.data" --mem-mode
+if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
+  refuse "DWARF call graphs (not unwound)" "$TMP/dwarf.data"
+  compare "dwarf --no-children -g none" "$TMP/dwarf.data" --no-children -g none
+fi
 if [ -x "$TOOLS/spe_mkperf" ] && "$TOOLS/spe_mkperf" --seed 11 "$TMP/spe.data"; then
   refuse "Arm SPE file (AUX data not decoded by report)" "$TMP/spe.data"
 else
