@@ -163,6 +163,37 @@ void report_run_fini(struct report_run *r)
 
 #define MAX_STACK 127   /* perf report's default --max-stack */
 
+/* perf grows the kernel map to its last symbol once kallsyms are loaded
+ * (init text lies past the MMAP record's length): kernel addresses there
+ * still belong to [kernel.kallsyms]. */
+static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+		    struct hwprof_map_info *mi, char *level)
+{
+	if (hwprof_session_find_map(r->s, pid, tid, cpumode, ip, mi, level) == 1)
+		return 1;
+	if (cpumode != HWPROF_MISC_KERNEL)
+		return 0;
+	if (!r->kmap_checked) {
+		r->kmap_checked = true;
+		struct hwprof_dso *d;
+		if (hwprof_symbols_dso(r->syms, "[kernel.kallsyms]", &d) == 1) {
+			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
+			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
+			char lv;
+			if (hwprof_session_find_map(r->s, pid, tid, cpumode, first->start, &r->kmap, &lv) == 1 &&
+			    !strcmp(r->kmap.dso, "[kernel.kallsyms]")) {
+				r->kmap_end = last->end;
+				r->have_kmap = true;
+			}
+		}
+	}
+	if (!r->have_kmap || ip < r->kmap.start || ip >= r->kmap_end)
+		return 0;
+	*mi = r->kmap;
+	*level = 'k';
+	return 1;
+}
+
 /* perf's machine__resolve_callchain_sample(): context markers set the
  * cpumode of the entries after them (an unknown one discards the chain),
  * at most MAX_STACK entries counted from the end shown first. Fills
@@ -191,7 +222,7 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		fr->ip = ip;
 		fr->level = '.';
 		struct hwprof_map_info mi;
-		if (hwprof_session_find_map(r->s, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
+		if (find_map(r, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
 			struct hwprof_symres res = { 0 };
 			hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
 			fr->dso = mi.dso;
@@ -230,7 +261,7 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	struct hwprof_map_info mi;
 	hs.ip = sm->ip;
 	hs.level = '.';
-	if (hwprof_session_find_map(r->s, pid, tid, cpumode, sm->ip, &mi, &hs.level) == 1) {
+	if (find_map(r, pid, tid, cpumode, sm->ip, &mi, &hs.level) == 1) {
 		struct hwprof_symres res = { 0 };
 		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, sm->ip, &res);
 		hs.dso = mi.dso;
