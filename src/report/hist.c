@@ -24,6 +24,12 @@ struct hwprof_hist {
 	bool chains, children, graph, caller;
 	struct hc_trie trie;
 	uint32_t *frame_ids, *cache; /* per-sample scratch */
+	const struct hwprof_hist_sample *key_sample; /* its comm, interned */
+	const char *key_comm;
+	uint32_t key_comm_id;
+	struct rpt_map short_ids;   /* (long name pointer, kernel) -> id */
+	const char **short_names;   /* by id (ids are shared with comms) */
+	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
 	struct rpt_strings strs;
@@ -105,6 +111,8 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 	free(h->e);
 	ht_free(&h->in);
 	hc_free(&h->trie);
+	rpt_map_free(&h->short_ids);
+	free(h->short_names);
 	free(h->frame_ids);
 	free(h->cache);
 	free(h->order);
@@ -205,6 +213,40 @@ static int key_sort(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, c
 	return sgn64(strcmp(b->sym->name, a->sym->name));
 }
 
+/* entry_cmp(a, b) == 0, without ordering strings */
+static bool entry_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		     const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case HWPROF_HK_COMM:
+			if (a->comm_id != b->comm_id)
+				return false;
+			break;
+		case HWPROF_HK_DSO:
+			if (a->dso_id != b->dso_id)
+				return false;
+			break;
+		case HWPROF_HK_SYM:
+			if (!a->sym && !b->sym) {
+				if (a->ip != b->ip)
+					return false;
+				break;
+			}
+			if (a->dso_id != b->dso_id || !a->sym || !b->sym)
+				return false;
+			if (a->sym != b->sym && (a->sym->start != b->sym->start || a->sym->end != b->sym->end))
+				return false;
+			break;
+		default:
+			if (key_cmp(h->keys[i], a, b))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
 static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
 		     const struct hwprof_hist_entry *b)
 {
@@ -221,19 +263,44 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		    const char *dso, bool kernel_map, const struct hwprof_sym *sym, uint64_t ip, char level)
 {
 	memset(k, 0, sizeof(*k));
-	int rc = intern_id(h, s->comm ? s->comm : "", &k->comm, &k->comm_id);
-	if (rc < 0)
-		return rc;
+	int rc;
+	if (h->key_sample == s) { /* frames of the sample being added */
+		k->comm = h->key_comm;
+		k->comm_id = h->key_comm_id;
+	} else {
+		if ((rc = intern_id(h, s->comm ? s->comm : "", &k->comm, &k->comm_id)) < 0)
+			return rc;
+		h->key_sample = s;
+		h->key_comm = k->comm;
+		h->key_comm_id = k->comm_id;
+	}
 	k->pid = s->pid;
 	k->tid = s->tid;
 	k->cpu = s->cpu;
 	k->dso = dso;
 	k->dso_id = UINT32_MAX;
 	if (dso) {
-		char sn[1024];
-		hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
-		if ((rc = intern_id(h, sn, &k->dso_short, &k->dso_id)) < 0)
-			return rc;
+		/* short names by the caller's (stable) long-name pointer */
+		uint32_t v = UINT32_MAX;
+		uint64_t key = (uint64_t)(uintptr_t)dso;
+		int r = rpt_map_get(&h->short_ids, key, kernel_map, &v, false);
+		if (r < 0)
+			return -HWPROF_E_NOMEM;
+		if (r == 1) {
+			k->dso_id = v;
+			k->dso_short = h->short_names[v];
+		} else {
+			char sn[1024];
+			hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
+			if ((rc = intern_id(h, sn, &k->dso_short, &k->dso_id)) < 0)
+				return rc;
+			if (rpt_grow(&h->short_names, &h->cap_short, (size_t)k->dso_id + 1, sizeof(*h->short_names)) < 0)
+				return -HWPROF_E_NOMEM;
+			h->short_names[k->dso_id] = k->dso_short;
+			v = k->dso_id;
+			if (rpt_map_get(&h->short_ids, key, kernel_map, &v, true) < 0)
+				return -HWPROF_E_NOMEM;
+		}
 	}
 	k->sym = sym;
 	k->ip = ip;
@@ -298,6 +365,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 				     const struct hwprof_hist_frame *chain, size_t n)
 {
 	struct hwprof_hist_entry k;
+	h->key_sample = NULL; /* the caller may reuse the sample struct */
 	int rc = make_key(h, &k, s, s->dso, s->kernel_map, s->sym, s->ip, s->level);
 	if (rc < 0)
 		return rc;
@@ -332,7 +400,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 			return rc;
 		bool dup = false;
 		for (size_t j = 0; j < nc && !dup; j++)
-			dup = !entry_cmp(h, &h->e[h->cache[j]], &k);
+			dup = entry_eq(h, &h->e[h->cache[j]], &k);
 		if (dup)
 			continue;
 		int64_t x = findnew(h, &k, s->period, false);

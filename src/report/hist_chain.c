@@ -46,6 +46,7 @@ static int new_node(struct hc_trie *t, uint32_t frame, uint32_t parent, uint32_t
 	n->frame = frame;
 	n->parent = parent;
 	n->first_child = n->next_sibling = n->sorted_first = n->sorted_next = HWPROF_CHAIN_NONE;
+	n->last_child = HWPROF_CHAIN_NONE;
 	*id = (uint32_t)t->nr++;
 	return 0;
 }
@@ -57,6 +58,11 @@ int hc_new_root(struct hc_trie *t, uint32_t *root)
 
 static int child(struct hc_trie *t, uint32_t parent, uint32_t frame, uint32_t *out)
 {
+	uint32_t last = t->n[parent].last_child;
+	if (last != HWPROF_CHAIN_NONE && t->n[last].frame == frame) {
+		*out = last;
+		return 0;
+	}
 	uint32_t v = (uint32_t)t->nr;
 	int r = rpt_map_get(&t->child_map, (uint64_t)parent << 32 | frame, 0, &v, true);
 	if (r < 0)
@@ -70,6 +76,7 @@ static int child(struct hc_trie *t, uint32_t parent, uint32_t frame, uint32_t *o
 		t->n[parent].nr_children++;
 		v = id;
 	}
+	t->n[parent].last_child = v;
 	*out = v;
 	return 0;
 }

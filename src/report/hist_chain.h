@@ -11,6 +11,7 @@ struct hc_node {
 	uint32_t first_child, next_sibling;   /* unsorted, newest first */
 	uint32_t sorted_first, sorted_next;
 	uint32_t nr_children;
+	uint32_t last_child;                  /* the child used last: chains repeat */
 	uint64_t hit, children_hit;
 };
 
