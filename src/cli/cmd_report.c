@@ -339,7 +339,7 @@ int cmd_report(int argc, char **argv)
 		{ "fields", required_argument, NULL, 'F' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
-		{ "call-graph", required_argument, NULL, 'g' },
+		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "children", no_argument, NULL, O_CHILDREN },
 		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
@@ -361,7 +361,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng:G", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::G", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'i': a.input = optarg; break;
@@ -382,10 +382,16 @@ int cmd_report(int argc, char **argv)
 			a.percent_limit = strtof(optarg, NULL);
 			a.cc_min_percent = a.percent_limit;
 			break;
-		case 'g':
-			if (parse_graph(&a, optarg) < 0)
+		case 'g': {
+			/* perf: the next word is the argument unless it is an option
+			 * or missing (then the default, "graph,0.5,caller") */
+			const char *arg = optarg;
+			if (!arg && optind < argc && argv[optind][0] != '-')
+				arg = argv[optind++];
+			if (parse_graph(&a, arg ? arg : "graph,0.5,caller,function,percent") < 0)
 				return 129;
 			break;
+		}
 		case 'G': a.inverted = true; break;
 		case O_CHILDREN: a.children_set = true; a.children = true; break;
 		case O_NO_CHILDREN: a.children_set = true; a.children = false; break;

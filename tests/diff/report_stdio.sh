@@ -138,6 +138,9 @@ GRAPH_OPTS=(
   "-F overhead,sym"
   "-F sample,sym"
   "-F overhead_children,overhead,comm"
+  "-g --no-children"
+  "--no-children -g"
+  "--call-graph=none"
 )
 graph_opts() { # name, file
   for O in "${GRAPH_OPTS[@]}"; do
