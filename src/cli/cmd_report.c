@@ -16,6 +16,7 @@
 #include "cli/print_report.h"
 #include "cli/progress.h"
 #include "cli/report_run.h"
+#include "hwprof/itrace.h"
 #include "hwprof/session.h"
 #include "hwprof/symbols.h"
 
@@ -118,6 +119,7 @@ struct report_args {
 	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
 	bool order_set, caller, inverted;
 	double cc_min_percent;
+	struct hwprof_itrace_opts itrace;
 	float percent_limit;
 	struct hwprof_symcfg cfg;
 };
@@ -206,8 +208,8 @@ static bool has_dwarf_stacks(struct hwprof_perfdata *h)
 	return false;
 }
 
-static const char aux_msg[] = "the file holds AUX trace data (Arm SPE, Intel PT), which report does not "
-			      "decode in this build; use 'hwprof script --itrace' or 'hwprof report -D'";
+static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE (Intel PT), which report "
+			      "does not decode in this build; use 'hwprof report -D'";
 
 static int report_stdio(const struct report_args *a, bool full)
 {
@@ -224,11 +226,12 @@ static int report_stdio(const struct report_args *a, bool full)
 	 * --no-children, children mode; -g none keeps children, drops graphs */
 	const uint8_t *fd;
 	uint64_t fsz;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
-		hwprof_session_close(s);
-		return cli_error("report", "%s: %s", shown, aux_msg);
-	}
-	bool cc = has_callchains(h);
+	bool pipe = hwprof_perfdata_info(h)->pipe;
+	bool aux = hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1;
+	/* perf: AUX files decoded with the default --itrace get callchains
+	 * (so children mode), as does --itrace with g */
+	bool cc = has_callchains(h) || a->itrace.callchain || a->itrace.add_callchain ||
+		  (!pipe && aux && !a->itrace.set);
 	if (!cc && a->graph_given && !a->graph_none) {
 		/* perf's message, after its first lines, and its exit status 0 */
 		hwprof_session_close(s);
@@ -274,12 +277,18 @@ static int report_stdio(const struct report_args *a, bool full)
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
+	if (rc >= 0 && (aux || pipe))
+		rc = report_run_enable_spe(&run, &a->itrace);
 	struct cli_progress bar;
 	cli_progress_init(&bar, "reading", hwprof_perfdata_info(h)->file_size, a->quiet);
 	if (rc >= 0)
 		rc = report_run_read(&run, &bar);
 	cli_progress_done(&bar);
 	int status = 0;
+	if (rc == -HWPROF_E_INVAL) { /* the SPE decoder said why */
+		status = 1;
+		goto out;
+	}
 	if (rc == -HWPROF_E_UNSUPPORTED) {
 		fflush(stdout);
 		cli_error("report", "%s: %s", shown, aux_msg);
@@ -304,7 +313,8 @@ static int report_stdio(const struct report_args *a, bool full)
 		if (!hwprof_hist_nr_samples(run.hists[i]))
 			continue; /* perf's --skip-empty default */
 		char nb[256];
-		const char *name = hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		const char *name = run.names[i] ? run.names[i]
+						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
 		if (graph) /* perf's min_callchain_hits: a share of the total */
 			hwprof_hist_sort_chains(run.hists[i], (uint64_t)((double)hwprof_hist_total_period(run.hists[i]) *
 									 (a->cc_min_percent / 100.0)));
@@ -323,7 +333,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
-	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_MEM_MODE };
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -348,7 +358,7 @@ int cmd_report(int argc, char **argv)
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "itrace", optional_argument, NULL, O_ITRACE },
-		{ "no-itrace", no_argument, NULL, O_ITRACE },
+		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
 		{ "mem-mode", no_argument, NULL, O_MEM_MODE },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -400,8 +410,16 @@ int cmd_report(int argc, char **argv)
 		case O_BUILDID_DIR: a.cfg.buildid_dir = optarg; break;
 		case O_NO_DEMANGLE: a.cfg.no_demangle = true; break;
 		case O_ITRACE:
-			return cli_error("report", "--itrace/--no-itrace: AUX trace decoding is not implemented in "
-				  "report (use 'hwprof script --itrace')");
+			/* letters add to earlier --itrace options, as in perf */
+			if (hwprof_itrace_opts_parse(&a.itrace, optarg, false) < 0) {
+				fprintf(stderr, "Bad Instruction Tracing options '%s'\n", optarg ? optarg : "");
+				return 129;
+			}
+			break;
+		case O_NO_ITRACE:
+			a.itrace.set = true;
+			a.itrace.dont_decode = true;
+			break;
 		case O_MEM_MODE:
 			return cli_error("report", "--mem-mode is not implemented in this build");
 		default:

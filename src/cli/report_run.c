@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/report_run.h"
+#include "cli/report_spe.h"
 #include "hwprof/session.h"
 
 #define PROGRESS_EVERY 4096
@@ -21,6 +22,12 @@ static int grow(struct report_run *r, uint32_t n)
 	if (!v)
 		return -HWPROF_E_NOMEM;
 	r->hists = v;
+	const char **nm = realloc(r->names, n * sizeof(*nm));
+	if (!nm)
+		return -HWPROF_E_NOMEM;
+	r->names = nm;
+	for (uint32_t i = r->nr_hists; i < n; i++)
+		nm[i] = NULL;
 	for (; r->nr_hists < n; r->nr_hists++) {
 		int rc = hwprof_hist_new(&r->hists[r->nr_hists], r->sort, r->nr_sort);
 		if (rc < 0)
@@ -149,8 +156,26 @@ static int note_mmap(struct report_run *r, const struct hwprof_record *rec)
 	return add_dso(r, name);
 }
 
+int report_run_add_event(struct report_run *r, const char *name)
+{
+	uint32_t base = hwprof_perfdata_nr_evsels(hwprof_session_data(r->s));
+	uint32_t idx = r->nr_hists > base ? r->nr_hists : base;
+	if (grow(r, idx + 1) < 0)
+		return -HWPROF_E_NOMEM;
+	r->names[idx] = name;
+	return (int)idx;
+}
+
+int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace)
+{
+	return report_spe_new(&r->spe, r, itrace);
+}
+
 void report_run_fini(struct report_run *r)
 {
+	report_spe_free(r->spe);
+	r->spe = NULL;
+	free(r->names);
 	for (size_t i = 0; i < r->nr_dsos; i++)
 		free((char *)r->dso_names[i]);
 	free(r->dso_names);
@@ -241,6 +266,39 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 	return (int)(n < MAX_STACK ? n : MAX_STACK);
 }
 
+/* The entry fields of an address: comm, map, symbol. */
+static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int32_t pid, int32_t tid,
+		       unsigned cpumode, uint64_t ip)
+{
+	hs->comm = hwprof_session_thread_comm(r->s, pid, tid);
+	hs->pid = pid;
+	hs->tid = tid;
+	hs->ip = ip;
+	hs->level = '.';
+	struct hwprof_map_info mi;
+	if (find_map(r, pid, tid, cpumode, ip, &mi, &hs->level) == 1) {
+		struct hwprof_symres res = { 0 };
+		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
+		hs->dso = mi.dso;
+		hs->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+		hs->sym = res.sym;
+		hs->ip = res.addr;
+	}
+}
+
+int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
+		   uint64_t ip, uint64_t period)
+{
+	if (idx >= r->nr_hists)
+		return -HWPROF_E_INVAL;
+	struct hwprof_hist_sample hs;
+	memset(&hs, 0, sizeof(hs));
+	resolve_ip(r, &hs, pid, tid, cpumode, ip);
+	hs.cpu = cpu;
+	hs.period = period;
+	return hwprof_hist_add(r->hists[idx], &hs);
+}
+
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
 	const struct hwprof_evsel *ev = sm->evsel;
@@ -249,26 +307,11 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	int rc = grow(r, ev->idx + 1);
 	if (rc < 0)
 		return rc;
-	int32_t pid = (int32_t)sm->pid, tid = (int32_t)sm->tid;
 	struct hwprof_hist_sample hs;
 	memset(&hs, 0, sizeof(hs));
-	hs.comm = hwprof_session_thread_comm(r->s, pid, tid);
-	hs.pid = pid;
-	hs.tid = tid;
+	resolve_ip(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, sm->ip);
 	hs.cpu = (sm->sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
-	unsigned cpumode = sm->misc & HWPROF_MISC_CPUMODE_MASK;
-	struct hwprof_map_info mi;
-	hs.ip = sm->ip;
-	hs.level = '.';
-	if (find_map(r, pid, tid, cpumode, sm->ip, &mi, &hs.level) == 1) {
-		struct hwprof_symres res = { 0 };
-		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, sm->ip, &res);
-		hs.dso = mi.dso;
-		hs.kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
-		hs.sym = res.sym;
-		hs.ip = res.addr;
-	}
 	size_t n = 0;
 	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
 		int cn = resolve_chain(r, sm);
@@ -292,8 +335,15 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 				return -HWPROF_E_NOMEM;
 			continue;
 		}
-		if (ev.rec.type == HWPROF_RECORD_AUXTRACE_INFO)
+		if (r->spe) {
+			int e = report_spe_event(r->spe, &ev);
+			if (e > 0)
+				return -HWPROF_E_UNSUPPORTED; /* AUX data other than SPE */
+			if (e < 0)
+				return -HWPROF_E_INVAL; /* message printed */
+		} else if (ev.rec.type == HWPROF_RECORD_AUXTRACE_INFO) {
 			return -HWPROF_E_UNSUPPORTED; /* pipe streams say it here */
+		}
 		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {
 			r->lost_samples += hwprof_u64_at(ev.rec.data, 1);
 			continue;
@@ -306,6 +356,8 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 	}
 	if (rc < 0)
 		return rc;
+	if (r->spe && report_spe_flush(r->spe) < 0)
+		return -HWPROF_E_INVAL;
 	for (uint32_t i = 0; i < r->nr_hists; i++) {
 		int e = hwprof_hist_finish(r->hists[i]);
 		if (e < 0)
