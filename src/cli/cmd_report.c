@@ -302,6 +302,20 @@ static int report_stdio(const struct report_args *a, bool full)
 		status = 1;
 		goto out;
 	}
+	uint64_t total_samples = 0;
+	for (uint32_t i = 0; i < run.nr_hists; i++)
+		total_samples += hwprof_hist_nr_samples(run.hists[i]);
+	if (!total_samples) {
+		/* perf: its first lines, the message, and success */
+		if (a->header)
+			print_header_opts(stdout, h, true, full);
+		else if (!a->quiet)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+			      stdout);
+		fflush(stdout);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		goto out;
+	}
 	if (a->header)
 		print_header_opts(stdout, h, true, full);
 	else if (!a->quiet)
