@@ -1,7 +1,8 @@
 # Differential: `hwprof report --stdio` against Debian perf 6.1
 # `perf report --stdio` on files recorded here (perf record with software
 # events: one and two events, -a, pipe mode, compressed, callchains; hwprof
-# record; the bundled demo file) and many option sets. Zero differing bytes
+# record; the bundled demo file; Arm SPE files from tests/tools/spe_mkperf)
+# and many option sets. Zero differing bytes
 # is the bar, except the closing "# (Tip: ...)" line, which perf picks at
 # random (seeded with the second it starts): there hwprof's line must be
 # one of perf's tips.
@@ -192,16 +193,50 @@ fi
 refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
 refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
 refuse "--tui" "$TMP/plain.data" --tui
-refuse "--itrace" "$TMP/plain.data" --itrace=i1i
 refuse "--mem-mode" "$TMP/plain.data" --mem-mode
 if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
   refuse "DWARF call graphs (not unwound)" "$TMP/dwarf.data"
   compare "dwarf --no-children -g none" "$TMP/dwarf.data" --no-children -g none
 fi
-if [ -x "$TOOLS/spe_mkperf" ] && "$TOOLS/spe_mkperf" --seed 11 "$TMP/spe.data"; then
-  refuse "Arm SPE file (AUX data not decoded by report)" "$TMP/spe.data"
+
+# Arm SPE files written by tests/tools/spe_mkperf: samples synthesized by
+# the library, perf's default --itrace (children mode) and others
+SPE_OPTS=(
+  ""
+  "--itrace=i1i"
+  "--itrace=bftmMa -n --sort pid,dso,sym"
+  "--itrace=fm -n --sort dso,sym"
+  "--itrace=fg"
+  "--no-children -q"
+  "--percent-limit 1 -g none"
+  "--no-itrace"
+)
+spe_variant() { # name, spe_mkperf args...
+  local name=$1; shift
+  if ! "$TOOLS/spe_mkperf" "$@" "$TMP/$name.data" >/dev/null 2>&1; then fail "$name: spe_mkperf"; return; fi
+  for O in "${SPE_OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "spe $name $O" "$TMP/$name.data" $O
+  done
+}
+if [ -x "$TOOLS/spe_mkperf" ]; then
+  spe_variant n1-context --seed 11
+  spe_variant n1-phys --phys --seed 5
+  spe_variant generic-a76 --midr 0x00000000413fd0b0 --seed 2
+  spe_variant switch-events --no-context --cpus 3 --seed 4
+  spe_variant split-buffers --cpus 4 --bufsize 301 --seed 6
+  spe_variant bad-bytes --garbage --bufsize 777 --seed 7
+  spe_variant timeless --timeless --seed 8
+  spe_variant timeless-switch --timeless --no-context --cpus 3 --garbage
+  spe_variant symbols-clock --dso "$TOOLS/spe_mkperf" --clock 80 --seed 12
 else
-  skip "Arm SPE refusal (tests/tools/spe_mkperf not built)"
+  skip "Arm SPE reports (tests/tools/spe_mkperf not built)"
+fi
+
+# no samples at all: perf's first lines and message, exit 0
+if rec empty -e cpu-clock -c 1000000000 -- true; then
+  compare "no samples" "$TMP/empty.data"
+  compare "no samples --header" "$TMP/empty.data" --header
 fi
 refuse "-g flat" "$TMP/fp.data" -g flat
 refuse "-g address" "$TMP/fp.data" -g graph,0.5,caller,address
