@@ -34,6 +34,9 @@ struct hwprof_hist {
 	bool need_collapse;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
+	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
+	const char **id_str;
+	size_t nr_sorted, cap_sorted, cap_rank, cap_id_str;
 	uint64_t total_period, nr_samples;
 	uint32_t *order;            /* output order (indexes into e) */
 	size_t n_out;               /* entries left after collapsing */
@@ -118,6 +121,9 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 	free(h->order);
 	rpt_strings_free(&h->strs);
 	rpt_map_free(&h->ids);
+	free(h->sorted);
+	free(h->rank);
+	free(h->id_str);
 	free(h);
 }
 
@@ -128,8 +134,31 @@ static int intern_id(struct hwprof_hist *h, const char *s, const char **out, uin
 	if (!p)
 		return -HWPROF_E_NOMEM;
 	uint32_t v = (uint32_t)h->ids.len;
-	if (rpt_map_get(&h->ids, (uint64_t)(uintptr_t)p, 0, &v, true) < 0)
+	int r = rpt_map_get(&h->ids, (uint64_t)(uintptr_t)p, 0, &v, true);
+	if (r < 0)
 		return -HWPROF_E_NOMEM;
+	if (r == 0) {
+		/* a new string: its place in strcmp order, so compares are
+		 * rank compares (few distinct comms and DSOs) */
+		if (rpt_grow(&h->sorted, &h->cap_sorted, h->nr_sorted + 1, sizeof(*h->sorted)) < 0 ||
+		    rpt_grow(&h->rank, &h->cap_rank, (size_t)v + 1, sizeof(*h->rank)) < 0 ||
+		    rpt_grow(&h->id_str, &h->cap_id_str, (size_t)v + 1, sizeof(*h->id_str)) < 0)
+			return -HWPROF_E_NOMEM;
+		h->id_str[v] = p;
+		size_t lo = 0, hi = h->nr_sorted;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(h->id_str[h->sorted[mid]], p) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(h->sorted + lo + 1, h->sorted + lo, (h->nr_sorted - lo) * sizeof(*h->sorted));
+		h->sorted[lo] = v;
+		h->nr_sorted++;
+		for (size_t i = lo; i < h->nr_sorted; i++)
+			h->rank[h->sorted[i]] = (uint32_t)i;
+	}
 	*out = p;
 	*id = v;
 	return 0;
@@ -159,22 +188,30 @@ static int u64_cmp(uint64_t a, uint64_t b)
 	return a > b ? 1 : a < b ? -1 : 0;
 }
 
-static int dso_cmp(const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+/* strcmp(b, a) of two interned strings, by their ranks */
+static int str_cmp_ids(const struct hwprof_hist *h, uint32_t a, uint32_t b)
+{
+	return a == b ? 0 : h->rank[b] < h->rank[a] ? -1 : 1;
+}
+
+static int dso_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
 {
 	if (!a->dso_short || !b->dso_short)
 		return cmp_null(a->dso_short, b->dso_short);
-	return a->dso_id == b->dso_id ? 0 : sgn64(strcmp(b->dso_short, a->dso_short));
+	return str_cmp_ids(h, a->dso_id, b->dso_id);
 }
 
 /* perf's se_cmp(left = a, right = b) for one key */
-static int key_cmp(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
 {
 	switch (k) {
 	case HWPROF_HK_COMM:
-		return a->comm_id == b->comm_id ? 0 : sgn64(strcmp(b->comm, a->comm));
+		return str_cmp_ids(h, a->comm_id, b->comm_id);
 	case HWPROF_HK_PID: return sgn64((int64_t)b->tid - a->tid);
 	case HWPROF_HK_CPU: return sgn64((int64_t)b->cpu - a->cpu);
-	case HWPROF_HK_DSO: return dso_cmp(a, b);
+	case HWPROF_HK_DSO: return dso_cmp(h, a, b);
 	case HWPROF_HK_SYM_SIZE: {
 		uint64_t l = sym_size(b->sym), r = sym_size(a->sym);
 		return l < r ? -1 : l > r;
@@ -182,7 +219,7 @@ static int key_cmp(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, co
 	case HWPROF_HK_SYM: {
 		if (!a->sym && !b->sym)
 			return sgn64((int64_t)(b->ip - a->ip));
-		int d = dso_cmp(a, b);
+		int d = dso_cmp(h, a, b);
 		if (d)
 			return d;
 		if (!a->sym || !b->sym)
@@ -204,10 +241,11 @@ static int key_cmp(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, co
 
 /* perf's se_sort (output order) for one key: like cmp except symbols,
  * which sort by name */
-static int key_sort(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+static int key_sort(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
+		    const struct hwprof_hist_entry *b)
 {
 	if (k != HWPROF_HK_SYM)
-		return key_cmp(k, a, b);
+		return key_cmp(h, k, a, b);
 	if (!a->sym || !b->sym)
 		return cmp_null(a->sym, b->sym);
 	return sgn64(strcmp(b->sym->name, a->sym->name));
@@ -239,7 +277,7 @@ static bool entry_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry
 				return false;
 			break;
 		default:
-			if (key_cmp(h->keys[i], a, b))
+			if (key_cmp(h, h->keys[i], a, b))
 				return false;
 			break;
 		}
@@ -251,7 +289,7 @@ static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry
 		     const struct hwprof_hist_entry *b)
 {
 	for (size_t i = 0; i < h->nr_keys; i++) {
-		int c = key_cmp(h->keys[i], a, b);
+		int c = key_cmp(h, h->keys[i], a, b);
 		if (c)
 			return c;
 	}
@@ -259,6 +297,9 @@ static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry
 }
 
 /* The key fields of an entry for a sample or a callchain frame. */
+static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map, uint32_t *id,
+			const char **name);
+
 static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const struct hwprof_hist_sample *s,
 		    const char *dso, bool kernel_map, const struct hwprof_sym *sym, uint64_t ip, char level)
 {
@@ -279,33 +320,41 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->cpu = s->cpu;
 	k->dso = dso;
 	k->dso_id = UINT32_MAX;
-	if (dso) {
-		/* short names by the caller's (stable) long-name pointer */
-		uint32_t v = UINT32_MAX;
-		uint64_t key = (uint64_t)(uintptr_t)dso;
-		int r = rpt_map_get(&h->short_ids, key, kernel_map, &v, false);
-		if (r < 0)
-			return -HWPROF_E_NOMEM;
-		if (r == 1) {
-			k->dso_id = v;
-			k->dso_short = h->short_names[v];
-		} else {
-			char sn[1024];
-			hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
-			if ((rc = intern_id(h, sn, &k->dso_short, &k->dso_id)) < 0)
-				return rc;
-			if (rpt_grow(&h->short_names, &h->cap_short, (size_t)k->dso_id + 1, sizeof(*h->short_names)) < 0)
-				return -HWPROF_E_NOMEM;
-			h->short_names[k->dso_id] = k->dso_short;
-			v = k->dso_id;
-			if (rpt_map_get(&h->short_ids, key, kernel_map, &v, true) < 0)
-				return -HWPROF_E_NOMEM;
-		}
-	}
+	if (dso && (rc = dso_short_id(h, dso, kernel_map, &k->dso_id, &k->dso_short)) < 0)
+		return rc;
 	k->sym = sym;
 	k->ip = ip;
 	k->level = level;
 	k->chain = HWPROF_CHAIN_NONE;
+	return 0;
+}
+
+/* A DSO's short name, interned, by the caller's (stable) long-name
+ * pointer. */
+static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map, uint32_t *id,
+			const char **name)
+{
+	uint32_t v = UINT32_MAX;
+	uint64_t key = (uint64_t)(uintptr_t)dso;
+	int r = rpt_map_get(&h->short_ids, key, kernel_map, &v, false);
+	if (r < 0)
+		return -HWPROF_E_NOMEM;
+	if (r == 1) {
+		*id = v;
+		*name = h->short_names[v];
+		return 0;
+	}
+	char sn[1024];
+	hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
+	int rc = intern_id(h, sn, name, id);
+	if (rc < 0)
+		return rc;
+	if (rpt_grow(&h->short_names, &h->cap_short, (size_t)*id + 1, sizeof(*h->short_names)) < 0)
+		return -HWPROF_E_NOMEM;
+	h->short_names[*id] = *name;
+	v = *id;
+	if (rpt_map_get(&h->short_ids, key, kernel_map, &v, true) < 0)
+		return -HWPROF_E_NOMEM;
 	return 0;
 }
 
@@ -420,7 +469,7 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 		    const struct hwprof_hist_entry *b)
 {
 	for (size_t i = 0; i < h->nr_sort; i++) {
-		int c = key_sort(h->sort[i], a, b);
+		int c = key_sort(h, h->sort[i], a, b);
 		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
 			/* perf's __hpp__sort_acc: caller above callee */
 			int64_t d = (int64_t)b->max_depth - a->max_depth;
