@@ -166,6 +166,75 @@ static void test_short_names(void **state)
 	assert_int_not_equal(hwprof_hist_new(&h, &bad, 1), 0);
 }
 
+static void test_children_and_chains(void **state)
+{
+	(void)state;
+	enum hwprof_hist_key sort[] = { HWPROF_HK_CHILDREN, HWPROF_HK_OVERHEAD, HWPROF_HK_COMM, HWPROF_HK_DSO,
+					HWPROF_HK_SYM };
+	struct hwprof_hist *h;
+	assert_int_equal(hwprof_hist_new(&h, sort, 5), 0);
+	hwprof_hist_set_callchain(h, HWPROF_HIST_CHILDREN | HWPROF_HIST_GRAPH | HWPROF_HIST_CALLER);
+	const char *dso = "/bin/app";
+	struct hwprof_hist_frame fa = { dso, 1, false, &sym_a, 0x110, '.' };
+	struct hwprof_hist_frame fb = { dso, 1, false, &sym_b, 0x210, '.' };
+	struct hwprof_hist_frame fz = { dso, 1, false, &sym_z, 0x305, '.' };
+	/* caller order: alpha -> beta -> zeta (leaf zeta), twice; alpha ->
+	 * alpha (recursion) -> beta once */
+	struct hwprof_hist_frame c1[] = { fa, fb, fz }, c2[] = { fa, fa, fb };
+	struct hwprof_hist_sample s1 = { .comm = "app", .pid = 5, .tid = 5, .dso = dso, .sym = &sym_z,
+					 .ip = 0x305, .level = '.', .period = 10 };
+	struct hwprof_hist_sample s2 = s1;
+	s2.sym = &sym_b;
+	s2.ip = 0x210;
+	assert_int_equal(hwprof_hist_add_chain(h, &s1, c1, 3), 0);
+	assert_int_equal(hwprof_hist_add_chain(h, &s1, c1, 3), 0);
+	assert_int_equal(hwprof_hist_add_chain(h, &s2, c2, 3), 0);
+	assert_int_equal(hwprof_hist_finish(h), 0);
+	assert_int_equal(hwprof_hist_total_period(h), 30);
+	assert_int_equal(hwprof_hist_nr_entries(h), 3);
+	/* alpha: 30 accumulated once per sample (recursion not twice), self 0;
+	 * beta 30 (its own 10 and 20 from zeta). Equal accumulated periods of
+	 * one thread go by the longest chain (the caller first), here 3 for
+	 * both (beta's own sample has the whole chain), then by self. */
+	const struct hwprof_hist_entry *e1 = hwprof_hist_entry(h, 0), *e0 = hwprof_hist_entry(h, 1),
+				       *e2 = hwprof_hist_entry(h, 2);
+	assert_ptr_equal(e0->sym, &sym_a);
+	assert_int_equal(e0->acc_period, 30);
+	assert_int_equal(e0->period, 0);
+	assert_int_equal(e0->max_depth, 3);
+	assert_ptr_equal(e1->sym, &sym_b);
+	assert_int_equal(e1->acc_period, 30);
+	assert_int_equal(e1->period, 10);
+	assert_int_equal(e1->max_depth, 3);
+	assert_ptr_equal(e2->sym, &sym_z);
+	assert_int_equal(e2->acc_period, 20);
+	hwprof_hist_sort_chains(h, 0);
+	/* alpha's graph: one root alpha (30) with children beta (20) and
+	 * alpha (10), sorted by hits */
+	uint32_t r = hwprof_chain_first(h, e0->chain);
+	assert_int_not_equal(r, HWPROF_CHAIN_NONE);
+	assert_ptr_equal(hwprof_chain_frame(h, r)->sym, &sym_a);
+	assert_int_equal(hwprof_chain_cumul(h, r), 30);
+	assert_int_equal(hwprof_chain_next(h, r), HWPROF_CHAIN_NONE);
+	uint32_t c = hwprof_chain_first(h, r);
+	assert_ptr_equal(hwprof_chain_frame(h, c)->sym, &sym_b);
+	assert_int_equal(hwprof_chain_cumul(h, c), 20);
+	uint32_t d = hwprof_chain_next(h, c);
+	assert_ptr_equal(hwprof_chain_frame(h, d)->sym, &sym_a);
+	assert_int_equal(hwprof_chain_cumul(h, d), 10);
+	assert_int_equal(hwprof_chain_next(h, d), HWPROF_CHAIN_NONE);
+	/* a threshold drops the smaller branch */
+	hwprof_hist_sort_chains(h, 15);
+	c = hwprof_chain_first(h, r);
+	assert_int_equal(hwprof_chain_next(h, c), HWPROF_CHAIN_NONE);
+	/* zeta's own chain (self samples): the whole chain, leaf last */
+	r = hwprof_chain_first(h, e2->chain);
+	assert_ptr_equal(hwprof_chain_frame(h, r)->sym, &sym_a);
+	assert_int_equal(hwprof_chain_nr_children(h, r), 1);
+	assert_int_equal(hwprof_chain_hit(h, r), 0);
+	hwprof_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_pid_and_cpu),
 		cmocka_unit_test(test_many_entries),
 		cmocka_unit_test(test_short_names),
+		cmocka_unit_test(test_children_and_chains),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
