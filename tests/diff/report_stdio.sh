@@ -71,6 +71,7 @@ OPTS=(
   "-q"
   "-q -n --sort comm,dso"
   "--header"
+  "--children"
 )
 
 all_opts() { # name, file, extra args...
