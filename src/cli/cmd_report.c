@@ -38,6 +38,7 @@ static void usage(FILE *f)
 		   "        --header-only     show only the data header\n"
 		   "    -I, --show-info       with --header: display extended information\n"
 		   "    -i, --input <file>    input file name (\"-\" for stdin)\n"
+		   "        --max-stack <n>   callchain entries to parse (default 127)\n"
 		   "    -n, --show-nr-samples show the number of samples for each symbol\n"
 		   "        --percent-limit <percent>\n"
 		   "                          don't show entries under that percent\n"
@@ -125,6 +126,7 @@ struct report_args {
 	bool order_set, caller, inverted;
 	double cc_min_percent;
 	struct hwprof_itrace_opts itrace;
+	int max_stack;              /* < 0: the default */
 	float percent_limit;
 	struct hwprof_symcfg cfg;
 };
@@ -282,6 +284,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
+	run.max_stack = a->max_stack;
 	if (rc >= 0 && (aux || pipe))
 		rc = report_run_enable_spe(&run, &a->itrace);
 	struct cli_progress bar;
@@ -352,7 +355,7 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
-	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE };
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -379,6 +382,7 @@ int cmd_report(int argc, char **argv)
 		{ "itrace", optional_argument, NULL, O_ITRACE },
 		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
 		{ "mem-mode", no_argument, NULL, O_MEM_MODE },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -386,6 +390,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args a;
 	memset(&a, 0, sizeof(a));
 	a.cc_min_percent = 0.5;
+	a.max_stack = -1;
 	bool dump = false, header_only = false, full = false;
 	int c;
 	optind = 1;
@@ -439,6 +444,14 @@ int cmd_report(int argc, char **argv)
 			a.itrace.set = true;
 			a.itrace.dont_decode = true;
 			break;
+		case O_MAX_STACK: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 0);
+			if (*end || end == optarg || v > 1000000)
+				return cli_usage_error("report", "bad --max-stack '%s'", optarg);
+			a.max_stack = (int)v;
+			break;
+		}
 		case O_MEM_MODE:
 			return cli_error("report", "--mem-mode is not implemented in this build");
 		default:

@@ -68,6 +68,7 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 	r->syms = syms;
 	if (nr_sort > sizeof(r->sort) / sizeof(r->sort[0]))
 		return -HWPROF_E_INVAL;
+	r->max_stack = -1;
 	memcpy(r->sort, sort, nr_sort * sizeof(*sort));
 	r->nr_sort = nr_sort;
 	if (dsos_from_build_ids(r) < 0 || add_dso(r, "[kernel.kallsyms]") < 0)
@@ -221,7 +222,7 @@ static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpu
 
 /* perf's machine__resolve_callchain_sample(): context markers set the
  * cpumode of the entries after them (an unknown one discards the chain),
- * at most MAX_STACK entries counted from the end shown first. Fills
+ * at most --max-stack entries counted from the end shown first. Fills
  * r->frames in cursor order; returns the count. */
 static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 {
@@ -263,7 +264,8 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 			r->frames[n - 1 - i] = t;
 		}
 	}
-	return (int)(n < MAX_STACK ? n : MAX_STACK);
+	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
+	return (int)(n < max ? n : max);
 }
 
 /* The entry fields of an address: comm, map, symbol. */

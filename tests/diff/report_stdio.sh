@@ -143,6 +143,9 @@ GRAPH_OPTS=(
   "-g --no-children"
   "--no-children -g"
   "--call-graph=none"
+  "--max-stack 5"
+  "--max-stack 1 --no-children"
+  "--max-stack 0"
 )
 graph_opts() { # name, file
   for O in "${GRAPH_OPTS[@]}"; do
