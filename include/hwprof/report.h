@@ -59,6 +59,8 @@ struct hwprof_hist_sample {
 	                             * "[name]" short names) */
 	const struct hwprof_sym *sym; /* NULL when unresolved (kept by caller) */
 	uint64_t ip;                /* DSO-relative when a map holds it */
+	uint64_t map_start, map_pgoff; /* the map (perf's unmap_ip for data
+	                             * objects' offsets) */
 	char level;                 /* '.', 'k', 'g', 'u', 'H' */
 	uint64_t period;
 };
@@ -73,6 +75,7 @@ struct hwprof_hist_frame {
 	bool kernel_map;
 	const struct hwprof_sym *sym;
 	uint64_t ip;                /* the raw address */
+	uint64_t map_start, map_pgoff;
 	char level;                 /* the map's level; ignored without a map */
 };
 
@@ -83,6 +86,7 @@ struct hwprof_hist_entry {
 	const char *dso_short;      /* interned short name, or NULL */
 	const struct hwprof_sym *sym;
 	uint64_t ip;
+	uint64_t map_start, map_pgoff;
 	char level;
 	uint64_t period, nr_samples;
 	uint64_t acc_period, acc_samples; /* children mode: with callees */

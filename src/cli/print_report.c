@@ -154,6 +154,14 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 		return fprintf(f, "%*s", wd, "unknown");
 	case HWPROF_HK_SYM: {
 		int n = fprintf(f, "[%c] ", e->level);
+		if (e->sym && e->sym->object) {
+			/* perf: name+offset from the object's start, ip minus
+			 * unmap_ip(start) (the kernel map's is the identity) */
+			uint64_t base = e->sym->start;
+			if (e->level != 'k' && e->level != 'g')
+				base += e->map_start - e->map_pgoff;
+			return n + fprintf(f, "%s+0x%llx", e->sym->name, (unsigned long long)(e->ip - base));
+		}
 		if (e->sym)
 			return n + fprintf(f, "%.*s", imax(wd - n, 0), e->sym->name);
 		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)e->ip);

@@ -252,6 +252,8 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 			struct hwprof_symres res = { 0 };
 			hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
 			fr->dso = mi.dso;
+			fr->map_start = mi.start;
+			fr->map_pgoff = mi.pgoff;
 			fr->dso_rank = dso_rank(r, mi.dso);
 			fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 			fr->sym = res.sym;
@@ -282,6 +284,8 @@ static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int3
 		struct hwprof_symres res = { 0 };
 		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
 		hs->dso = mi.dso;
+		hs->map_start = mi.start;
+		hs->map_pgoff = mi.pgoff;
 		hs->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 		hs->sym = res.sym;
 		hs->ip = res.addr;

@@ -301,7 +301,8 @@ static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map,
 			const char **name);
 
 static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const struct hwprof_hist_sample *s,
-		    const char *dso, bool kernel_map, const struct hwprof_sym *sym, uint64_t ip, char level)
+		    const char *dso, bool kernel_map, const struct hwprof_sym *sym, uint64_t ip, char level,
+		    uint64_t map_start, uint64_t map_pgoff)
 {
 	memset(k, 0, sizeof(*k));
 	int rc;
@@ -324,6 +325,8 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		return rc;
 	k->sym = sym;
 	k->ip = ip;
+	k->map_start = map_start;
+	k->map_pgoff = map_pgoff;
 	k->level = level;
 	k->chain = HWPROF_CHAIN_NONE;
 	return 0;
@@ -415,7 +418,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 {
 	struct hwprof_hist_entry k;
 	h->key_sample = NULL; /* the caller may reuse the sample struct */
-	int rc = make_key(h, &k, s, s->dso, s->kernel_map, s->sym, s->ip, s->level);
+	int rc = make_key(h, &k, s, s->dso, s->kernel_map, s->sym, s->ip, s->level, s->map_start, s->map_pgoff);
 	if (rc < 0)
 		return rc;
 	h->nr_samples++;
@@ -445,7 +448,8 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 		const struct hwprof_hist_frame *f = &chain[i];
 		if (f->dso)
 			level = f->level;  /* else perf keeps the previous level */
-		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level)) < 0)
+		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
+				   f->map_pgoff)) < 0)
 			return rc;
 		bool dup = false;
 		for (size_t j = 0; j < nc && !dup; j++)

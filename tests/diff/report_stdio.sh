@@ -184,6 +184,30 @@ CC
   fi
 fi
 
+# a data object in a callchain (a fake frame whose return address is in
+# .data; -d records the data map): perf shows it as name+offset
+if command -v gcc >/dev/null && [ "$(uname -m)" = x86_64 ]; then
+  cat >"$TMP/obj.c" <<'CC'
+#include <stdint.h>
+char data_object[256] = { 1 };
+uintptr_t fake_frame[2];
+int main(void) {
+	fake_frame[0] = 0;
+	fake_frame[1] = (uintptr_t)(data_object + 0x20);
+	volatile unsigned long x = 0;
+	__asm__ volatile("mov %0, %%rbp" :: "r"(fake_frame) : "rbp");
+	for (unsigned long i = 0; i < 100000000UL; i++) x += i;
+	return (int)(x & 1);
+}
+CC
+  if gcc -O1 -fomit-frame-pointer -o "$TMP/obj" "$TMP/obj.c" && rec obj -d -e cpu-clock -c 1000000 -g -- "$TMP/obj"; then
+    compare "data object in chains" "$TMP/obj.data"
+    compare "data object in chains --sort sym,dso --no-children -g none" "$TMP/obj.data" --sort sym,dso --no-children -g none
+    if grep -q 'data_object+0x20' "$TMP/h.out"; then pass "data object shown as name+offset"
+    else fail "data object: no name+offset entry"; fi
+  fi
+fi
+
 # perf's error for -g on a file without callchains
 perf report --stdio -i "$TMP/plain.data" -g >"$TMP/g.pout" 2>"$TMP/g.perf"; prc=$?
 "$HWPROF" report --stdio -i "$TMP/plain.data" -g graph >"$TMP/g.out" 2>"$TMP/g.hw"; hrc=$?
