@@ -11,9 +11,9 @@
 
 #include "hwprof/report.h"
 
-static const struct hwprof_sym sym_a = { 0x100, 0x180, "alpha" };
-static const struct hwprof_sym sym_b = { 0x200, 0x240, "beta" };
-static const struct hwprof_sym sym_z = { 0x300, 0x310, "zeta" };
+static const struct hwprof_sym sym_a = { .start = 0x100, .end = 0x180, .name = "alpha" };
+static const struct hwprof_sym sym_b = { .start = 0x200, .end = 0x240, .name = "beta" };
+static const struct hwprof_sym sym_z = { .start = 0x300, .end = 0x310, .name = "zeta" };
 
 static void add(struct hwprof_hist *h, const char *comm, int tid, const char *dso, const struct hwprof_sym *sym,
 		uint64_t ip, uint64_t period)
@@ -175,9 +175,9 @@ static void test_children_and_chains(void **state)
 	assert_int_equal(hwprof_hist_new(&h, sort, 5), 0);
 	hwprof_hist_set_callchain(h, HWPROF_HIST_CHILDREN | HWPROF_HIST_GRAPH | HWPROF_HIST_CALLER);
 	const char *dso = "/bin/app";
-	struct hwprof_hist_frame fa = { dso, 1, false, &sym_a, 0x110, '.' };
-	struct hwprof_hist_frame fb = { dso, 1, false, &sym_b, 0x210, '.' };
-	struct hwprof_hist_frame fz = { dso, 1, false, &sym_z, 0x305, '.' };
+	struct hwprof_hist_frame fa = { .dso = dso, .dso_rank = 1, .sym = &sym_a, .ip = 0x110, .level = '.' };
+	struct hwprof_hist_frame fb = { .dso = dso, .dso_rank = 1, .sym = &sym_b, .ip = 0x210, .level = '.' };
+	struct hwprof_hist_frame fz = { .dso = dso, .dso_rank = 1, .sym = &sym_z, .ip = 0x305, .level = '.' };
 	/* caller order: alpha -> beta -> zeta (leaf zeta), twice; alpha ->
 	 * alpha (recursion) -> beta once */
 	struct hwprof_hist_frame c1[] = { fa, fb, fz }, c2[] = { fa, fa, fb };
