@@ -42,6 +42,8 @@ if cmp -s "$out/script.perf" "$out/script.hw"; then echo "outputs identical ($sa
 echo "ratio: hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster than perf"
 rm -f "$out/script.perf" "$out/script.hw"
 
+echo; echo "== report --stdio: hwprof vs perf 6.1 on the same files"; bench/report_bench.sh "$big" "$out"
+
 for b in build/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
   echo; echo "== $(basename "$b")"; "$b"

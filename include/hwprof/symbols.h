@@ -47,6 +47,8 @@ struct hwprof_sym {
 	uint64_t start, end;      /* DSO-relative (file offsets for ELF DSOs,
 	                           * absolute for the kernel and JIT maps) */
 	const char *name;
+	bool object;              /* a data object (STT_OBJECT; kallsyms D/B):
+	                           * perf report shows it as name+offset */
 };
 
 /* The result of a lookup. */

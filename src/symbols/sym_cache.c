@@ -161,6 +161,33 @@ static bool is_file(const char *p)
 	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
+/* Whether /sys/kernel/notes holds the GNU build id the DSO was recorded
+ * with (an unreadable notes file counts as a match, as before). */
+static bool running_kernel_is(const struct hwprof_dso *d)
+{
+	uint8_t buf[4096];
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	for (size_t off = 0; off + 12 <= n;) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3u) & ~3u);
+		if (desc_off > n || descsz > n - desc_off)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
+			size_t l = descsz < d->bid_len ? descsz : d->bid_len;
+			return descsz >= d->bid_len && !memcmp(buf + desc_off, d->bid, l);
+		}
+		off = desc_off + ((descsz + 3u) & ~3u);
+	}
+	return true;
+}
+
 static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
 {
 	if (s->cfg.kallsyms) {
@@ -170,8 +197,13 @@ static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *pat
 		char hex[41];
 		bid_hex(d, hex);
 		snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->cfg.buildid_dir, hex);
-		if (!d->bid_len || !is_file(path))
+		if (!d->bid_len || !is_file(path)) {
+			/* like perf: the running kernel's symbols only when the
+			 * recorded build id is the running kernel's */
+			if (d->bid_len && !running_kernel_is(d))
+				return 0;
 			snprintf(path, len, "/proc/kallsyms");
+		}
 	}
 	return sym_load_kallsyms(&d->tab, path);
 }
@@ -195,8 +227,17 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 		d->bid_len = info.build_id_len;
 	}
 	bid_hex(d, hex);
-	if (d->bid_len)
-		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+	if (d->bid_len) {
+		snprintf(cand[nc], 4096, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+		/* perf's cache links the id to a directory holding "elf" (or
+		 * "vdso" for the vDSO, which exists nowhere else) */
+		struct stat st;
+		if (!stat(cand[nc], &st) && S_ISDIR(st.st_mode)) {
+			size_t l = strlen(cand[nc]);
+			snprintf(cand[nc] + l, 4096 - l, "/%s", d->kind == DSO_VDSO ? "vdso" : "elf");
+		}
+		nc++;
+	}
 	if (d->kind == DSO_ELF) {
 		snprintf(cand[nc++], 4096, "%s%s.debug", s->cfg.debug_root, d->name);
 		if (d->bid_len)
