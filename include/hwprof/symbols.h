@@ -75,6 +75,25 @@ HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, s
 /* The file the symbols came from (NULL if none). */
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
 
+/* The file the program runs from (its code and CFI; NULL if none) and
+ * the DSO's name as the maps give it. */
+HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d);
+HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d);
+
+/* Source positions of a DSO-relative address (a file offset, as in
+ * hwprof_symres.addr) from the DSO's debuginfo, like `addr2line -i -f`:
+ * frames[0] is the innermost inlined function, the last the function that
+ * holds the code. func may be NULL when DWARF names none; file NULL and
+ * line 0 when unknown. Returns the number of frames (0 when no debuginfo
+ * covers the address). Results are cached per DSO and stay valid until
+ * the cache is closed. */
+struct hwprof_srcframe {
+	const char *func;
+	const char *file;
+	unsigned line;
+};
+HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const struct hwprof_srcframe **frames);
+
 /* Resolve ip inside the map [start, end) at file offset pgoff of DSO
  * dso_name: perf's map_ip, then the symbol. Always fills *res; returns 1
  * when a symbol was found, 0 if not. */

@@ -9,6 +9,7 @@
 #include "cli/print_spe_samples.h"
 #include "cli/print_script.h"
 #include "hwprof/perfdata.h"
+#include "hwprof/unwind.h"
 
 struct script_printer {
 	struct script_opts *o;
@@ -21,6 +22,7 @@ struct script_printer {
 	int name_width;
 	int extra_width;           /* longest name of synthesized (AUX) events */
 	int data_src_width;        /* perf pads data_src to the widest so far */
+	struct hwprof_unwinder *uw;
 };
 
 static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
@@ -57,7 +59,36 @@ int script_printer_new(struct script_printer **out, struct script_opts *o, struc
 
 void script_printer_free(struct script_printer *p)
 {
+	if (p)
+		hwprof_unwinder_free(p->uw);
 	free(p);
+}
+
+struct hwprof_session *script_printer_session(struct script_printer *p)
+{
+	return p->s;
+}
+
+struct hwprof_symbols *script_printer_symbols(struct script_printer *p)
+{
+	return p->syms;
+}
+
+FILE *script_printer_file(struct script_printer *p)
+{
+	return p->f;
+}
+
+const struct script_opts *script_printer_opts(const struct script_printer *p)
+{
+	return p->o;
+}
+
+struct hwprof_unwinder *script_printer_unwinder(struct script_printer *p)
+{
+	if (!p->uw && hwprof_unwinder_new(&p->uw, p->s, p->syms, p->arch) < 0)
+		p->uw = NULL;
+	return p->uw;
 }
 
 #define PF(t, x) ((p->o->out[t].fields & SFB(SF_##x)) != 0)
@@ -192,20 +223,6 @@ int script_printer_check(struct script_printer *p)
 	if (pipe && !p->o->no_callchain)
 		p->use_callchain = true;
 	return 0;
-}
-
-bool script_printer_needs_unwind(const struct script_printer *p)
-{
-	uint32_t n = hwprof_perfdata_nr_evsels(p->h);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct hwprof_evsel *ev = hwprof_perfdata_evsel(p->h, i);
-		uint64_t st = ev->attr.sample_type;
-		int t = script_output_type(ev->attr.type);
-		if (p->use_callchain && PF(t, IP) && (st & HWPROF_SAMPLE_CALLCHAIN) &&
-		    (st & HWPROF_SAMPLE_REGS_USER) && (st & HWPROF_SAMPLE_STACK_USER))
-			return true;
-	}
-	return false;
 }
 
 /* s appended at buf[n] (truncated to size - 1); returns the new length */
@@ -343,30 +360,6 @@ int script_printer_check_synth(struct script_printer *p, const struct hwprof_evs
 	return check_attr(p, ev, has_feat(p->h, HWPROF_FEAT_AUXTRACE));
 }
 
-static void print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s)
-{
-	unsigned cpumode = HWPROF_MISC_USER;
-	uint64_t nr = s->callchain_nr, entries = 0;
-	/* an unknown context marker empties the chain, like perf */
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t ip = hwprof_u64_at(s->callchain, i);
-		if (ip >= HWPROF_CONTEXT_MAX && ip != HWPROF_CONTEXT_HV && ip != HWPROF_CONTEXT_KERNEL &&
-		    ip != HWPROF_CONTEXT_USER)
-			return;
-	}
-	for (uint64_t i = 0; i < nr && entries < 127; i++) {
-		uint64_t ip = hwprof_u64_at(s->callchain, i);
-		if (ip >= HWPROF_CONTEXT_MAX) {
-			cpumode = ip == HWPROF_CONTEXT_HV ? 3 /* HYPERVISOR */
-				  : ip == HWPROF_CONTEXT_KERNEL ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-			continue;
-		}
-		entries++;
-		print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, ip, true);
-		fputc('\n', p->f);
-	}
-}
-
 static void print_time(struct script_printer *p, uint64_t t)
 {
 	unsigned long long secs = t / 1000000000ULL, ns = t % 1000000000ULL;
@@ -456,11 +449,14 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		bool cursor = p->use_callchain && has_cc && s->callchain;
 		fputc(cursor ? '\n' : ' ', f);
 		if (cursor) {
-			print_callchain(p, t, s);
+			script_print_callchain(p, t, s);
 		} else {
 			fprintf(f, "%16llx", (unsigned long long)s->ip);
 			print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip,
 				     false);
+			if (PF(t, SRCLINE))
+				script_print_srcline(p, (int32_t)s->pid, (int32_t)s->tid,
+						     s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip);
 		}
 	}
 	if (PF(t, IREGS))

@@ -18,6 +18,8 @@ struct hwprof_dso {
 	bool loaded;
 	struct sym_table tab;
 	char *symsrc;
+	char *runfile;             /* the file the program runs (CFI, code) */
+	struct sym_dbg *dbg;       /* debuginfo for source lines, on first use */
 	struct hwprof_dso *next;
 };
 
@@ -86,6 +88,8 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 			sym_table_free(&d->tab);
 			free(d->name);
 			free(d->symsrc);
+			free(d->runfile);
+			sym_dbg_free(d->dbg);
 			free(d);
 			d = n;
 		}
@@ -227,7 +231,7 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 
 static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
 {
-	char path[4096], run[4096];
+	char path[4096], run[4096] = "";
 	int rc = 0;
 	d->loaded = true;
 	path[0] = 0;
@@ -255,6 +259,8 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
 		return -HWPROF_E_NOMEM;
 	}
 	if (rc > 0 && path[0] && !(d->symsrc = strdup(path)))
+		return -HWPROF_E_NOMEM;
+	if ((d->kind == DSO_ELF || d->kind == DSO_VDSO) && run[0] && !(d->runfile = strdup(run)))
 		return -HWPROF_E_NOMEM;
 	return d->tab.nsyms > 0;
 }
@@ -298,6 +304,21 @@ HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, s
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d)
 {
 	return d->symsrc;
+}
+
+HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)
+{
+	return d->runfile;
+}
+
+HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d)
+{
+	return d->name;
+}
+
+struct sym_dbg **sym_dso_dbg(struct hwprof_dso *d)
+{
+	return &d->dbg;
 }
 
 HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_name, uint64_t map_start,

@@ -1,0 +1,294 @@
+/* Source lines and inlined-function chains of a DSO's addresses from its
+ * DWARF (libdw), the answers `addr2line -i -f` gives, which is what perf
+ * 6.1 (built without libbfd) asks for its srcline and inline frames. One
+ * libdw handle per DSO, opened on the first question; answers are cached
+ * per address, since profiles ask about the same few addresses again and
+ * again. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/sym_int.h"
+
+struct dbg_entry {
+	uint64_t addr;
+	struct hwprof_srcframe *frames; /* NULL: not looked up (empty slot) */
+	int n;
+};
+
+struct dbg_str {
+	struct dbg_str *next;
+	char s[];
+};
+
+struct sym_dbg {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;                 /* NULL when the file has no DWARF */
+	GElf_Phdr *loads;          /* PT_LOAD headers: file offset -> address */
+	size_t nloads;
+	struct dbg_entry *tab;     /* open addressing, keyed by addr */
+	size_t cap, used;
+	struct dbg_str *strs;      /* demangled names we own */
+};
+
+static struct hwprof_srcframe no_frames[1];
+
+void sym_dbg_free(struct sym_dbg *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->cap; i++)
+		if (g->tab[i].frames != no_frames)
+			free(g->tab[i].frames);
+	free(g->tab);
+	while (g->strs) {
+		struct dbg_str *n = g->strs->next;
+		free(g->strs);
+		g->strs = n;
+	}
+	free(g->loads);
+	if (g->dw)
+		dwarf_end(g->dw);
+	if (g->elf)
+		elf_end(g->elf);
+	if (g->fd >= 0)
+		close(g->fd);
+	free(g);
+}
+
+static void read_loads(struct sym_dbg *g, Elf *elf)
+{
+	size_t n;
+	if (elf_getphdrnum(elf, &n) || !n)
+		return;
+	g->loads = calloc(n, sizeof(*g->loads));
+	if (!g->loads)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			g->loads[g->nloads++] = ph;
+	}
+}
+
+static struct sym_dbg *dbg_open(struct hwprof_dso *d)
+{
+	struct sym_dbg *g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->fd = -1;
+	const char *path = hwprof_dso_symsrc(d);
+	if (!path)
+		path = hwprof_dso_runfile(d);
+	if (!path)
+		return g;
+	elf_version(EV_CURRENT);
+	g->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (g->fd < 0)
+		return g;
+	g->elf = elf_begin(g->fd, ELF_C_READ_MMAP, NULL);
+	if (!g->elf)
+		return g;
+	g->dw = dwarf_begin_elf(g->elf, DWARF_C_READ, NULL);
+	/* offsets -> addresses by the file run: a debug file's program
+	 * headers keep the addresses but not the offsets */
+	const char *run = hwprof_dso_runfile(d);
+	int rfd = run && strcmp(run, path) ? open(run, O_RDONLY | O_CLOEXEC) : -1;
+	Elf *relf = rfd >= 0 ? elf_begin(rfd, ELF_C_READ_MMAP, NULL) : NULL;
+	read_loads(g, relf ? relf : g->elf);
+	if (relf)
+		elf_end(relf);
+	if (rfd >= 0)
+		close(rfd);
+	return g;
+}
+
+/* DSO-relative file offset -> link-time address */
+static bool offset_to_vaddr(const struct sym_dbg *g, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < g->nloads; i++) {
+		const GElf_Phdr *ph = &g->loads[i];
+		if (off >= ph->p_offset && off < ph->p_offset + ph->p_memsz) {
+			*vaddr = off - ph->p_offset + ph->p_vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *keep_str(struct sym_dbg *g, char *s)
+{
+	size_t l = strlen(s);
+	struct dbg_str *e = malloc(sizeof(*e) + l + 1);
+	if (!e) {
+		free(s);
+		return NULL;
+	}
+	memcpy(e->s, s, l + 1);
+	free(s);
+	e->next = g->strs;
+	g->strs = e;
+	return e->s;
+}
+
+/* addr2line's function name: the linkage name (demangled, as perf then
+ * does) when there is one, else the plain name, through abstract origins */
+static const char *die_func_name(struct sym_dbg *g, Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+		n = dwarf_formstring(&at);
+	if (n) {
+		char *dm = sym_demangle(n);
+		if (dm)
+			return keep_str(g, dm);
+		return n;
+	}
+	return dwarf_diename(die) ? dwarf_diename(die)
+	       : (dwarf_attr_integrate(die, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL);
+}
+
+/* The concrete function scopes holding vaddr, outermost first: the
+ * subprogram, then each inlined_subroutine inside it. (dwarf_getscopes
+ * continues past an inline with its abstract origin's parents, which is
+ * right for variables, not for call chains.) */
+static int find_path(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *path, int n, int max, int depth)
+{
+	Dwarf_Die child;
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return n;
+	do {
+		int tag = dwarf_tag(&child);
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (dwarf_haspc(&child, vaddr) != 1)
+				break;
+			if (tag != DW_TAG_lexical_block && tag != DW_TAG_try_block && tag != DW_TAG_catch_block &&
+			    n < max)
+				path[n++] = child;
+			return find_path(&child, vaddr, path, n, max, depth + 1);
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			if (n == 0) {
+				int m = find_path(&child, vaddr, path, n, max, depth + 1);
+				if (m > n)
+					return m;
+			}
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+#define MAX_INLINE 64
+
+static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **out)
+{
+	Dwarf_Die cu, path[MAX_INLINE];
+	*out = NULL;
+	if (!g->dw || !dwarf_addrdie(g->dw, vaddr, &cu))
+		return 0;
+	int np = find_path(&cu, vaddr, path, 0, MAX_INLINE, 0);
+	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
+	if (np == 0 && !line)
+		return 0;
+	/* lines but no function (assembly): one frame the caller names from
+	 * the symbol table, as addr2line does */
+	int nf = np ? np : 1;
+	struct hwprof_srcframe *f = calloc((size_t)nf, sizeof(*f));
+	if (!f)
+		return -HWPROF_E_NOMEM;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+	dwarf_getsrcfiles(&cu, &files, &nfiles);
+	if (line) {
+		int ln = 0;
+		f[0].file = dwarf_linesrc(line, NULL, NULL);
+		dwarf_lineno(line, &ln);
+		f[0].line = ln > 0 ? (unsigned)ln : 0;
+	}
+	/* frames innermost first: frame k is path[np - 1 - k] */
+	for (int k = 0; k < np; k++) {
+		Dwarf_Die *die = &path[np - 1 - k];
+		f[k].func = die_func_name(g, die);
+		if (dwarf_tag(die) == DW_TAG_inlined_subroutine && k + 1 < nf) {
+			/* the caller's position is the call site of this inline */
+			Dwarf_Attribute at;
+			Dwarf_Word w;
+			if (dwarf_attr(die, DW_AT_call_file, &at) && !dwarf_formudata(&at, &w) && files && w < nfiles)
+				f[k + 1].file = dwarf_filesrc(files, w, NULL, NULL);
+			if (dwarf_attr(die, DW_AT_call_line, &at) && !dwarf_formudata(&at, &w))
+				f[k + 1].line = (unsigned)w;
+		}
+	}
+	*out = f;
+	return nf;
+}
+
+static int grow(struct sym_dbg *g)
+{
+	size_t ncap = g->cap ? g->cap * 2 : 256;
+	struct dbg_entry *nt = calloc(ncap, sizeof(*nt));
+	if (!nt)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < g->cap; i++) {
+		if (!g->tab[i].frames)
+			continue;
+		size_t h = (size_t)(g->tab[i].addr * 0x9e3779b97f4a7c15ULL >> 20) & (ncap - 1);
+		while (nt[h].frames)
+			h = (h + 1) & (ncap - 1);
+		nt[h] = g->tab[i];
+	}
+	free(g->tab);
+	g->tab = nt;
+	g->cap = ncap;
+	return 0;
+}
+
+HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const struct hwprof_srcframe **frames)
+{
+	struct sym_dbg **gp = sym_dso_dbg(d);
+	*frames = NULL;
+	if (!*gp && !(*gp = dbg_open(d)))
+		return -HWPROF_E_NOMEM;
+	struct sym_dbg *g = *gp;
+	if (!g->dw)
+		return 0;
+	if ((g->used + 1) * 10 > g->cap * 7 && grow(g) < 0)
+		return -HWPROF_E_NOMEM;
+	size_t h = (size_t)(addr * 0x9e3779b97f4a7c15ULL >> 20) & (g->cap - 1);
+	while (g->tab[h].frames) {
+		if (g->tab[h].addr == addr) {
+			*frames = g->tab[h].frames;
+			return g->tab[h].n;
+		}
+		h = (h + 1) & (g->cap - 1);
+	}
+	uint64_t vaddr;
+	struct hwprof_srcframe *f = NULL;
+	int n = offset_to_vaddr(g, addr, &vaddr) ? lookup(g, vaddr, &f) : 0;
+	if (n < 0)
+		return n;
+	g->tab[h].addr = addr;
+	g->tab[h].frames = n ? f : no_frames;
+	g->tab[h].n = n;
+	g->used++;
+	*frames = f;
+	return n;
+}
