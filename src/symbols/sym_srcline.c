@@ -198,6 +198,11 @@ static int find_path(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *path, int n, 
 
 #define MAX_INLINE 64
 
+static const char *file_name(Dwarf_Files *files, size_t idx)
+{
+	return files ? dwarf_filesrc(files, idx, NULL, NULL) : NULL; /* NULL when out of range */
+}
+
 static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **out)
 {
 	Dwarf_Die cu, path[MAX_INLINE];
@@ -206,20 +211,34 @@ static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **ou
 		return 0;
 	int np = find_path(&cu, vaddr, path, 0, MAX_INLINE, 0);
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
-	if (np == 0 && !line)
-		return 0;
-	/* lines but no function (assembly): one frame the caller names from
-	 * the symbol table, as addr2line does */
+	/* no function (assembly, or a unit without line rows here): one
+	 * frame the caller names from the symbol table, as addr2line does;
+	 * inside a unit but without a line row binutils names the file "" */
 	int nf = np ? np : 1;
 	struct hwprof_srcframe *f = calloc((size_t)nf, sizeof(*f));
 	if (!f)
 		return -HWPROF_E_NOMEM;
 	Dwarf_Files *files = NULL;
 	size_t nfiles = 0;
-	dwarf_getsrcfiles(&cu, &files, &nfiles);
+	if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
+		files = NULL;
+	if (!line)
+		f[0].file = "";
 	if (line) {
 		int ln = 0;
-		f[0].file = dwarf_linesrc(line, NULL, NULL);
+		Dwarf_Files *lf;
+		size_t idx;
+		if (dwarf_line_file(line, &lf, &idx) == 0) {
+			/* binutils 2.40 (whose addr2line perf 6.1 runs) names
+			 * file 1 of a DWARF 5 line table by entry 0 (the unit's
+			 * own file) for a function's own code, though not inside
+			 * inlined code; found by comparing with perf's output */
+			Dwarf_Half version = 0;
+			dwarf_cu_info(cu.cu, &version, NULL, NULL, NULL, NULL, NULL, NULL);
+			if (np && dwarf_tag(&path[np - 1]) == DW_TAG_subprogram && version >= 5 && idx == 1)
+				idx--;
+			f[0].file = file_name(lf, idx);
+		}
 		dwarf_lineno(line, &ln);
 		f[0].line = ln > 0 ? (unsigned)ln : 0;
 	}
@@ -231,8 +250,8 @@ static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **ou
 			/* the caller's position is the call site of this inline */
 			Dwarf_Attribute at;
 			Dwarf_Word w;
-			if (dwarf_attr(die, DW_AT_call_file, &at) && !dwarf_formudata(&at, &w) && files && w < nfiles)
-				f[k + 1].file = dwarf_filesrc(files, w, NULL, NULL);
+			if (dwarf_attr(die, DW_AT_call_file, &at) && !dwarf_formudata(&at, &w))
+				f[k + 1].file = file_name(files, w);
 			if (dwarf_attr(die, DW_AT_call_line, &at) && !dwarf_formudata(&at, &w))
 				f[k + 1].line = (unsigned)w;
 		}
