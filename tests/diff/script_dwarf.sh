@@ -1,0 +1,112 @@
+# Differential: `hwprof script` on `--call-graph dwarf` files against
+# Debian perf 6.1 `perf script` (which unwinds with libunwind and names
+# inlined frames and source lines through binutils' addr2line). Programs
+# built here (-O0/-O2, with and without frame pointers and debuginfo, a
+# shared library, inlined helpers, recursion) are recorded by perf and by
+# hwprof; the default output, -G, --no-inline, --max-stack and field sets
+# with sym/symoff/dso/srcline must be byte-identical.
+source tests/lib/common.sh
+if ! have_perf; then skip "script dwarf differential (perf not installed)"; finish; fi
+if ! command -v cc >/dev/null 2>&1; then skip "script dwarf differential (no C compiler)"; finish; fi
+
+cat >"$TMP/work.c" <<'C'
+static volatile double acc;
+static inline __attribute__((always_inline)) void spin(int n)
+{
+	for (int i = 0; i < n; i++)
+		acc += i * 0.25;
+}
+__attribute__((noinline)) void lib_inner(int n) { spin(n); acc += 1; }
+__attribute__((noinline)) void lib_work(int n) { for (int i = 0; i < 4; i++) lib_inner(n); acc += 2; }
+C
+cat >"$TMP/main.c" <<'C'
+#include <stdlib.h>
+void lib_work(int n);
+static volatile long sink;
+static inline __attribute__((always_inline)) void hot(int n)
+{
+	for (int i = 0; i < n; i++)
+		sink += i ^ (i >> 3);
+}
+__attribute__((noinline)) void leaf(int n) { hot(n); sink++; }
+__attribute__((noinline)) void rec(int d, int n)
+{
+	if (d > 0)
+		rec(d - 1, n);
+	else
+		leaf(n);
+	sink++;
+}
+__attribute__((noinline)) void both(int n) { rec(6, n); lib_work(n); }
+int main(int argc, char **argv)
+{
+	int reps = argc > 1 ? atoi(argv[1]) : 150;
+	for (int r = 0; r < reps; r++)
+		both(20000);
+	return 0;
+}
+C
+
+build() { # name cflags...
+  local name=$1; shift
+  mkdir -p "$TMP/$name"
+  cc "$@" -fPIC -shared -o "$TMP/$name/libwork.so" "$TMP/work.c" &&
+    cc "$@" -o "$TMP/$name/prog" "$TMP/main.c" -L"$TMP/$name" -lwork -Wl,-rpath,"$TMP/$name"
+}
+
+compare() { # name file script-args...
+  local name=$1 f=$2; shift 2
+  perf script -i "$f" "$@" >"$TMP/p.txt" 2>"$TMP/p.err"; local prc=$?
+  "$HWPROF" script -i "$f" "$@" >"$TMP/h.txt" 2>"$TMP/h.err"; local hrc=$?
+  if [ $prc -ne $hrc ]; then fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/h.err")"; return; fi
+  if [ ! -s "$TMP/p.txt" ]; then fail "$name: perf printed nothing"; return; fi
+  if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
+    pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
+  else
+    fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -8
+  fi
+}
+
+# the unwound part must be there: callers of the sampled functions (both,
+# main), which only DWARF unwinding of the stack copy can find
+has_deep_chains() { # file
+  perf script -i "$1" -F ip,sym 2>/dev/null >"$TMP/deep.txt"
+  grep -q " both$" "$TMP/deep.txt" && grep -q " main$" "$TMP/deep.txt"
+}
+
+FIELDS=("ip,sym" "comm,tid,ip,sym,symoff,dso" "ip,sym,srcline" "ip,sym,symoff,dso,srcline" "ip,dso" "time,ip")
+
+run_variant() { # name recorder event cflags...
+  local name=$1 recorder=$2 ev=$3; shift 3
+  local d="$TMP/$name.data"
+  if [ "$recorder" = perf ]; then
+    perf record -q --call-graph dwarf -e "$ev" -c 1000000 -o "$d" -- "$TMP/$BIN/prog" >/dev/null 2>"$TMP/rec.err"
+  else
+    "$HWPROF" record -q --call-graph dwarf -e "$ev" -c 1000000 -o "$d" -- "$TMP/$BIN/prog" >/dev/null 2>"$TMP/rec.err"
+  fi || { fail "$name: $recorder record failed: $(head -1 "$TMP/rec.err")"; return; }
+  if has_deep_chains "$d"; then pass "$name: perf unwinds the file (callers present)"
+  else fail "$name: no unwound frames in perf's output"; fi
+  compare "$name" "$d"
+  compare "$name -G" "$d" -G
+  compare "$name --no-inline" "$d" --no-inline
+  compare "$name --max-stack 4" "$d" --max-stack 4
+  for F in "${FIELDS[@]}"; do compare "$name -F $F" "$d" -F "$F"; done
+}
+
+# user-only sampling keeps samples out of libc's syscall wrappers, whose
+# alias names binutils picks differently (see README: known differences)
+BIN=o0fp;   build $BIN -O0 -g -fno-omit-frame-pointer && run_variant o0-fp-g perf cpu-clock:u
+BIN=o2;     build $BIN -O2 -g -fomit-frame-pointer && run_variant o2-nofp-g perf cpu-clock:u
+BIN=o2nodbg; build $BIN -O2 -fomit-frame-pointer && run_variant o2-nodebug perf cpu-clock:u
+BIN=o2;     run_variant o2-hwprof-record hwprof cpu-clock:u
+BIN=o0fp;   run_variant o0-fp-hwprof-record hwprof cpu-clock:u
+# with kernel frames above the user stack
+BIN=o2;     run_variant o2-kernel perf cpu-clock
+
+# a stack copy too small for the whole stack: perf stops where the copy ends
+BIN=o2
+if perf record -q --call-graph dwarf,512 -e cpu-clock:u -c 1000000 -o "$TMP/small.data" -- "$TMP/$BIN/prog" \
+     >/dev/null 2>&1; then
+  compare "small stack copy (512 bytes)" "$TMP/small.data"
+else fail "small stack record"; fi
+finish
