@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hwprof/hwprof.h"
 
@@ -79,6 +80,10 @@ HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
  * the DSO's name as the maps give it. */
 HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d);
 HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d);
+/* Bytes of the runfile at a file offset (code bytes for an address's
+ * DSO-relative offset): the count read, 0 past the end, < 0 when the
+ * DSO has no file. */
+HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *buf, size_t len);
 
 /* Source positions of a DSO-relative address (a file offset, as in
  * hwprof_symres.addr) from the DSO's debuginfo, like `addr2line -i -f`:

@@ -8,6 +8,7 @@
 #include "cli/print_regs.h"
 #include "cli/print_spe_samples.h"
 #include "cli/print_script.h"
+#include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/unwind.h"
 
@@ -360,6 +361,42 @@ int script_printer_check_synth(struct script_printer *p, const struct hwprof_evs
 	return check_attr(p, ev, has_feat(p->h, HWPROF_FEAT_AUXTRACE));
 }
 
+/* perf's arch_fetch_insn (x86 only, and only for files of the machine
+ * reading them): up to 16 bytes at the sample's ip from the mapped file,
+ * their first instruction's length; kernel code is not readable (ilen 0). */
+static int fetch_insn(struct script_printer *p, const struct hwprof_sample *s, uint8_t *insn)
+{
+	struct hwprof_map_info mi;
+	struct hwprof_symres r = { 0 };
+	char level;
+	if (!s->ip || p->arch != HWPROF_ARCH_X86_64 || hwprof_arch_host() != HWPROF_ARCH_X86_64)
+		return 0;
+	unsigned cpumode = s->ip >= 0xffff800000000000ULL ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	if (hwprof_session_find_map(p->s, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->ip, &mi, &level) != 1)
+		return 0;
+	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, s->ip, &r);
+	if (!r.dso || mi.dso[0] == '[')
+		return 0;
+	ssize_t n = hwprof_dso_read(r.dso, r.addr, insn, 16);
+	struct hwprof_pt_insn in;
+	if (n <= 0 || hwprof_pt_insn_decode(insn, (size_t)n, s->ip, 64, &in) < 0 || in.len > n)
+		return 0;
+	return in.len;
+}
+
+static void print_insn(struct script_printer *p, int t, const struct hwprof_sample *s)
+{
+	uint8_t insn[16];
+	int len = fetch_insn(p, s, insn);
+	if (PF(t, INSNLEN))
+		fprintf(p->f, " ilen: %d", len);
+	if (PF(t, INSN) && len) {
+		fputs(" insn:", p->f);
+		for (int i = 0; i < len; i++)
+			fprintf(p->f, " %02x", insn[i]);
+	}
+}
+
 static void print_time(struct script_printer *p, uint64_t t)
 {
 	unsigned long long secs = t / 1000000000ULL, ns = t % 1000000000ULL;
@@ -420,6 +457,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 								? s->period : a->sample_period));
 	if (PF(t, EVNAME))
 		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
+	if (PF(t, FLAGS))
+		fputs("                        ", f); /* perf's "  %-21s " of no flags */
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);
 		/* page faults: the address is code or data of the process */
@@ -463,6 +502,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		print_regs_script(f, &s->intr_regs, p->arch);
 	if (PF(t, UREGS))
 		print_regs_script(f, &s->user_regs, p->arch);
+	if (PF(t, INSN) || PF(t, INSNLEN))
+		print_insn(p, t, s);
 	if (PF(t, PHYS_ADDR))
 		fprintf(f, "%16llx", (unsigned long long)s->phys_addr);
 	fputc('\n', f);

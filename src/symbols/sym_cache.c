@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbols/sym_int.h"
 
@@ -20,6 +22,7 @@ struct hwprof_dso {
 	char *symsrc;
 	char *runfile;             /* the file the program runs (CFI, code) */
 	struct sym_dbg *dbg;       /* debuginfo for source lines, on first use */
+	int runfd;                 /* runfile opened for reads, + 1 (0: not yet) */
 	struct hwprof_dso *next;
 };
 
@@ -90,6 +93,8 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 			free(d->symsrc);
 			free(d->runfile);
 			sym_dbg_free(d->dbg);
+			if (d->runfd > 0)
+				close(d->runfd - 1);
 			free(d);
 			d = n;
 		}
@@ -309,6 +314,19 @@ HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d)
 HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)
 {
 	return d->runfile;
+}
+
+HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *buf, size_t len)
+{
+	if (!d->runfile)
+		return -1;
+	if (d->runfd == 0) {
+		int fd = open(d->runfile, O_RDONLY | O_CLOEXEC);
+		d->runfd = fd < 0 ? -1 : fd + 1;
+	}
+	if (d->runfd < 0 || offset > (uint64_t)INT64_MAX)
+		return -1;
+	return pread(d->runfd - 1, buf, len, (off_t)offset);
 }
 
 HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d)
