@@ -1,9 +1,9 @@
 /* perf script's callchain block: one line per frame of the sample's own
  * callchain (kernel, or frame pointers), then for `--call-graph dwarf`
- * samples the user frames the DWARF unwinder finds. Like perf 6.1, a
- * frame in a DSO with a symbol expands into the inlined functions at that
- * address (innermost first, marked "(inlined)"), and srcline shows each
- * one's source position. */
+ * samples the user frames the DWARF unwinder finds. Like perf 6.1, an
+ * unwound frame in a DSO with a symbol expands into the inlined functions
+ * at that address (innermost first, marked "(inlined)"), and srcline
+ * shows each one's source position. */
 #include <string.h>
 
 #include "cli/print_script.h"
@@ -51,8 +51,10 @@ void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, un
 	srcline_of(script_printer_file(p), script_printer_symbols(p), &mi, &r);
 }
 
-/* One frame: a line, or one per inlined function at the address. */
-static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip)
+/* One frame: a line, or for unwound frames (perf 6.1 expands only those)
+ * one per inlined function at the address. */
+static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			bool unwound)
 {
 	const struct script_opts *o = script_printer_opts(p);
 	struct hwprof_symbols *syms = script_printer_symbols(p);
@@ -69,7 +71,7 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	const struct hwprof_srcframe *fr = NULL;
 	static const struct hwprof_srcframe none = { NULL, NULL, 0 };
 	int nfr = 0;
-	if (have_map && r.sym && r.dso && file_dso(mi.dso) && !o->no_inline) {
+	if (unwound && have_map && r.sym && r.dso && file_dso(mi.dso) && !o->no_inline) {
 		nfr = hwprof_dso_srcframes(r.dso, r.addr, &fr);
 		if (nfr <= 0) {
 			fr = &none;
@@ -131,7 +133,7 @@ void script_print_callchain(struct script_printer *p, int t, const struct hwprof
 			continue;
 		}
 		entries++;
-		print_frame(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, ip);
+		print_frame(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, ip, false);
 	}
 	/* --call-graph dwarf: the user part is unwound from the stack copy */
 	const uint64_t need = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
@@ -144,5 +146,5 @@ void script_print_callchain(struct script_printer *p, int t, const struct hwprof
 	int n = uw ? hwprof_unwind_sample(uw, s, ips, (size_t)max) : 0;
 	for (int i = 0; i < n; i++)
 		if (ips[i]) /* perf skips zero addresses */
-			print_frame(p, t, (int32_t)s->pid, (int32_t)s->tid, HWPROF_MISC_USER, ips[i]);
+			print_frame(p, t, (int32_t)s->pid, (int32_t)s->tid, HWPROF_MISC_USER, ips[i], true);
 }

@@ -38,6 +38,8 @@ struct hwprof_unwinder {
 	uint64_t *ips;
 	size_t n, max;
 	bool stale;                /* a module no longer matches the maps */
+	uint64_t last_pc;          /* the last frame's pc, unadjusted */
+	bool last_activation;
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
@@ -111,12 +113,12 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 {
 	struct hwprof_unwinder *u = arg;
 	uint64_t v;
-	if (hwprof_unwind_stack_word(u->cur->stack_data, u->stack_len, u->sp, addr, &v) ||
-	    file_word(u, addr, &v)) {
-		*result = v;
-		return true;
-	}
-	return false;
+	if (!hwprof_unwind_stack_word(u->cur->stack_data, u->stack_len, u->sp, addr, &v) && !file_word(u, addr, &v))
+		v = 0; /* perf's libunwind reader: unreadable memory reads as 0,
+			* so a return address beyond the copy gives one last
+			* frame at 0 - 1 before the unwinding stops */
+	*result = v;
+	return true;
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
@@ -159,10 +161,36 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* callers: the call instruction, not the return address (perf) */
 	uint64_t ip = activation ? pc : pc - 1;
 	u->ips[u->n++] = ip;
+	u->last_pc = pc;
+	u->last_activation = activation;
 	if (u->n >= u->max)
 		return DWARF_CB_ABORT;
 	report_module(u, ip);
 	return DWARF_CB_OK;
+}
+
+/* Whether the last frame's CFI says it has no caller (the return address
+ * column undefined, as in _start). libdwfl also ends a stack when a
+ * return address reads as 0; perf's libunwind then still reports that
+ * frame (as 0 - 1), so the caller needs to tell the two apart. */
+static bool ra_undefined(struct hwprof_unwinder *u)
+{
+	uint64_t pc = u->last_activation ? u->last_pc : u->last_pc - 1;
+	Dwfl_Module *m = dwfl_addrmodule(u->cp->dwfl, pc);
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi = m ? dwfl_module_eh_cfi(m, &bias) : NULL;
+	if (!cfi)
+		cfi = m ? dwfl_module_dwarf_cfi(m, &bias) : NULL;
+	Dwarf_Frame *frame = NULL;
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0)
+		return false;
+	Dwarf_Op ops_mem[3], *ops = NULL;
+	size_t nops = 0;
+	int ra = dwarf_frame_info(frame, NULL, NULL, NULL);
+	bool undef = ra >= 0 && dwarf_frame_register(frame, ra, ops_mem, &ops, &nops) == 0 && nops == 0 &&
+		     ops == ops_mem; /* "undefined"; a null ops is "same value" */
+	free(frame);
+	return undef;
 }
 
 static unsigned elf_machine(enum hwprof_arch a)
@@ -274,9 +302,12 @@ HWPROF_API int hwprof_unwind_sample(struct hwprof_unwinder *u, const struct hwpr
 		u->n = 0;
 		u->stale = false;
 		report_module(u, u->ip);
-		dwfl_getthread_frames(u->cp->dwfl, s->tid > 0 ? (pid_t)s->tid : 1, frame_cb, u);
-		if (!u->stale)
+		int rc = dwfl_getthread_frames(u->cp->dwfl, s->tid > 0 ? (pid_t)s->tid : 1, frame_cb, u);
+		if (!u->stale) {
+			if (rc == 0 && u->n > 0 && u->n < u->max && !ra_undefined(u))
+				u->ips[u->n++] = UINT64_MAX; /* a return address of 0, minus 1 */
 			break;
+		}
 		/* the process's maps changed under a cached module: start over */
 		proc_drop(u->cp);
 	}
