@@ -65,10 +65,14 @@ static bool report_module(struct hwprof_unwinder *u, uint64_t addr)
 	if (hwprof_session_find_map(u->s, (int32_t)u->cur->pid, (int32_t)u->cur->tid, HWPROF_MISC_USER, addr, &mi,
 				    &level) != 1)
 		return false;
+	uint64_t base = mi.start - mi.pgoff;
 	Dwfl_Module *m = dwfl_addrmodule(dwfl, addr);
+	void **ud;
 	if (m) {
-		const char *name = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-		if (name && !strcmp(name, mi.dso))
+		/* the module must be this map's file at this map's base: after
+		 * an exec or a dlclose the process may have another there */
+		const char *name = dwfl_module_info(m, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (name && !strcmp(name, mi.dso) && *ud == (void *)(uintptr_t)base)
 			return true;
 		u->stale = true;
 		return false;
@@ -77,9 +81,13 @@ static bool report_module(struct hwprof_unwinder *u, uint64_t addr)
 	if (hwprof_symbols_dso(u->syms, mi.dso, &d) < 0 || !d || !hwprof_dso_runfile(d))
 		return false;
 	dwfl_report_begin_add(dwfl);
-	m = dwfl_report_elf(dwfl, mi.dso, hwprof_dso_runfile(d), -1, mi.start - mi.pgoff, false);
+	m = dwfl_report_elf(dwfl, mi.dso, hwprof_dso_runfile(d), -1, base, false);
 	dwfl_report_end(dwfl, NULL, NULL);
-	return m != NULL;
+	if (!m)
+		return false;
+	dwfl_module_info(m, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	*ud = (void *)(uintptr_t)base; /* remembered for the check above */
+	return true;
 }
 
 /* A word of a mapped file's contents (code, read-only data). */
@@ -156,17 +164,20 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct hwprof_unwinder *u = arg;
 	Dwarf_Addr pc;
 	bool activation;
-	if (u->n >= u->max || !dwfl_frame_pc(state, &pc, &activation))
+	if (u->n >= u->max || !dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* asking whether the frame is an activation unwinds it already, so
+	 * its module (at pc - 1 for a return address) must be known first */
+	report_module(u, pc - 1);
+	report_module(u, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* callers: the call instruction, not the return address (perf) */
 	uint64_t ip = activation ? pc : pc - 1;
 	u->ips[u->n++] = ip;
 	u->last_pc = pc;
 	u->last_activation = activation;
-	if (u->n >= u->max)
-		return DWARF_CB_ABORT;
-	report_module(u, ip);
-	return DWARF_CB_OK;
+	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /* Whether the last frame's CFI says it has no caller (the return address
@@ -280,13 +291,8 @@ HWPROF_API int hwprof_unwind_sample(struct hwprof_unwinder *u, const struct hwpr
 	if (!len)
 		return 0;
 	int nregs = hwprof_unwind_dwarf_regs(u->arch, &s->user_regs, u->regs, 32, &u->ip, &u->sp);
-	if (nregs < 0) {
-		/* perf still shows the sampled IP when it has one */
-		uint64_t sp;
-		if (hwprof_unwind_dwarf_regs(HWPROF_ARCH_X86_64, &s->user_regs, u->regs, 0, &ips[0], &sp) < 0)
-			return 0;
-		return 1;
-	}
+	if (nregs < 0)
+		return 0; /* no IP/SP, or an architecture we do not unwind */
 	ips[0] = u->ip;
 	if (!u->machine_elf || max_stack == 1)
 		return 1;
