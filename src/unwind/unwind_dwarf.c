@@ -63,8 +63,13 @@ static bool report_module(struct hwprof_unwinder *u, uint64_t addr)
 	struct hwprof_map_info mi;
 	char level;
 	if (hwprof_session_find_map(u->s, (int32_t)u->cur->pid, (int32_t)u->cur->tid, HWPROF_MISC_USER, addr, &mi,
-				    &level) != 1)
+				    &level) != 1) {
+		/* nothing mapped there now: a module left from an earlier
+		 * image of the process must not be unwound through */
+		if (dwfl_addrmodule(dwfl, addr))
+			u->stale = true;
 		return false;
+	}
 	uint64_t base = mi.start - mi.pgoff;
 	Dwfl_Module *m = dwfl_addrmodule(dwfl, addr);
 	void **ud;
@@ -177,7 +182,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	u->ips[u->n++] = ip;
 	u->last_pc = pc;
 	u->last_activation = activation;
-	return u->n >= u->max ? DWARF_CB_ABORT : DWARF_CB_OK;
+	/* perf's libunwind goes no further than a frame outside any mapped
+	 * file (it finds no unwind table there); libdwfl would go on by
+	 * frame pointers */
+	if (u->n >= u->max || !report_module(u, ip))
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
 }
 
 /* Whether the last frame's CFI says it has no caller (the return address
@@ -310,6 +320,7 @@ HWPROF_API int hwprof_unwind_sample(struct hwprof_unwinder *u, const struct hwpr
 		report_module(u, u->ip);
 		int rc = dwfl_getthread_frames(u->cp->dwfl, s->tid > 0 ? (pid_t)s->tid : 1, frame_cb, u);
 		if (!u->stale) {
+			/* rc 0: the end of the stack (not a frame we stopped at) */
 			if (rc == 0 && u->n > 0 && u->n < u->max && !ra_undefined(u))
 				u->ips[u->n++] = UINT64_MAX; /* a return address of 0, minus 1 */
 			break;
