@@ -155,13 +155,27 @@ static const char *die_func_name(struct sym_dbg *g, Dwarf_Die *die)
 	       : (dwarf_attr_integrate(die, DW_AT_name, &at) ? dwarf_formstring(&at) : NULL);
 }
 
+/* Length of the range of die holding vaddr, 0 when none does. */
+static uint64_t range_len(Dwarf_Die *die, uint64_t vaddr)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		if (vaddr >= lo && vaddr < hi)
+			return hi - lo;
+	return 0;
+}
+
 /* The concrete function scopes holding vaddr, outermost first: the
  * subprogram, then each inlined_subroutine inside it. (dwarf_getscopes
  * continues past an inline with its abstract origin's parents, which is
- * right for variables, not for call chains.) */
+ * right for variables, not for call chains.) Where several siblings hold
+ * the address (an assembly function's aliases each get a subprogram),
+ * binutils takes the one with the smallest range, the last of equals. */
 static int find_path(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *path, int n, int max, int depth)
 {
-	Dwarf_Die child;
+	Dwarf_Die child, best;
+	uint64_t best_len = 0;
 	if (depth > 64 || dwarf_child(parent, &child) != 0)
 		return n;
 	do {
@@ -171,19 +185,20 @@ static int find_path(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *path, int n, 
 		case DW_TAG_inlined_subroutine:
 		case DW_TAG_lexical_block:
 		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-			if (dwarf_haspc(&child, vaddr) != 1)
-				break;
-			if (tag != DW_TAG_lexical_block && tag != DW_TAG_try_block && tag != DW_TAG_catch_block &&
-			    n < max)
-				path[n++] = child;
-			return find_path(&child, vaddr, path, n, max, depth + 1);
+		case DW_TAG_catch_block: {
+			uint64_t len = range_len(&child, vaddr);
+			if (len && (!best_len || len <= best_len)) {
+				best = child;
+				best_len = len;
+			}
+			break;
+		}
 		case DW_TAG_namespace:
 		case DW_TAG_module:
 		case DW_TAG_class_type:
 		case DW_TAG_structure_type:
 		case DW_TAG_union_type:
-			if (n == 0) {
+			if (n == 0 && !best_len) {
 				int m = find_path(&child, vaddr, path, n, max, depth + 1);
 				if (m > n)
 					return m;
@@ -193,7 +208,12 @@ static int find_path(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *path, int n, 
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return n;
+	if (!best_len)
+		return n;
+	int tag = dwarf_tag(&best);
+	if (tag != DW_TAG_lexical_block && tag != DW_TAG_try_block && tag != DW_TAG_catch_block && n < max)
+		path[n++] = best;
+	return find_path(&best, vaddr, path, n, max, depth + 1);
 }
 
 #define MAX_INLINE 64
