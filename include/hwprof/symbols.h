@@ -98,6 +98,11 @@ struct hwprof_srcframe {
 	unsigned line;
 };
 HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const struct hwprof_srcframe **frames);
+/* Whether binutils' addr2line (perf 6.1's source of srcline) names a
+ * function at addr when DWARF does not: a function-like symbol at or
+ * below it in its section (.symtab, else .dynsym). When it does not, perf
+ * shows "<dso>[addr]" for the source line. */
+HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr);
 
 /* Resolve ip inside the map [start, end) at file offset pgoff of DSO
  * dso_name: perf's map_ip, then the symbol. Always fills *res; returns 1

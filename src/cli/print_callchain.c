@@ -35,8 +35,17 @@ static void srcline_of(FILE *f, struct hwprof_symbols *syms, const struct hwprof
 		return;
 	}
 	const struct hwprof_srcframe *fr;
-	if (r->dso && hwprof_dso_srcframes(r->dso, r->addr, &fr) > 0 && fr[0].file)
-		put_srcline(f, fr[0].file, fr[0].line);
+	if (r->dso && hwprof_dso_srcframes(r->dso, r->addr, &fr) > 0) {
+		if (fr[0].file)
+			put_srcline(f, fr[0].file, fr[0].line);
+		return;
+	}
+	/* no line: addr2line names the symbol ("??:0", which perf leaves
+	 * out) or, without one, fails and perf shows "<dso base name>[addr]" */
+	if (!r->dso || !hwprof_dso_addr2line_names(r->dso, r->addr)) {
+		const char *b = strrchr(mi->dso, '/');
+		fprintf(f, "\n  %s[%llx]", b ? b + 1 : mi->dso, (unsigned long long)r->addr);
+	}
 	(void)syms;
 }
 
@@ -74,8 +83,9 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	if (unwound && have_map && r.sym && r.dso && file_dso(mi.dso) && !o->no_inline) {
 		nfr = hwprof_dso_srcframes(r.dso, r.addr, &fr);
 		if (nfr <= 0) {
+			/* addr2line's one record from the symbol table, or none */
+			nfr = hwprof_dso_addr2line_names(r.dso, r.addr) ? 1 : 0;
 			fr = &none;
-			nfr = 1;
 		}
 	}
 	uint64_t off = 0;

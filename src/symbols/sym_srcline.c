@@ -34,6 +34,11 @@ struct sym_dbg {
 	struct dbg_entry *tab;     /* open addressing, keyed by addr */
 	size_t cap, used;
 	struct dbg_str *strs;      /* demangled names we own */
+	/* binutils' fallback naming: per section of the file, the lowest
+	 * function-like symbol (FUNC/NOTYPE, .symtab else .dynsym) */
+	GElf_Shdr *secs;
+	uint64_t *min_func;
+	size_t nsecs;
 };
 
 static struct hwprof_srcframe no_frames[1];
@@ -52,6 +57,8 @@ void sym_dbg_free(struct sym_dbg *g)
 		g->strs = n;
 	}
 	free(g->loads);
+	free(g->secs);
+	free(g->min_func);
 	if (g->dw)
 		dwarf_end(g->dw);
 	if (g->elf)
@@ -76,6 +83,45 @@ static void read_loads(struct sym_dbg *g, Elf *elf)
 	}
 }
 
+static void read_funcs(struct sym_dbg *g)
+{
+	size_t n;
+	if (elf_getshdrnum(g->elf, &n) || !n || n > 65536)
+		return;
+	g->secs = calloc(n, sizeof(*g->secs));
+	g->min_func = malloc(n * sizeof(*g->min_func));
+	if (!g->secs || !g->min_func)
+		return;
+	g->nsecs = n;
+	Elf_Scn *symtab = NULL, *dynsym = NULL;
+	for (size_t i = 0; i < n; i++) {
+		Elf_Scn *scn = elf_getscn(g->elf, i);
+		g->min_func[i] = UINT64_MAX;
+		if (!scn || !gelf_getshdr(scn, &g->secs[i]))
+			continue;
+		if (g->secs[i].sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (g->secs[i].sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	Elf_Scn *scn = symtab ? symtab : dynsym;
+	GElf_Shdr sh;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
+		return;
+	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		unsigned type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC) || !sym.st_shndx ||
+		    sym.st_shndx >= n)
+			continue;
+		if (sym.st_value < g->min_func[sym.st_shndx])
+			g->min_func[sym.st_shndx] = sym.st_value;
+	}
+}
+
 static struct sym_dbg *dbg_open(struct hwprof_dso *d)
 {
 	struct sym_dbg *g = calloc(1, sizeof(*g));
@@ -95,6 +141,7 @@ static struct sym_dbg *dbg_open(struct hwprof_dso *d)
 	if (!g->elf)
 		return g;
 	g->dw = dwarf_begin_elf(g->elf, DWARF_C_READ, NULL);
+	read_funcs(g);
 	/* offsets -> addresses by the file run: a debug file's program
 	 * headers keep the addresses but not the offsets */
 	const char *run = hwprof_dso_runfile(d);
@@ -330,4 +377,21 @@ HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const s
 	g->used++;
 	*frames = f;
 	return n;
+}
+
+HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr)
+{
+	struct sym_dbg **gp = sym_dso_dbg(d);
+	if (!*gp && !(*gp = dbg_open(d)))
+		return false;
+	struct sym_dbg *g = *gp;
+	uint64_t vaddr;
+	if (!g->nsecs || !offset_to_vaddr(g, addr, &vaddr))
+		return false;
+	for (size_t i = 1; i < g->nsecs; i++) {
+		const GElf_Shdr *sh = &g->secs[i];
+		if ((sh->sh_flags & SHF_ALLOC) && vaddr >= sh->sh_addr && vaddr - sh->sh_addr < sh->sh_size)
+			return g->min_func[i] <= vaddr;
+	}
+	return false;
 }
