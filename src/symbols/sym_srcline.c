@@ -265,6 +265,44 @@ static int find_path(Dwarf_Die *parent, uint64_t vaddr, Dwarf_Die *path, int n, 
 
 #define MAX_INLINE 64
 
+/* Whether line (the row for vaddr) and every row before it in its
+ * sequence are on file 1. */
+static bool initial_file_row(Dwarf_Die *cu, Dwarf_Line *line, uint64_t vaddr)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	if (dwarf_getsrclines(cu, &lines, &n) != 0 || n == 0)
+		return false;
+	/* rows are sorted by address: the first past vaddr, then back to
+	 * our row and on to the start of its sequence */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) == 0 && a <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t i = lo;
+	while (i > 0 && dwarf_onesrcline(lines, i - 1) != line)
+		i--;
+	if (i == 0)
+		return false;
+	for (i--; ; i--) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Files *lf;
+		size_t idx;
+		bool end = false;
+		if (dwarf_line_file(l, &lf, &idx) != 0 || idx != 1)
+			return false;
+		if (i == 0)
+			return true;
+		if (dwarf_lineendsequence(dwarf_onesrcline(lines, i - 1), &end) == 0 && end)
+			return true;
+	}
+}
+
 static const char *file_name(Dwarf_Files *files, size_t idx)
 {
 	return files ? dwarf_filesrc(files, idx, NULL, NULL) : NULL; /* NULL when out of range */
@@ -297,13 +335,16 @@ static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **ou
 		size_t idx;
 		if (dwarf_line_file(line, &lf, &idx) == 0) {
 			/* binutils 2.40 (whose addr2line perf 6.1 runs) names
-			 * file 1 of a DWARF 5 line table by entry 0 (the unit's
-			 * own file) for a function's own code, though not inside
-			 * inlined code; found by comparing with perf's output */
+			 * the rows of a DWARF 5 sequence that never set the file
+			 * register (it starts at 1) by entry 0, the unit's own
+			 * file; rows after an explicit "set file" by their entry.
+			 * gas sets the file only when it changes, so a row still
+			 * on file 1 with no other file before it in its sequence
+			 * is such a row. Found by comparing with perf's output. */
 			Dwarf_Half version = 0;
 			dwarf_cu_info(cu.cu, &version, NULL, NULL, NULL, NULL, NULL, NULL);
-			if (np && dwarf_tag(&path[np - 1]) == DW_TAG_subprogram && version >= 5 && idx == 1)
-				idx--;
+			if (version >= 5 && idx == 1 && initial_file_row(&cu, line, vaddr))
+				idx = 0;
 			f[0].file = file_name(lf, idx);
 		}
 		dwarf_lineno(line, &ln);

@@ -95,11 +95,8 @@ rec comp -z -e cpu-clock -c 100000 -- $W && compare compressed "$TMP/comp.data"
 if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
   compare "dwarf -G" "$TMP/dwarf.data" -G
   compare "dwarf -F comm,tid,time" "$TMP/dwarf.data" -F comm,tid,time
+  compare "dwarf (unwound callchains, more in script_dwarf.sh)" "$TMP/dwarf.data"
 fi
-# unwound callchains (more in script_dwarf.sh); user-mode samples only, as
-# samples in libc's syscall wrappers name aliases differently (README)
-rec dwarfu -e cpu-clock:u -c 200000 --call-graph dwarf,4096 -- $W &&
-  compare "dwarf :u (unwound callchains)" "$TMP/dwarfu.data"
 
 # pipe mode, from a file and from stdin
 if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/null; then

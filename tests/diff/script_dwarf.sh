@@ -73,7 +73,8 @@ has_deep_chains() { # file
   perf script -i "$1" -F ip,sym 2>/dev/null | grep -q " main$"
 }
 
-FIELDS=("ip,sym" "comm,tid,ip,sym,symoff,dso" "ip,sym,srcline" "ip,sym,symoff,dso,srcline" "ip,dso" "time,ip")
+FIELDS=("ip,sym" "comm,tid,ip,sym,symoff,dso" "ip,sym,srcline" "ip,sym,symoff,dso,srcline" "ip,dso" "time,ip"
+        "ip,sym,insn,insnlen" "comm,flags,ip,sym" "ip,sym,srcline,insnlen")
 
 run_variant() { # name recorder event [perf record options...]
   local name=$1 recorder=$2 ev=$3; shift 3
@@ -89,19 +90,28 @@ run_variant() { # name recorder event [perf record options...]
   compare "$name -G" "$d" -G
   compare "$name --no-inline" "$d" --no-inline
   compare "$name --max-stack 4" "$d" --max-stack 4
+  compare "$name -G -F ip,sym,srcline" "$d" -G -F ip,sym,srcline
   for F in "${FIELDS[@]}"; do compare "$name -F $F" "$d" -F "$F"; done
 }
 
-# user-only sampling keeps samples out of libc's syscall wrappers, whose
-# alias names binutils picks differently (see README: known differences)
+# user-mode samples (cpu-clock:u) and, below, with kernel frames too
 BIN=o0fp;   build $BIN -O0 -g -fno-omit-frame-pointer && run_variant o0-fp-g perf cpu-clock:u
 BIN=o2;     build $BIN -O2 -g -fomit-frame-pointer && run_variant o2-nofp-g perf cpu-clock:u
 BIN=o2nodbg; build $BIN -O2 -fomit-frame-pointer && run_variant o2-nodebug perf cpu-clock:u
 BIN=o2;     run_variant o2-hwprof-record hwprof cpu-clock:u
 BIN=o0fp;   run_variant o0-fp-hwprof-record hwprof cpu-clock:u
-# with kernel frames above the user stack; -D skips the dynamic loader's
-# start-up, whose syscall wrappers are where the alias names differ
-BIN=o2;     run_variant o2-kernel perf cpu-clock -D 5
+# with kernel frames above the user stack (system calls through libc's
+# assembly wrappers, the dynamic loader's start-up)
+BIN=o2;     run_variant o2-kernel perf cpu-clock
+BIN=o0fp;   run_variant o0-kernel-hwprof-record hwprof cpu-clock
+# a system program: stripped, libraries without debuginfo, PLT entries
+if perf record -q --call-graph dwarf -e cpu-clock -c 200000 -o "$TMP/ls.data" -- \
+     ls -lR /usr/share/doc/bash /usr/share/doc/coreutils >/dev/null 2>&1; then
+  for F in "" "ip,sym,srcline" "ip,sym,symoff,dso,srcline" "ip,sym,insn,insnlen"; do
+    if [ -n "$F" ]; then compare "ls -lR -F $F" "$TMP/ls.data" -F "$F"; compare "ls -lR -G -F $F" "$TMP/ls.data" -G -F "$F"
+    else compare "ls -lR" "$TMP/ls.data"; fi
+  done
+else fail "ls record"; fi
 
 # a stack copy too small for the whole stack: perf stops where the copy ends
 BIN=o2
