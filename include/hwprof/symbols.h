@@ -104,6 +104,24 @@ HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const s
  * shows "<dso>[addr]" for the source line. */
 HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr);
 
+/* perf 6.1's inline expansion of an unwound callchain entry (its
+ * append_inlines): the entries perf puts in place of the frame at the
+ * DSO-relative address addr whose symbol is sym, innermost first, at most
+ * max. name is sym's name where addr2line names that function, else the
+ * inlined (or aliased) function's name with inlined set (perf prints
+ * "(inlined)" and no DSO for those; offsets stay relative to sym). file and
+ * line are the entry's source position (file NULL: unknown, "??:0").
+ * Returns the count, 0 when perf keeps the frame as one ordinary entry
+ * (no DSO file, or addr2line knows nothing there). */
+struct hwprof_inline_entry {
+	const char *name;
+	bool inlined;
+	const char *file;
+	unsigned line;
+};
+HWPROF_API int hwprof_dso_inline_entries(struct hwprof_dso *d, uint64_t addr, const struct hwprof_sym *sym,
+					 struct hwprof_inline_entry *out, size_t max);
+
 /* Resolve ip inside the map [start, end) at file offset pgoff of DSO
  * dso_name: perf's map_ip, then the symbol. Always fills *res; returns 1
  * when a symbol was found, 0 if not. */

@@ -75,29 +75,19 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	if (have_map)
 		hwprof_symbols_resolve(syms, mi.dso, mi.start, mi.pgoff, ip, &r);
 	uint64_t addr = have_map ? r.addr : ip;
-	/* addr2line's records for the address: DWARF's inline chain, or one
-	 * record named from the symbol table ("??:0") without DWARF */
-	const struct hwprof_srcframe *fr = NULL;
-	static const struct hwprof_srcframe none = { NULL, NULL, 0 };
-	int nfr = 0;
-	if (unwound && have_map && r.sym && r.dso && file_dso(mi.dso) && !o->no_inline) {
-		nfr = hwprof_dso_srcframes(r.dso, r.addr, &fr);
-		if (nfr <= 0) {
-			/* addr2line's one record from the symbol table, or none */
-			nfr = hwprof_dso_addr2line_names(r.dso, r.addr) ? 1 : 0;
-			fr = &none;
-		}
-	}
+	/* perf expands unwound frames into their inlined functions */
+	struct hwprof_inline_entry ent[64];
+	int nent = 0;
+	if (unwound && have_map && r.sym && r.dso && file_dso(mi.dso) && !o->no_inline)
+		nent = hwprof_dso_inline_entries(r.dso, r.addr, r.sym, ent, sizeof(ent) / sizeof(ent[0]));
+	if (nent < 0)
+		nent = 0;
 	uint64_t off = 0;
 	if (r.sym)
 		off = r.addr < r.sym->end ? r.addr - r.sym->start : r.addr - mi.start - r.sym->start;
-	for (int k = 0; k < (nfr ? nfr : 1); k++) {
-		const char *name = r.sym ? r.sym->name : NULL;
-		bool inlined = false;
-		if (nfr && fr[k].func && strcmp(fr[k].func, name)) {
-			name = fr[k].func;
-			inlined = true;
-		}
+	for (int k = 0; k < (nent ? nent : 1); k++) {
+		const char *name = nent ? ent[k].name : r.sym ? r.sym->name : NULL;
+		bool inlined = nent && ent[k].inlined;
 		if (PF(t, IP))
 			fprintf(f, "\t%16llx", (unsigned long long)addr);
 		if (PF(t, SYM)) {
@@ -111,8 +101,8 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 		if (PF(t, DSO) && !inlined)
 			fprintf(f, " (%s)", have_map ? mi.dso : "[unknown]");
 		if (PF(t, SRCLINE)) {
-			if (nfr)
-				put_srcline(f, fr[k].file, fr[k].line);
+			if (nent)
+				put_srcline(f, ent[k].file, ent[k].line);
 			else if (have_map)
 				srcline_of(f, syms, &mi, &r);
 		}

@@ -436,3 +436,29 @@ HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr)
 	}
 	return false;
 }
+
+HWPROF_API int hwprof_dso_inline_entries(struct hwprof_dso *d, uint64_t addr, const struct hwprof_sym *sym,
+					 struct hwprof_inline_entry *out, size_t max)
+{
+	const struct hwprof_srcframe *fr;
+	if (!d || !sym || !max || !hwprof_dso_runfile(d))
+		return 0;
+	int n = hwprof_dso_srcframes(d, addr, &fr);
+	if (n < 0)
+		return n;
+	if (n == 0) {
+		/* addr2line's one record named from the symbol table */
+		if (!hwprof_dso_addr2line_names(d, addr))
+			return 0;
+		out[0] = (struct hwprof_inline_entry){ sym->name, false, NULL, 0 };
+		return 1;
+	}
+	if ((size_t)n > max)
+		n = (int)max;
+	for (int k = 0; k < n; k++) {
+		/* perf reuses the frame's own symbol when the names agree */
+		bool same = !fr[k].func || !strcmp(fr[k].func, sym->name);
+		out[k] = (struct hwprof_inline_entry){ same ? sym->name : fr[k].func, !same, fr[k].file, fr[k].line };
+	}
+	return n;
+}
