@@ -119,4 +119,18 @@ if perf record -q --call-graph dwarf,512 -e cpu-clock:u -c 1000000 -o "$TMP/smal
      >/dev/null 2>&1; then
   compare "small stack copy (512 bytes)" "$TMP/small.data"
 else fail "small stack record"; fi
+# the new fields on files without DWARF stacks: no callchain, and frame
+# pointers (perf expands no inlines there)
+W="ls -lR /usr/share/doc/bash /usr/share/doc/coreutils"
+for mode in plain fp; do
+  opt=; [ $mode = fp ] && opt=-g
+  if perf record -q $opt -e cpu-clock -c 100000 -o "$TMP/$mode.data" -- $W >/dev/null 2>&1 &&
+     perf record -q $opt -e cpu-clock -c 100000 -o "$TMP/${mode}2.data" -- "$TMP/o2/prog" 20 >/dev/null 2>&1; then
+    for d in $mode ${mode}2; do
+      for F in "+srcline" "+insn,+insnlen" "+flags" "ip,sym,srcline,insn" "comm,tid,flags,ip,sym,dso,insnlen,srcline"; do
+        compare "$d -F $F" "$TMP/$d.data" -F "$F"
+      done
+    done
+  else fail "$mode record"; fi
+done
 finish
