@@ -172,11 +172,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (u->n >= u->max || !dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	/* asking whether the frame is an activation unwinds it already, so
-	 * its module (at pc - 1 for a return address) must be known first */
-	report_module(u, pc - 1);
-	report_module(u, pc);
+	 * its module (at pc - 1 for a return address) must be known first;
+	 * only the first frame (and signal frames, rare) look up pc itself */
+	bool first = u->n == 0;
+	bool ok = report_module(u, first ? pc : pc - 1);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
+	if (activation && !first)
+		ok = report_module(u, pc);
 	/* callers: the call instruction, not the return address (perf) */
 	uint64_t ip = activation ? pc : pc - 1;
 	u->ips[u->n++] = ip;
@@ -185,7 +188,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	/* perf's libunwind goes no further than a frame outside any mapped
 	 * file (it finds no unwind table there); libdwfl would go on by
 	 * frame pointers */
-	if (u->n >= u->max || !report_module(u, ip))
+	if (u->n >= u->max || !ok)
 		return DWARF_CB_ABORT;
 	return DWARF_CB_OK;
 }
