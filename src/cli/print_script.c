@@ -375,7 +375,7 @@ static int fetch_insn(struct script_printer *p, const struct hwprof_sample *s, u
 	if (hwprof_session_find_map(p->s, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->ip, &mi, &level) != 1)
 		return 0;
 	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, s->ip, &r);
-	if (!r.dso || mi.dso[0] == '[')
+	if (!r.dso) /* the kernel has no file to read; the vDSO's is in perf's cache */
 		return 0;
 	ssize_t n = hwprof_dso_read(r.dso, r.addr, insn, 16);
 	struct hwprof_pt_insn in;

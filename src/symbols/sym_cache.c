@@ -195,7 +195,7 @@ static void copy_path(char *dst, size_t len, const char *src)
 /* ELF DSOs: pick the symbol file and the runtime file among candidates. */
 static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, char *run, size_t len)
 {
-	char sys[4096], hex[41], cand[4][4096];
+	char sys[4096], hex[41], cand[6][4096];
 	struct sym_elf_info info;
 	int nc = 0;
 	snprintf(sys, sizeof(sys), "%s%s", s->cfg.symfs, d->name);
@@ -204,8 +204,13 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 		d->bid_len = info.build_id_len;
 	}
 	bid_hex(d, hex);
-	if (d->bid_len)
+	if (d->bid_len) {
+		/* perf's cache: a file (older perf), or a directory holding the
+		 * binary as "elf" ("vdso" for the vDSO, which has no file) */
 		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s/%s", s->cfg.buildid_dir, hex, hex + 2,
+			 d->kind == DSO_VDSO ? "vdso" : "elf");
+	}
 	if (d->kind == DSO_ELF) {
 		snprintf(cand[nc++], 4096, "%s%s.debug", s->cfg.debug_root, d->name);
 		if (d->bid_len)

@@ -119,6 +119,28 @@ if perf record -q --call-graph dwarf,512 -e cpu-clock:u -c 1000000 -o "$TMP/smal
      >/dev/null 2>&1; then
   compare "small stack copy (512 bytes)" "$TMP/small.data"
 else fail "small stack record"; fi
+# the vDSO (clock_gettime): its code and CFI come from perf's build-id cache
+cat >"$TMP/vd.c" <<'C'
+#include <stdio.h>
+#include <time.h>
+int main(void)
+{
+	struct timespec t;
+	long s = 0;
+	for (int i = 0; i < 2000000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		s += t.tv_nsec;
+	}
+	printf("%ld\n", s);
+	return 0;
+}
+C
+if cc -O2 -o "$TMP/vd" "$TMP/vd.c" &&
+   perf record -q --call-graph dwarf -e cpu-clock:u -c 200000 -o "$TMP/vd.data" -- "$TMP/vd" >/dev/null 2>&1; then
+  compare "vdso" "$TMP/vd.data"
+  compare "vdso -F ip,sym,srcline,insnlen" "$TMP/vd.data" -F ip,sym,srcline,insnlen
+else fail "vdso program record"; fi
+
 # the new fields on files without DWARF stacks: no callchain, and frame
 # pointers (perf expands no inlines there)
 W="ls -lR /usr/share/doc/bash /usr/share/doc/coreutils"
