@@ -10,7 +10,11 @@
  * Frames come out as Debian perf 6.1 (built with libunwind) reports them:
  * the sampled IP first, then each caller's return address minus one (the
  * call instruction, so symbols and source lines are the caller's), except
- * for signal frames, innermost first, at most max_stack entries.
+ * for signal frames, innermost first, at most max_stack entries. Like
+ * perf's libunwind, unwinding stops after a frame outside any mapped file,
+ * and a return address that cannot be read (beyond the stack copy) gives
+ * one last frame at 0 - 1. Inlined functions are the symbol library's
+ * business: hwprof_dso_inline_entries() expands a frame as perf does.
  *
  * Each process gets one Dwfl, kept while samples of it come; its modules
  * (ELF files, their CFI) are opened once when the unwinder first steps
