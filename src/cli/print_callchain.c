@@ -117,7 +117,7 @@ void script_print_callchain(struct script_printer *p, int t, const struct hwprof
 	const struct script_opts *o = script_printer_opts(p);
 	unsigned cpumode = HWPROF_MISC_USER;
 	uint64_t nr = s->callchain_nr, entries = 0;
-	uint64_t max = o->max_stack > 0 ? (uint64_t)o->max_stack : HWPROF_MAX_STACK;
+	uint64_t max = o->max_stack >= 0 ? (uint64_t)o->max_stack : HWPROF_MAX_STACK;
 	/* an unknown context marker empties the chain, like perf */
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t ip = hwprof_u64_at(s->callchain, i);

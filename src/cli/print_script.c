@@ -486,6 +486,12 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		fprintf(f, "%16llu", (unsigned long long)s->weight);
 	if (PF(t, IP)) {
 		bool cursor = p->use_callchain && has_cc && s->callchain;
+		/* perf's unwinder refuses --max-stack 0: no callchain at all
+		 * then (a one-line sample), where it would have unwound */
+		const uint64_t unw = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
+		if (p->o->max_stack == 0 && (a->sample_type & unw) == unw && s->user_regs.abi && s->stack_size &&
+		    s->stack_dyn_size)
+			cursor = false;
 		fputc(cursor ? '\n' : ' ', f);
 		if (cursor) {
 			script_print_callchain(p, t, s);

@@ -90,6 +90,8 @@ run_variant() { # name recorder event [perf record options...]
   compare "$name -G" "$d" -G
   compare "$name --no-inline" "$d" --no-inline
   compare "$name --max-stack 4" "$d" --max-stack 4
+  compare "$name --max-stack 0" "$d" --max-stack 0
+  compare "$name --max-stack 1" "$d" --max-stack 1
   compare "$name -G -F ip,sym,srcline" "$d" -G -F ip,sym,srcline
   for F in "${FIELDS[@]}"; do compare "$name -F $F" "$d" -F "$F"; done
 }
