@@ -66,12 +66,13 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 		a->sample_regs_user |= user_regs_mask(o->arch);
 		a->sample_stack_user = (e->set & HWPROF_EVSET_STACK_SIZE) ? e->stack_size : o->stack_size;
 		on(a, HWPROF_ATTR_EXCLUDE_CALLCHAIN_USER);
-		if (per_event) {
-			/* perf also samples data addresses for a per-event dwarf call graph */
-			a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
-			if (first)
-				on(a, HWPROF_ATTR_MMAP_DATA);
-		}
+		/* perf samples data addresses for a dwarf call graph, global or
+		 * per event ("Enable data address sampling for DWARF unwind"):
+		 * the data maps it brings are what perf's libunwind reads
+		 * .eh_frame_hdr through, so without them perf cannot unwind */
+		a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
+		if (first)
+			on(a, HWPROF_ATTR_MMAP_DATA);
 		break;
 	case HWPROF_CG_LBR:
 		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK;
