@@ -460,6 +460,8 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 	if (!argv || !argv[0] || !cfg || !res)
 		return -HWPROF_E_INVAL;
 	memset(res, 0, sizeof(*res));
+	if (access(argv[0], X_OK) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? -HWPROF_E_NOENT : -HWPROF_E_IO;
 	res->threads = calloc(MAX_THREADS, sizeof(*res->threads));
 	struct proc *P = calloc(1, sizeof(*P));
 	if (!res->threads || !P) {
@@ -474,6 +476,7 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 	pid_t pid = fork();
 	if (pid < 0) {
 		free(P);
+		hwprof_pt_emu_result_free(res);
 		return -HWPROF_E_IO;
 	}
 	if (pid == 0) {
@@ -484,8 +487,8 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 	res->pid = pid;
 	int status, ret = 0;
 	if (waitpid(pid, &status, 0) < 0 || !WIFSTOPPED(status)) {
-		res->status = status;
 		free(P);
+		hwprof_pt_emu_result_free(res);
 		return -HWPROF_E_IO;
 	}
 	ptrace(PTRACE_SETOPTIONS, pid, 0,
@@ -497,6 +500,7 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		free(P);
+		hwprof_pt_emu_result_free(res);
 		return -HWPROF_E_IO;
 	}
 	/* the exec stop is the first stop: stepping starts there */
@@ -510,6 +514,8 @@ HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_
 	if (P->err)
 		ret = P->err;
 	free(P);
+	if (ret < 0)
+		hwprof_pt_emu_result_free(res); /* nothing half-made for the caller */
 	return ret;
 }
 

@@ -12,7 +12,7 @@
 #define QSIZE 64
 #define QROOM 8   /* free slots fetch() keeps: side events never push out blocks */
 #define STACK_DEPTH 64           /* as the hardware's return-compression stack */
-#define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct jumps/calls only: a loop */
+#define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct branches only: a loop */
 
 enum st { ST_SYNC, ST_OFF, ST_ON, ST_END };
 
@@ -751,14 +751,16 @@ static void step_on(struct hwprof_pt_flow *f)
 			enable(f, a->ip, a->off, 0, HWPROF_PT_TIP_PGE);
 		return;
 	}
-	if (++f->blocks_without_packet > MAX_BLOCKS_WITHOUT_PACKET) {
-		error(f, HWPROF_PT_ERR_LOOP, -HWPROF_E_CORRUPT, hwprof_pt_decoder_offset(&f->dec));
-		return;
-	}
-
 	const struct ipt_block *b;
 	if (ipt_bcache_get(f->cache, f->img, f->ip, f->mode, &b) < 0) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
+		return;
+	}
+	/* branches walked without a packet, not blocks: where the cache
+	 * splits a run of instructions depends on what it decoded before,
+	 * and the error must not */
+	if (b->iclass != HWPROF_PT_IC_OTHER && ++f->blocks_without_packet > MAX_BLOCKS_WITHOUT_PACKET) {
+		error(f, HWPROF_PT_ERR_LOOP, -HWPROF_E_CORRUPT, hwprof_pt_decoder_offset(&f->dec));
 		return;
 	}
 	if (!b->ninsn) {

@@ -47,6 +47,7 @@ struct seg {
 	int err;
 	int done;
 	int to_end;                      /* no cut point: decoded to the end */
+	int troubled;                    /* an error or overflow among ev */
 };
 
 /* Event and length buffers of emitted segments, kept for the next ones:
@@ -183,6 +184,7 @@ static int decode_range(const struct par *p, struct hwprof_pt_image *img, size_t
 			break;
 		if ((ret = push_event(s, &ev)) < 0)
 			break;
+		s->troubled |= ev.type == HWPROF_PT_EV_ERROR || ev.type == HWPROF_PT_EV_OVF;
 		size_t k = in_tail ? HEAD + (s->nev - 1 - s->nmain) : s->nev - 1;
 		if (k < HEAD + TAIL && (in_tail || k < HEAD)) {
 			struct ipt_flow_state *st = &s->st[k];
@@ -236,8 +238,16 @@ static void *worker(void *arg)
  * and j (among b's first events). */
 static int find_join(const struct seg *a, const struct seg *b, size_t *t_out, size_t *j_out)
 {
+	/* After an error or overflow a decoder resynchronises from positions
+	 * the state does not hold (the last sync, the look-ahead): a segment
+	 * with one is decoded serially instead, as are cuts after one. */
+	if (b->troubled)
+		return 0;
 	size_t nt = a->nev - a->nmain, nj = b->nmain < HEAD ? b->nmain : HEAD;
 	for (size_t t = 0; t < nt && t < TAIL; t++) {
+		const struct hwprof_pt_event *e = &a->ev[a->nmain + t];
+		if (e->type == HWPROF_PT_EV_ERROR || e->type == HWPROF_PT_EV_OVF)
+			return 0;
 		if (!a->st_ok[HEAD + t])
 			continue;
 		for (size_t j = 0; j < nj; j++)

@@ -776,6 +776,27 @@ HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec, struct hw
 				pos += size;
 				continue;
 			}
+			/* the next most common: long TNT and multi-byte CYC, which
+			 * need no context and no perf quirk either */
+			struct hwprof_pt_packet *p = &pkts[i];
+			p->count = 0;
+			p->ip = 0;
+			p->flags = 0;
+			if (b0 == IPT_OPC_EXT && buf[pos + 1] == IPT_EXT_TNT64) {
+				p->size = (uint8_t)decode_tnt64(buf + pos, p);
+				pos += p->size;
+				i++;
+				continue;
+			}
+			if ((b0 & 3) == 3) {
+				int r = decode_cyc(buf + pos, dec->len - pos, p);
+				if (r > 0) {
+					p->size = (uint8_t)r;
+					pos += (size_t)r;
+					i++;
+					continue;
+				}
+			}
 		}
 		dec->pos = pos;
 		int rc = hwprof_pt_decoder_next(dec, &pkts[i]);
