@@ -39,6 +39,7 @@ struct hwprof_record_event {
 	const char *unit;        /* EVENT_UPDATE unit ("msec" for clocks) or NULL */
 	double scale;            /* EVENT_UPDATE scale (1e-6 for clocks), 0 = none */
 	bool aux;                /* an AUX-area PMU (Intel PT, Arm SPE) */
+	bool tracking;           /* carries mmap/comm/task records (default: the first event) */
 };
 
 /* AUX-area PMU hook: fills the AUXTRACE_INFO record body (after the
@@ -75,6 +76,11 @@ struct hwprof_record_opts {
 	char *const *cmd_argv;
 	bool no_synth;           /* skip /proc synthesis (tests with fake kernels) */
 	bool no_features;        /* skip system features (tests) */
+	/* -D/--delay: 0 = events enabled at start (exec for a workload);
+	 * otherwise they stay disabled until hwprof_record_enable() (the
+	 * caller times the delay; -1 = until told). A tracking dummy event
+	 * still runs from exec, as in perf. */
+	int delay_ms;
 };
 
 /* Why hwprof_record_open failed, beyond the hwprof_error. */
@@ -105,7 +111,10 @@ struct hwprof_record_stats {
  * workload, sample_id_all, read_format ID|LOST, tracking bits (mmap,
  * comm, task, mmap2, comm_exec, ksymbol, bpf_event) on the first event,
  * SAMPLE_ID with several events, SAMPLE_CPU and IDENTIFIER system-wide
- * or with -C, SAMPLE_ID in pipe mode. Attr fields set by the caller
+ * or with -C, SAMPLE_ID in pipe mode. The tracking bits go on the event
+ * marked tracking (a dummy: enabled at once for CPU targets, on exec with
+ * a delay). With delay_ms no event is enabled on exec but the dummy.
+ * Attr fields set by the caller
  * (sample_type bits, period/frequency, regs) are kept. */
 HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 				     const struct hwprof_record_opts *o);
@@ -123,6 +132,10 @@ enum hwprof_record_wake { HWPROF_WAKE_STOP = 1, HWPROF_WAKE_SNAPSHOT = 2, HWPROF
 /* Async-signal-safe: asks the poll loop to stop, take an AUX snapshot or
  * reap the workload. */
 HWPROF_API void hwprof_record_wake(struct hwprof_recorder *r, enum hwprof_record_wake what);
+/* Enable (on) or disable every event (group leaders, the way perf's
+ * evlist__enable/disable do): --control enable/disable and the end of
+ * -D. Returns 0 or the first error (-HWPROF_E_*). */
+HWPROF_API int hwprof_record_enable(struct hwprof_recorder *r, bool on);
 HWPROF_API pid_t hwprof_record_workload_pid(const struct hwprof_recorder *r);
 /* Final drain, LOST_SAMPLES, features, close. The workload (if still
  * running) is sent SIGTERM and reaped. stats and err may be NULL. */

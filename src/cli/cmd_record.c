@@ -169,6 +169,7 @@ static struct hwprof_record_event *record_events(const struct hwprof_evlist *l)
 		v[i].name = e->name;
 		v[i].leader = e->leader == i ? -1 : (int)e->leader;
 		v[i].aux = e->is_aux;
+		v[i].tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
 		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
 			v[i].unit = "msec";
 			v[i].scale = 1e-6;
@@ -240,7 +241,7 @@ int cmd_record(int argc, char **argv)
 			if (s[1] == 'c' || s[2] == 'c')
 				o.period = val;
 			else
-				o.freq = val, o.period = 0;
+				o.freq = val, o.period = 0, o.user_freq = 1;
 		} else if (!strcmp(s, "-g"))
 			o.call_graph = HWPROF_CG_FP;
 		else if (!strncmp(s, "--call-graph=", 13) || !strcmp(s, "--call-graph")) {
@@ -288,10 +289,11 @@ int cmd_record(int argc, char **argv)
 				return cli_usage_error("record", "option '%s' expects a process id", s);
 			*(pid ? &ro.pid : &ro.tid) = (int)val;
 		} else if (!strcmp(s, "-a") || !strcmp(s, "--all-cpus"))
-			ro.system_wide = true;
+			ro.system_wide = true, o.target_cpu = 1;
 		else if (is_opt(s, "-C", "--cpu")) {
 			if (!(ro.cpus = opt_value(argc, argv, &i, s, "-C", "--cpu")))
 				return cli_usage_error("record", "option '%s' requires a cpu list", s);
+			o.target_cpu = 1;
 		} else if (is_opt(s, "-m", "--mmap-pages")) {
 			uint64_t a = 0, b = 0;
 			v = opt_value(argc, argv, &i, s, "-m", "--mmap-pages");
@@ -312,24 +314,34 @@ int cmd_record(int argc, char **argv)
 				return cli_usage_error("record", "compression level must be 1..22");
 			ro.zstd_level = (int)val;
 		} else if (!strcmp(s, "-d") || !strcmp(s, "--data"))
-			ro.data_addr = true;
+			o.data_addr = 1;
 		else if (!strcmp(s, "-T") || !strcmp(s, "--timestamp"))
-			ro.timestamp = true;
+			; /* samples carry TIME anyway */
 		else if (!strcmp(s, "--sample-cpu"))
-			ro.sample_cpu = true;
+			o.sample_cpu = 1;
 		else if (!strcmp(s, "-s") || !strcmp(s, "--stat"))
-			ro.inherit_stat = true;
+			o.inherit_stat = 1;
 		else if (!strcmp(s, "--switch-events"))
-			ro.switch_events = true;
+			o.switch_events = 1;
 		else if (!strcmp(s, "-S") || !strcmp(s, "--snapshot"))
 			ro.snapshot = true;
 		else if (!strcmp(s, "--aux-sample") || !strncmp(s, "--aux-sample=", 13)) {
 			uint64_t val = 4096;
 			if (s[12] && (parse_u64(s + 13, &val) || !val || val > 0xffffffffULL))
 				return cli_usage_error("record", "bad --aux-sample size '%s'", s + 13);
-			ro.aux_sample = (uint32_t)val;
-		} else if (!strncmp(s, "--control=", 10))
-			ro.control = s + 10;
+			o.aux_sample = (uint32_t)val;
+		} else if (is_opt(s, NULL, "--control")) {
+			if (!(ro.control = opt_value(argc, argv, &i, s, NULL, "--control")))
+				return cli_usage_error("record", "option '%s' requires fifo:ctl[,ack] or fd:ctl[,ack]", s);
+		} else if (is_opt(s, "-D", "--delay")) {
+			char *end;
+			v = opt_value(argc, argv, &i, s, "-D", "--delay");
+			long ms = v ? strtol(v, &end, 10) : 0;
+			if (!v || !*v || *end || ms < -1 || ms > 0x7fffffff)
+				return cli_usage_error("record", "option '%s' expects ms (or -1: start disabled)", s);
+			ro.delay_ms = (int)ms;
+			o.delay = ms != 0;
+		}
 		else
 			return cli_usage_error("record", "unknown option '%s'", s);
 		if (ev) {

@@ -136,6 +136,10 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 	bool workload = o->argv && o->argv[0];
 	bool cpu_wide = o->system_wide || o->cpus;
 	bool same = true;
+	uint32_t tracker = 0; /* perf's tracking evsel: a dummy for AUX tracing, else the first */
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i].tracking)
+			tracker = i;
 	for (uint32_t i = 0; i < n; i++) {
 		struct hwprof_attr *a = &ev[i].attr;
 		if (!a->size)
@@ -150,14 +154,21 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 		a->read_format |= HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
 		set_flag(a, HWPROF_ATTR_DISABLED, true);
 		set_flag(a, HWPROF_ATTR_INHERIT, !o->no_inherit);
-		/* enable_on_exec only works for events on the task itself */
-		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide);
+		/* enable_on_exec only works for events on the task itself; a
+		 * delay enables the events later, by ioctl */
+		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide && !o->delay_ms);
+		if (i == tracker && rec_is_dummy(a)) {
+			/* the sideband dummy: at once for CPU targets (it covers
+			 * the delay and the synthesis), on exec otherwise */
+			set_flag(a, HWPROF_ATTR_DISABLED, !cpu_wide);
+			set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide);
+		}
 		set_flag(a, HWPROF_ATTR_SAMPLE_ID_ALL, true);
 		static const unsigned track[] = { HWPROF_ATTR_MMAP, HWPROF_ATTR_COMM, HWPROF_ATTR_TASK,
 						  HWPROF_ATTR_MMAP2, HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL,
 						  HWPROF_ATTR_BPF_EVENT };
 		for (size_t k = 0; k < sizeof(track) / sizeof(track[0]); k++)
-			set_flag(a, track[k], i == 0);
+			set_flag(a, track[k], i == tracker);
 		if (i && a->sample_type != ev[0].attr.sample_type)
 			same = false;
 	}
@@ -483,6 +494,8 @@ HWPROF_API int hwprof_record_start(struct hwprof_recorder *r, struct hwprof_erro
 			continue;
 		if (HWPROF_ATTR_HAS(&e->attr, HWPROF_ATTR_ENABLE_ON_EXEC) && r->child > 0)
 			continue;
+		if (r->o.delay_ms && !(e->tracking && rec_is_dummy(&e->attr)))
+			continue; /* hwprof_record_enable() after the delay */
 		int rc = r->sys.ioctl(r->fds[i].fd, REC_IOC_ENABLE, 0);
 		if (rc < 0)
 			return rec_set_error(err, errno_code(-rc), "cannot enable the events: %s", strerror(-rc));
@@ -652,6 +665,20 @@ HWPROF_API void hwprof_record_wake(struct hwprof_recorder *r, enum hwprof_record
 		ssize_t w = write(r->wake_wr, &c, 1);
 		(void)w;
 	}
+}
+
+HWPROF_API int hwprof_record_enable(struct hwprof_recorder *r, bool on)
+{
+	int first = 0;
+	for (size_t i = 0; r && i < r->nr_fds; i++) {
+		const struct hwprof_record_event *e = &r->ev[r->fds[i].ev];
+		if (e->leader >= 0 && (uint32_t)e->leader != r->fds[i].ev)
+			continue; /* members follow their leader */
+		int rc = r->sys.ioctl(r->fds[i].fd, on ? REC_IOC_ENABLE : REC_IOC_DISABLE, 0);
+		if (rc < 0 && !first)
+			first = -errno_code(-rc);
+	}
+	return first;
 }
 
 HWPROF_API pid_t hwprof_record_workload_pid(const struct hwprof_recorder *r)
