@@ -133,7 +133,9 @@ static void set_flag(struct hwprof_attr *a, unsigned bit, bool on)
 
 HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n, const struct hwprof_record_opts *o)
 {
-	bool workload = o->argv && o->argv[0];
+	/* enable_on_exec only when the workload is the target (perf's
+	 * target__none): with -p/-t as well it runs but is not the target */
+	bool workload = o->argv && o->argv[0] && o->pid <= 0 && o->tid <= 0;
 	bool cpu_wide = o->system_wide || o->cpus;
 	bool same = true;
 	uint32_t tracker = 0; /* perf's tracking evsel: a dummy for AUX tracing, else the first */
@@ -380,9 +382,10 @@ static int setup_targets(struct hwprof_recorder *r, struct hwprof_error *err)
 		return rec_set_error(err, HWPROF_E_IO, "cannot read the online CPUs");
 	}
 	bool workload = r->o.argv && r->o.argv[0];
-	if (workload) {
-		if ((rc = rec_workload_fork(r, err)))
-			return rc;
+	if (workload && (rc = rec_workload_fork(r, err)))
+		return rc;
+	/* -p/-t name the target even when a command runs too (as in perf) */
+	if (workload && r->o.pid <= 0 && r->o.tid <= 0) {
 		rc = add_int(&r->threads, &r->nr_threads, r->child);
 	} else if (r->o.pid > 0) {
 		rc = process_threads(r, r->o.pid);
