@@ -104,6 +104,9 @@ struct hwprof_record_stats {
 	int workload_status;     /* waitpid status of the workload, -1 if none */
 	bool workload_failed;    /* exec failed; workload_errno says why */
 	int workload_errno;
+	/* PERF_RECORD_AUX records seen, and how many carried each flag
+	 * (the kernel's PERF_AUX_FLAG_TRUNCATED, _PARTIAL, _COLLISION) */
+	uint64_t aux_records, aux_truncated, aux_partial, aux_collision;
 };
 
 /* perf record's defaults for the target (evsel__config/evlist__config

@@ -104,6 +104,16 @@ void rec_note_record(struct hwprof_recorder *r, const uint8_t *rec, size_t size)
 		if (size >= 16)
 			r->st.lost_samples += ld64(rec + 8);
 		break;
+	case HWPROF_RECORD_AUX:
+		/* u64 aux_offset, aux_size, flags */
+		r->st.aux_records++;
+		if (size >= 32) {
+			uint64_t f = ld64(rec + 24);
+			r->st.aux_truncated += !!(f & 1);
+			r->st.aux_partial += !!(f & 4);
+			r->st.aux_collision += !!(f & 8);
+		}
+		break;
 	case HWPROF_RECORD_MMAP2:
 	case HWPROF_RECORD_MMAP: {
 		size_t at = type == HWPROF_RECORD_MMAP ? 40 : 72;
