@@ -369,8 +369,9 @@ int record_run(const struct record_cli_opts *o)
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (rc || loop_rc < 0) {
-		fprintf(stderr, "failed to write perf data, error: %s\n",
-			rc ? err.msg : hwprof_strerror(loop_rc));
+		/* perf's line ends with strerror: the last part of our message */
+		const char *m = rc ? err.msg : hwprof_strerror(loop_rc), *c = strrchr(m, ':');
+		fprintf(stderr, "failed to write perf data, error: %s\n", c && c[1] == ' ' ? c + 2 : m);
 		goto out_ctl;
 	}
 	if (o->verbose)
