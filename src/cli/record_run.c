@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "cli/record_run.h"
+#include "hwprof/perfdata.h"
 #include "hwprof/regs.h"
+#include "util/bytes.h"
 
 static struct hwprof_recorder *volatile run_rec; /* for the signal handlers */
 static volatile sig_atomic_t run_signalled;
@@ -246,6 +248,36 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* perf record reads its file back when it finishes (for build ids) and
+ * its session then warns about LOST records and a high LOST_SAMPLES
+ * rate (perf_session__warn_about_errors); the same counts and texts from
+ * our file. Pipe output is not read back, as in perf. */
+static void lost_warnings(const char *path)
+{
+	struct hwprof_perfdata *h;
+	if (hwprof_perfdata_open(&h, path, NULL))
+		return;
+	struct hwprof_record rec;
+	uint64_t total = 0, lost = 0, samples = 0, lost_samples = 0;
+	while (hwprof_perfdata_next(h, &rec) == 1) {
+		total++;
+		if (rec.type == HWPROF_RECORD_LOST)
+			lost++;
+		else if (rec.type == HWPROF_RECORD_SAMPLE)
+			samples++;
+		else if (rec.type == HWPROF_RECORD_LOST_SAMPLES && rec.size >= 16)
+			lost_samples += ld64(rec.data + 8);
+	}
+	hwprof_perfdata_close(h);
+	if (lost)
+		fprintf(stderr, "Warning:\nProcessed %d events and lost %d chunks!\n\nCheck IO/CPU overload!\n\n",
+			(int)total, (int)lost);
+	double rate = samples + lost_samples ? (double)lost_samples / (double)(samples + lost_samples) : 0;
+	if (rate > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)(samples + lost_samples), rate * 100.0);
+}
+
 int record_run(const struct record_cli_opts *o)
 {
 	if (!o->nr_events) {
@@ -379,12 +411,11 @@ int record_run(const struct record_cli_opts *o)
 			(unsigned long long)st.samples, (unsigned long long)st.lost,
 			(unsigned long long)st.lost_samples, (unsigned long long)st.wakeups,
 			(unsigned long long)st.dropped);
-	if (st.lost_chunks)
-		fprintf(stderr, "WARNING: LOST %llu chunks, Check IO/CPU overload\n",
-			(unsigned long long)st.lost_chunks);
 	if (!o->quiet) {
 		fprintf(stderr, "[ hwprof record: Woken up %llu times to write data ]\n",
 			(unsigned long long)st.wakeups);
+		if (!ro.pipe)
+			lost_warnings(ro.output);
 		double mb = (double)st.bytes / 1024.0 / 1024.0;
 		const char *name = ro.pipe ? "(null)" : ro.output;
 		if (st.compressed) {
@@ -392,8 +423,16 @@ int record_run(const struct record_cli_opts *o)
 			fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, ratio is %.3f) ]\n",
 				mb, name, raw, st.bytes ? (double)st.bytes_raw / (double)st.bytes : 0.0);
 		} else {
-			fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, name,
-				(unsigned long long)st.samples);
+			/* perf gives the count only when there are samples and
+			 * no AUX area tracing */
+			bool aux = false;
+			for (uint32_t i = 0; i < o->nr_events; i++)
+				aux |= ev[i].aux;
+			if (st.samples && !aux)
+				fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
+					name, (unsigned long long)st.samples);
+			else
+				fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s ]\n", mb, name);
 		}
 	}
 	status = 0;

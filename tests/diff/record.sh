@@ -98,8 +98,11 @@ if "$REC" -v -e cycles -o "$TMP/cyc.data" -- true >/dev/null 2>"$TMP/cyc.err" &&
 else fail "cycles fallback: $(head -2 "$TMP/cyc.err")"; fi
 # perf's summary lines, the workload's exit code
 "$REC" -o "$TMP/sum.data" -- sh -c 'exit 3' >/dev/null 2>"$TMP/sum.err"; rc=$?
+ns=$(perf report -D -i "$TMP/sum.data" 2>/dev/null | sed -n '/^Aggregated stats:/,/stats:$/p' | awk '/ SAMPLE events:/ {print $3; exit}')
+if [ "${ns:-0}" -gt 0 ]; then suffix=" ($ns samples)"; else suffix=""; fi # perf omits "(0 samples)"
 if [ $rc = 3 ] && grep -q '^\[ hwprof record: Woken up [0-9]* times to write data \]$' "$TMP/sum.err" &&
-   grep -q "^\[ hwprof record: Captured and wrote [0-9.]* MB $TMP/sum.data ([0-9]* samples) \]$" "$TMP/sum.err"; then
+   grep -qF "[ hwprof record: Captured and wrote " "$TMP/sum.err" &&
+   grep -q "^\[ hwprof record: Captured and wrote [0-9.]* MB $TMP/sum.data$suffix \]$" "$TMP/sum.err"; then
   pass "summary lines as perf's, workload exit code 3 returned"
 else fail "summary/exit code: rc=$rc $(cat "$TMP/sum.err")"; fi
 # Ctrl-C ends cleanly with a valid file

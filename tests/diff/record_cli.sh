@@ -106,6 +106,17 @@ if [ "$n" = 0 ] && perf report -D -i dm1.data 2>/dev/null | grep -q "MMAP\|COMM"
   pass "--delay=-1 never enabled: no samples, sideband kept by the dummy"
 else fail "--delay=-1: $n samples"; fi
 
+# lost data: a 1-page ring and 64 KiB stack dumps overflow it; at the end
+# the warnings perf record prints (from reading its file back) are the
+# ones perf report prints on our file
+"$HWPROF" record -e task-clock -c 10000 -m 1 --call-graph dwarf,65528 -o lost.data -- \
+  sh -c 'head -c 100000000 /dev/zero | md5sum >/dev/null' >/dev/null 2>lost.err
+grep -v '^\[ hwprof record' lost.err >lost.rec
+perf report --stdio -i lost.data 2>&1 >/dev/null | grep -v '^Error:$\|data has no samples!$' >lost.rep
+if grep -q "^Processed [0-9]* events and lost [0-9]* chunks!$" lost.rec && diff -q lost.rec lost.rep >/dev/null; then
+  pass "lost data: warnings as perf's: $(grep '^Processed' lost.rec | tr '\n' ' ')"
+else fail "lost data warnings"; diff lost.rec lost.rep | head -8; fi
+
 "$HWPROF" record -e no-such-event -- true >out 2>err; rc=$?
 if [ $rc -ne 0 ] && [ "$(wc -l <err)" -eq 1 ]; then pass "unknown event: one line, exit $rc: $(cat err)"; else fail "unknown event: exit $rc"; cat err; fi
 finish
