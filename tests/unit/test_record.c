@@ -409,6 +409,53 @@ static void t_bad_opts(void **state)
 	hwprof_record_close(r, NULL, NULL);
 }
 
+/* perf 6.1's tracking dummy: the sideband bits move to it; for CPU
+ * targets it runs from the start (not disabled), with a delay and a
+ * workload it starts on exec while the other events wait. */
+static void t_tracking_dummy(void **state)
+{
+	ev[1].attr.config = 9; /* dummy */
+	ev[1].tracking = true;
+	ev[1].name = "dummy:HG";
+	opts.nr_events = 2;
+	hwprof_record_config(ev, 2, &opts); /* -C 0 */
+	assert_false(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_MMAP2));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_MMAP2));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_COMM));
+	assert_true(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_DISABLED));
+	assert_false(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_DISABLED));
+
+	char *argv[] = { "true", NULL };
+	opts.cpus = NULL;
+	opts.argv = argv;
+	opts.delay_ms = -1;
+	hwprof_record_config(ev, 2, &opts);
+	assert_true(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_DISABLED));
+	assert_false(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_ENABLE_ON_EXEC));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_DISABLED));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_ENABLE_ON_EXEC));
+}
+
+/* -D -1 / --control: nothing enabled at start; hwprof_record_enable
+ * switches every event (group leaders) by ioctl. */
+static void t_delay_enable(void **state)
+{
+	opts.delay_ms = -1;
+	opts.nr_events = 2;
+	hwprof_record_config(ev, 2, &opts);
+	struct hwprof_recorder *r;
+	struct hwprof_error err;
+	assert_int_equal(hwprof_record_open(&r, &opts, &err, NULL), 0);
+	assert_int_equal(hwprof_record_start(r, &err), 0);
+	assert_false(fk.enabled[0]);
+	assert_false(fk.enabled[1]);
+	assert_int_equal(hwprof_record_enable(r, true), 0);
+	assert_true(fk.enabled[0] && fk.enabled[1]);
+	assert_int_equal(hwprof_record_enable(r, false), 0);
+	assert_false(fk.enabled[0] || fk.enabled[1]);
+	assert_int_equal(hwprof_record_close(r, NULL, &err), 0);
+}
+
 /* A disk that fills up mid-recording (RLIMIT_FSIZE: writes stop part way
  * through the buffer, then fail): close reports the error and the file's
  * header covers exactly the whole records that reached the disk, so the
@@ -464,6 +511,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_zstd_and_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_opts, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_disk_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_tracking_dummy, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_delay_enable, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
