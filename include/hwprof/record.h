@@ -81,6 +81,9 @@ struct hwprof_record_opts {
 	 * caller times the delay; -1 = until told). A tracking dummy event
 	 * still runs from exec, as in perf. */
 	int delay_ms;
+	/* -S e (--snapshot=e): one last AUX snapshot when recording ends;
+	 * without it perf 6.1 keeps only the snapshots asked for */
+	bool snapshot_on_exit;
 };
 
 /* Why hwprof_record_open failed, beyond the hwprof_error. */

@@ -325,6 +325,8 @@ int cmd_record(int argc, char **argv)
 			o.switch_events = 1;
 		else if (!strcmp(s, "-S") || !strcmp(s, "--snapshot"))
 			ro.snapshot = true;
+		else if (!strcmp(s, "-Se") || !strcmp(s, "--snapshot=e"))
+			ro.snapshot = ro.snapshot_on_exit = true; /* perf's 'e': a snapshot at the end too */
 		else if (!strcmp(s, "--aux-sample") || !strncmp(s, "--aux-sample=", 13)) {
 			uint64_t val = 4096;
 			if (s[12] && (parse_u64(s + 13, &val) || !val || val > 0xffffffffULL))

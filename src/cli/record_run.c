@@ -312,6 +312,7 @@ int record_run(const struct record_cli_opts *o)
 	ro.mmap_pages = o->mmap_pages;
 	ro.aux_pages = o->aux_pages;
 	ro.snapshot = o->snapshot;
+	ro.snapshot_on_exit = o->snapshot_on_exit;
 	ro.aux_ops = o->aux_ops;
 	ro.output = o->output ? o->output : "perf.data";
 	ro.output_fd = -1;

@@ -25,6 +25,7 @@ struct record_cli_opts {
 	const char *output;         /* -o, NULL = perf.data; "-" = pipe to stdout */
 	int zstd_level;             /* -z = 1, --compression-level=n */
 	bool snapshot;              /* -S */
+	bool snapshot_on_exit;      /* -Se / --snapshot=e */
 	const char *control;        /* --control fifo:ctl[,ack] or fd:ctl[,ack] */
 	int delay_ms;               /* -D: 0, ms, or -1 = until --control enable */
 	const struct hwprof_record_aux_ops *aux_ops;

@@ -724,7 +724,7 @@ HWPROF_API int hwprof_record_close(struct hwprof_recorder *r, struct hwprof_reco
 	for (size_t i = 0; i < r->nr_fds; i++)
 		r->sys.ioctl(r->fds[i].fd, REC_IOC_DISABLE, 0);
 	if (r->w) {
-		if (r->o.snapshot && r->started)
+		if (r->o.snapshot && r->o.snapshot_on_exit && r->started)
 			rc = snapshot(r);
 		if (!rc && r->started)
 			rc = hwprof_record_drain(r);

@@ -6,7 +6,8 @@
  * ring. Checked: AUXTRACE records (offset, size, idx, cpu, the bytes
  * across the AUX area's wrap), aux_tail consumed, the AUX stats, snapshot
  * mode (read-only AUX mapping, the event disabled around the copy, the
- * last area-full of data, aux_tail untouched). With TEST_RECORD_AUX_OUT
+ * last area-full of data, aux_tail untouched, a last snapshot at the end
+ * only with -Se). With TEST_RECORD_AUX_OUT
  * set the streamed file is also copied there for tests/diff/record_aux.sh,
  * which has perf 6.1 read it. */
 #include <errno.h>
@@ -352,12 +353,14 @@ static void t_aux_snapshot(void **state)
 	assert_int_equal(hwprof_record_poll(r, 0), 1);
 	assert_int_equal(fk.disables[0], dis + 1); /* stopped around the copy */
 	assert_int_equal(fk.enables[0], en + 1);
+	/* more data, then the end: no snapshot at exit without 'e' */
+	aux_write(10000, 11000);
 	struct hwprof_record_stats st;
 	assert_int_equal(hwprof_record_close(r, &st, &err), 0);
 
 	struct seen s;
 	read_back(&s);
-	assert_true(s.auxtrace >= 1);
+	assert_int_equal(s.auxtrace, 1);
 	assert_int_equal(s.off[0], 10000 - AUX_LEN);
 	assert_int_equal(s.size[0], AUX_LEN);
 	assert_true(s.data_ok[0]);
@@ -375,12 +378,34 @@ static void t_aux_snapshot_short(void **state)
 	aux_write(0, 3000); /* less than the area */
 	hwprof_record_wake(r, HWPROF_WAKE_SNAPSHOT);
 	assert_int_equal(hwprof_record_poll(r, 0), 1);
+	aux_write(3000, 5000);
 	assert_int_equal(hwprof_record_close(r, NULL, &err), 0);
 	struct seen s;
 	read_back(&s);
-	assert_true(s.auxtrace >= 1);
+	assert_int_equal(s.auxtrace, 1);
 	assert_int_equal(s.off[0], 0);
 	assert_int_equal(s.size[0], 3000);
+	assert_true(s.data_ok[0]);
+}
+
+/* -Se: a last snapshot when the recording ends */
+static void t_aux_snapshot_on_exit(void **state)
+{
+	opts.snapshot = true;
+	opts.snapshot_on_exit = true;
+	hwprof_record_config(ev, 1, &opts);
+	struct hwprof_recorder *r;
+	struct hwprof_error err;
+	struct hwprof_record_fail fail;
+	assert_int_equal(hwprof_record_open(&r, &opts, &err, &fail), 0);
+	assert_int_equal(hwprof_record_start(r, &err), 0);
+	aux_write(0, 9000);
+	assert_int_equal(hwprof_record_close(r, NULL, &err), 0);
+	struct seen s;
+	read_back(&s);
+	assert_int_equal(s.auxtrace, 1);
+	assert_int_equal(s.off[0], 9000 - AUX_LEN);
+	assert_int_equal(s.size[0], AUX_LEN);
 	assert_true(s.data_ok[0]);
 }
 
@@ -402,6 +427,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_aux_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_aux_snapshot, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_aux_snapshot_short, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_aux_snapshot_on_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_aux_bad_pages, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
