@@ -155,7 +155,8 @@ struct control {
 	size_t len;
 };
 
-static void control_cmd(const struct record_cli_opts *o, struct hwprof_recorder *r, const char *s)
+/* Acts on one command; false for one perf does not know (no ack). */
+static bool control_cmd(const struct record_cli_opts *o, struct hwprof_recorder *r, const char *s)
 {
 	if (!strcmp(s, "enable") || !strcmp(s, "disable")) {
 		bool on = s[0] == 'e';
@@ -165,7 +166,10 @@ static void control_cmd(const struct record_cli_opts *o, struct hwprof_recorder 
 		hwprof_record_wake(r, HWPROF_WAKE_SNAPSHOT);
 	} else if (!strcmp(s, "stop")) {
 		hwprof_record_wake(r, HWPROF_WAKE_STOP);
+	} else if (strcmp(s, "ping")) {
+		return false;
 	}
+	return true;
 }
 
 static void control_poll(const struct record_cli_opts *o, struct hwprof_recorder *r, struct control *c)
@@ -178,11 +182,10 @@ static void control_poll(const struct record_cli_opts *o, struct hwprof_recorder
 		char *line = c->buf, *nl;
 		while ((nl = memchr(line, '\n', c->len - (size_t)(line - c->buf)))) {
 			*nl = 0;
-			bool known = !strcmp(line, "enable") || !strcmp(line, "disable") || !strcmp(line, "snapshot") ||
-				     !strcmp(line, "stop") || !strcmp(line, "ping");
-			control_cmd(o, r, line);
-			if (known && c->ack >= 0 && write(c->ack, "ack\n", 4) < 0)
-				c->ack = -1;
+			if (control_cmd(o, r, line) && c->ack >= 0) {
+				ssize_t w = write(c->ack, "ack\n", 4); /* a reader gone is not our error */
+				(void)w;
+			}
 			line = nl + 1;
 		}
 		c->len -= (size_t)(line - c->buf);
