@@ -38,14 +38,14 @@ orders=("bare perf hw" "perf hw bare" "hw bare perf")
 for r in $(seq 1 "$runs"); do
   declare -A t=()
   for k in ${orders[$((r % 3))]}; do t[$k]=$(run_one "$k"); echo "${t[$k]}" >>"$out/$k.t"; done
-  echo "scale=4; ${t[hw]} / ${t[perf]}" | bc >>"$out/ratio.t"
+  awk -v h="${t[hw]}" -v p="${t[perf]}" 'BEGIN {printf "%.4f\n", h / p}' >>"$out/ratio.t"
   echo "$(lost_sum "$out/ovh-perf.data") $(lost_sum "$out/ovh-hw.data")" >>"$out/lost.t"
   unset t
 done
 b=$(median <"$out/bare.t"); p=$(median <"$out/perf.t"); h=$(median <"$out/hw.t")
 echo "bare workload:      $b s   (runs: $(sort -n "$out/bare.t" | tr '\n' ' '))"
-echo "perf record:        $p s  (slowdown $(echo "scale=3; $p / $b" | bc)x; runs: $(sort -n "$out/perf.t" | tr '\n' ' ')), last run: $(lost_in "$out/ovh-perf.data")"
-echo "hwprof recorder:    $h s  (slowdown $(echo "scale=3; $h / $b" | bc)x; runs: $(sort -n "$out/hw.t" | tr '\n' ' ')), last run: $(lost_in "$out/ovh-hw.data")"
+echo "perf record:        $p s  (slowdown $(awk -v a="$p" -v b="$b" 'BEGIN {printf "%.3f", a / b}')x; runs: $(sort -n "$out/perf.t" | tr '\n' ' ')), last run: $(lost_in "$out/ovh-perf.data")"
+echo "hwprof recorder:    $h s  (slowdown $(awk -v a="$h" -v b="$b" 'BEGIN {printf "%.3f", a / b}')x; runs: $(sort -n "$out/hw.t" | tr '\n' ' ')), last run: $(lost_in "$out/ovh-hw.data")"
 echo "hwprof/perf time ratio, median of per-round ratios: $(median <"$out/ratio.t")  (ratios: $(sort -n "$out/ratio.t" | tr '\n' ' '))"
 echo "samples lost per round (perf hwprof): $(tr '\n' ',' <"$out/lost.t" | sed 's/,$//')"
 echo "samples in the last round: perf $(perf report -D -i "$out/ovh-perf.data" 2>/dev/null | awk '/^ *SAMPLE events:/ {print $3; exit}'), hwprof $(sed -n 's/^samples=\([0-9]*\).*/\1/p' "$out/ovh-hw.err")"
