@@ -40,6 +40,7 @@ struct hwprof_record_event {
 	double scale;            /* EVENT_UPDATE scale (1e-6 for clocks), 0 = none */
 	bool aux;                /* an AUX-area PMU (Intel PT, Arm SPE) */
 	bool tracking;           /* carries mmap/comm/task records (default: the first event) */
+	bool configured;         /* attr from hwprof_evlist_config: only the target's bits are added */
 };
 
 /* AUX-area PMU hook: fills the AUXTRACE_INFO record body (after the
@@ -120,7 +121,8 @@ struct hwprof_record_stats {
  * or with -C, SAMPLE_ID in pipe mode. The tracking bits go on the event
  * marked tracking (a dummy: enabled at once for CPU targets, on exec with
  * a delay). With delay_ms no event is enabled on exec but the dummy.
- * Attr fields set by the caller
+ * Events marked configured keep their sample_type and inherit as
+ * hwprof_evlist_config left them. Attr fields set by the caller
  * (sample_type bits, period/frequency, regs) are kept. */
 HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 				     const struct hwprof_record_opts *o);

@@ -138,12 +138,12 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 
 /* The attrs in perf -vv's format: on stdout for --dry-run, on stderr
  * before recording with -vv (where perf prints them). */
-static int print_attrs(FILE *out, const struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
+static int print_attrs(FILE *out, const struct hwprof_record_event *ev, size_t n, const struct hwprof_evlist_opts *o,
 		       int arch_given, int verbose)
 {
 	static const char dots[] = "------------------------------------------------------------";
-	for (size_t i = 0; i < l->nr; i++) {
-		const struct hwprof_attr *a = &l->ev[i].attr;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_attr *a = &ev[i].attr;
 		fprintf(out, "%s\n", dots);
 		print_event_attr(out, a);
 		fprintf(out, "%s\n", dots);
@@ -154,6 +154,26 @@ static int print_attrs(FILE *out, const struct hwprof_evlist *l, const struct hw
 		}
 	}
 	return 0;
+}
+
+/* The target's part of the attrs (CPU for -a/-C, enable_on_exec for a
+ * workload, the tracking dummy's start), as the recorder will open them
+ * and perf -vv prints them. --dry-run without a target assumes a
+ * workload, the target perf needs. */
+static void config_for_target(struct hwprof_record_event *ev, uint32_t n, const struct record_cli_opts *ro,
+			      bool workload)
+{
+	static char *const cmd[] = { "true", NULL };
+	struct hwprof_record_opts t = { 0 };
+	t.argv = workload ? cmd : NULL;
+	t.pid = ro->pid;
+	t.tid = ro->tid;
+	t.system_wide = ro->system_wide;
+	t.cpus = ro->cpus;
+	t.no_inherit = ro->no_inherit;
+	t.pipe = ro->output && !strcmp(ro->output, "-");
+	t.delay_ms = ro->delay_ms;
+	hwprof_record_config(ev, n, &t);
 }
 
 /* The parsed events as the recorder takes them. Clocks carry perf's
@@ -170,6 +190,7 @@ static struct hwprof_record_event *record_events(const struct hwprof_evlist *l)
 		v[i].leader = e->leader == i ? -1 : (int)e->leader;
 		v[i].aux = e->is_aux;
 		v[i].tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
+		v[i].configured = true;
 		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
 			v[i].unit = "msec";
 			v[i].scale = 1e-6;
@@ -357,24 +378,28 @@ int cmd_record(int argc, char **argv)
 	struct hwprof_evlist l = { 0 };
 	struct hwprof_pmus *pmus = NULL;
 	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus);
-	if (!rc && dry) {
-		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
-	} else if (!rc) {
-		if (i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus) {
-			rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
-		} else {
-			if (verbose >= 2)
-				print_attrs(stderr, &l, &o, arch_given, verbose);
-			ro.events = record_events(&l);
-			ro.nr_events = (uint32_t)l.nr;
+	bool no_target = i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus;
+	if (!rc && !dry && no_target)
+		rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+	if (!rc) {
+		ro.events = record_events(&l);
+		ro.nr_events = (uint32_t)l.nr;
+		if (!ro.events)
+			rc = cli_error("record", "out of memory");
+	}
+	if (!rc) {
+		config_for_target(ro.events, ro.nr_events, &ro, i < argc || no_target);
+		if (dry || verbose >= 2)
+			print_attrs(dry ? stdout : stderr, ro.events, ro.nr_events, &o, arch_given, verbose);
+		if (!dry) {
 			ro.argv = i < argc ? argv + i : NULL;
 			ro.verbose = verbose;
 			ro.argc = argc;
 			ro.argv_all = argv;
-			rc = ro.events ? record_run(&ro) : cli_error("record", "out of memory");
-			free(ro.events);
+			rc = record_run(&ro);
 		}
 	}
+	free(ro.events);
 	hwprof_evlist_free(&l);
 	hwprof_pmus_close(pmus);
 	return rc;

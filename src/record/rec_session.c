@@ -156,16 +156,20 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 		struct hwprof_attr *a = &ev[i].attr;
 		if (!a->size)
 			a->size = HWPROF_ATTR_SIZE_VER7;
-		a->sample_type |= HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME;
-		if (HWPROF_ATTR_HAS(a, HWPROF_ATTR_FREQ))
-			a->sample_type |= HWPROF_SAMPLE_PERIOD;
+		/* events from hwprof_evlist_config hold the option defaults
+		 * already (time=0, no-inherit, group reads included) */
+		if (!ev[i].configured) {
+			a->sample_type |= HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME;
+			if (HWPROF_ATTR_HAS(a, HWPROF_ATTR_FREQ))
+				a->sample_type |= HWPROF_SAMPLE_PERIOD;
+			set_flag(a, HWPROF_ATTR_INHERIT, !o->no_inherit);
+		}
 		if (cpu_wide)
 			a->sample_type |= HWPROF_SAMPLE_CPU;
 		if (o->pipe)
 			a->sample_type |= HWPROF_SAMPLE_ID;
 		a->read_format |= HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
 		set_flag(a, HWPROF_ATTR_DISABLED, true);
-		set_flag(a, HWPROF_ATTR_INHERIT, !o->no_inherit);
 		/* enable_on_exec only works for events on the task itself; a
 		 * delay enables the events later, by ioctl */
 		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide && !o->delay_ms);

@@ -56,6 +56,19 @@ for args in "-a" "-a -F 1000" "-a -g" "-a -c 1000 -g -d --sample-cpu" "-a --swit
   if [ -s pe.txt ] && diff -q pe.txt he.txt >/dev/null; then pass "events as perf's for '$args': $(cut -d: -f1 he.txt | tr '\n' ' ')"
   else fail "events differ from perf's for '$args'"; diff pe.txt he.txt | head -6; fi
 done
+# per-event terms the target must not override (inherit, time, group reads)
+for spec in 'cpu-clock/no-inherit/' 'cpu-clock/time=0/' '{cpu-clock,task-clock}:S'; do
+  perf record -e "$spec" -o pe.data -- true >/dev/null 2>&1
+  "$HWPROF" record -q -e "$spec" -o he.data -- true >/dev/null 2>&1
+  perf evlist -v -i pe.data >pe.txt 2>&1; perf evlist -v -i he.data >he.txt 2>&1
+  if [ -s pe.txt ] && diff -q pe.txt he.txt >/dev/null; then pass "recorded attrs as perf's for -e '$spec'"
+  else fail "recorded attrs differ from perf's for -e '$spec'"; diff pe.txt he.txt | head -6; fi
+done
+# -vv / --dry-run print the attrs with the target's bits, as perf -vv
+perf record -vv -a -e cpu-clock -o pe.data -- true 2>&1 >/dev/null | awk '/^-+$/{n++} (n==1||n==3)&&!/^-+$/' >pa.attr
+"$HWPROF" record --dry-run -a -e cpu-clock | grep -v '^-' >ha.attr
+if [ -s ha.attr ] && diff -q pa.attr ha.attr >/dev/null; then pass "--dry-run -a: attrs (event and dummy:HG) as perf -vv -a"
+else fail "--dry-run -a differs from perf -vv -a"; diff pa.attr ha.attr | head -6; fi
 
 # --control: a workload that drives the control fifo itself, so each phase
 # runs as a different command: disabled (md5sum), enabled (sha1sum),

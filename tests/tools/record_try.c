@@ -90,6 +90,7 @@ int main(int argc, char **argv)
 		e->name = l.ev[k].name;
 		e->leader = l.ev[k].leader == k ? -1 : (int)l.ev[k].leader;
 		e->tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
+		e->configured = true;
 		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
 			e->unit = "msec";
 			e->scale = 1e-6;
