@@ -144,6 +144,9 @@ HWPROF_API void hwprof_record_wake(struct hwprof_recorder *r, enum hwprof_record
  * evlist__enable/disable do): --control enable/disable and the end of
  * -D. Returns 0 or the first error (-HWPROF_E_*). */
 HWPROF_API int hwprof_record_enable(struct hwprof_recorder *r, bool on);
+/* The same for one event (index into opts.events), all its fds:
+ * --control "enable NAME". */
+HWPROF_API int hwprof_record_enable_event(struct hwprof_recorder *r, uint32_t event, bool on);
 HWPROF_API pid_t hwprof_record_workload_pid(const struct hwprof_recorder *r);
 /* Final drain, LOST_SAMPLES, features, close. The workload (if still
  * running) is sent SIGTERM and reaped. stats and err may be NULL. */

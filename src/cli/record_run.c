@@ -155,9 +155,37 @@ struct control {
 	size_t len;
 };
 
-/* Acts on one command; false for one perf does not know (no ack). */
-static bool control_cmd(const struct record_cli_opts *o, struct hwprof_recorder *r, const char *s)
+/* Acts on one command; false for one perf does not know (no ack).
+ * "enable NAME" / "disable NAME" switch one event, "evlist" lists the
+ * events' names (its -v/-g/-F forms are not supported: an error line,
+ * acked so that a client waiting for the ack goes on). */
+static bool control_cmd(const struct record_cli_opts *o, const struct hwprof_record_event *ev, uint32_t nev,
+			struct hwprof_recorder *r, const char *s)
 {
+	if (!strncmp(s, "enable ", 7) || !strncmp(s, "disable ", 8)) {
+		bool on = s[0] == 'e';
+		const char *name = s + (on ? 7 : 8);
+		for (uint32_t i = 0; i < nev; i++)
+			if (ev[i].name && !strcmp(ev[i].name, name)) {
+				hwprof_record_enable_event(r, i, on);
+				if (!o->quiet)
+					fprintf(stderr, "Event %s %s\n", name, on ? "enabled" : "disabled");
+				return true;
+			}
+		if (!o->quiet)
+			fprintf(stderr, "failed: can't find '%s' event\n", name);
+		return true;
+	}
+	if (!strcmp(s, "evlist")) {
+		for (uint32_t i = 0; i < nev; i++)
+			fprintf(stderr, "%s\n", ev[i].name ? ev[i].name : "");
+		return true;
+	}
+	if (!strncmp(s, "evlist ", 7)) {
+		/* acked like perf (a client waits for it), but said plainly */
+		fprintf(stderr, "hwprof record: control command '%s': evlist options are not supported\n", s);
+		return true;
+	}
 	if (!strcmp(s, "enable") || !strcmp(s, "disable")) {
 		bool on = s[0] == 'e';
 		hwprof_record_enable(r, on);
@@ -172,7 +200,8 @@ static bool control_cmd(const struct record_cli_opts *o, struct hwprof_recorder 
 	return true;
 }
 
-static void control_poll(const struct record_cli_opts *o, struct hwprof_recorder *r, struct control *c)
+static void control_poll(const struct record_cli_opts *o, const struct hwprof_record_event *ev, uint32_t nev,
+			 struct hwprof_recorder *r, struct control *c)
 {
 	for (;;) {
 		ssize_t n = read(c->ctl, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
@@ -182,7 +211,7 @@ static void control_poll(const struct record_cli_opts *o, struct hwprof_recorder
 		char *line = c->buf, *nl;
 		while ((nl = memchr(line, '\n', c->len - (size_t)(line - c->buf)))) {
 			*nl = 0;
-			if (control_cmd(o, r, line) && c->ack >= 0) {
+			if (control_cmd(o, ev, nev, r, line) && c->ack >= 0) {
 				ssize_t w = write(c->ack, "ack\n", 4); /* a reader gone is not our error */
 				(void)w;
 			}
@@ -396,7 +425,7 @@ int record_run(const struct record_cli_opts *o)
 		if ((rc = hwprof_record_poll(r, timeout)) <= 0)
 			break;
 		if (ctl.ctl >= 0)
-			control_poll(o, r, &ctl);
+			control_poll(o, ev, o->nr_events, r, &ctl);
 	}
 	int loop_rc = rc;
 	struct hwprof_record_stats st;

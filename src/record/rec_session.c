@@ -698,6 +698,19 @@ HWPROF_API int hwprof_record_enable(struct hwprof_recorder *r, bool on)
 	return first;
 }
 
+HWPROF_API int hwprof_record_enable_event(struct hwprof_recorder *r, uint32_t event, bool on)
+{
+	int first = 0;
+	for (size_t i = 0; r && i < r->nr_fds; i++) {
+		if (r->fds[i].ev != event)
+			continue;
+		int rc = r->sys.ioctl(r->fds[i].fd, on ? REC_IOC_ENABLE : REC_IOC_DISABLE, 0);
+		if (rc < 0 && !first)
+			first = -errno_code(-rc);
+	}
+	return first;
+}
+
 HWPROF_API pid_t hwprof_record_workload_pid(const struct hwprof_recorder *r)
 {
 	return r ? r->child : -1;

@@ -97,6 +97,18 @@ if diff -q <(grep -v '^\[' ctl-perf.err) <(grep -v '^\[' ctl-hwprof.err) >/dev/n
   pass "--control: messages as perf's: $(grep -v '^\[' ctl-hwprof.err | tr '\n' ' ')"
 else fail "--control messages differ"; diff ctl-perf.err ctl-hwprof.err; fi
 same_dump control ctl-hwprof.data
+# per-event enable/disable, an unknown event, evlist: perf's messages
+rm -f c3 a3; mkfifo c3 a3
+cat >wl3.sh <<'EOS'
+echo "disable cpu-clock" >c3; read x <a3
+echo "enable nosuch" >c3; read x <a3
+echo "evlist" >c3; read x <a3
+echo "enable cpu-clock" >c3; read x <a3
+EOS
+perf record -e cpu-clock,task-clock --control fifo:c3,a3 -o ev-perf.data -- sh wl3.sh 2>&1 >/dev/null | grep -v '^\[' >ev-perf.err
+timeout 60 "$HWPROF" record -e cpu-clock,task-clock --control fifo:c3,a3 -o ev-hw.data -- sh wl3.sh 2>&1 >/dev/null | grep -v '^\[' >ev-hw.err
+if [ -s ev-perf.err ] && diff -q ev-perf.err ev-hw.err >/dev/null; then pass "--control enable/disable NAME, evlist: as perf ($(tr '\n' '|' <ev-hw.err))"
+else fail "--control per-event messages differ"; diff ev-perf.err ev-hw.err | head -6; fi
 # fd: form and stop: the recording ends when told, with a valid file
 rm -f c2 a2; mkfifo c2 a2
 exec 7<>c2 8<>a2
