@@ -70,6 +70,7 @@ struct hwprof_event {
 	uint16_t max_stack;
 	int inherit, time;          /* values of the inherit / time terms */
 	int precise_max, weak, sample_read, exclude_gh;
+	uint64_t terms_set;         /* bit i: the spec gave format term pmu->formats[i] (i < 64) */
 };
 
 struct hwprof_evlist {

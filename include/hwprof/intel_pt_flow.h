@@ -48,6 +48,9 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,
 				       uint64_t bias);
 
+/* A copy of src's sections with an empty block cache, for a decoder on
+ * another thread. It reads src's file mappings: free it before src. */
+HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct hwprof_pt_image *src);
 /* Caller-owned bytes that must outlive the image. */
 HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,
 				       size_t len, uint64_t vaddr);
@@ -208,6 +211,29 @@ HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t
 
 HWPROF_API const char *hwprof_pt_ev_name(unsigned type);
 
+/* Parallel decoding: the trace is cut at PSBs into segments decoded on
+ * worker threads (each with a clone of img) and joined so that fn sees
+ * exactly the events hwprof_pt_flow_next() gives (the cyc totals included),
+ * in the same order, on the calling thread. ev->ilen is valid during the
+ * call only. fn returns 0 to go on; anything else stops the decode and is
+ * returned. img must not change meanwhile. Returns 0, fn's value or
+ * -HWPROF_E_*. */
+struct hwprof_pt_par_opts {
+	unsigned nthreads;       /* 0: the online CPUs; 1: serial */
+	size_t segment_bytes;    /* cut at the first PSB after this many bytes
+				  * (0: 64 KiB) */
+};
+struct hwprof_pt_par_stats {
+	size_t segments;         /* segments decoded in parallel */
+	size_t joins;            /* cuts where the segments were joined */
+	size_t reruns;           /* cuts decoded again serially (no join) */
+};
+typedef int (*hwprof_pt_event_fn)(void *ctx, const struct hwprof_pt_event *ev);
+HWPROF_API int hwprof_pt_flow_decode_parallel(const void *buf, size_t len, struct hwprof_pt_image *img,
+					      const struct hwprof_pt_flow_config *cfg,
+					      const struct hwprof_pt_par_opts *opts,
+					      hwprof_pt_event_fn fn, void *ctx,
+					      struct hwprof_pt_par_stats *stats);
 /* ---- 4. Time ------------------------------------------------------------------ */
 
 /* perf time (ns) of a TSC value: time_zero + tsc * mult >> shift, computed

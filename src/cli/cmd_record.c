@@ -15,8 +15,10 @@
 #include "hwprof/sys.h"
 #include "cli/cli.h"
 #include "cli/print_event_attr.h"
+#include "cli/record_pt.h"
 #include "cli/record_pt_emulate.h"
 #include "cli/record_run.h"
+#include "cli/record_spe.h"
 
 /* perf's usage trailer after -I? and register warnings (parse-options):
  * the help of the option is shown only when its short form -I was used. */
@@ -109,8 +111,10 @@ static int parse_u64(const char *s, uint64_t *v)
 /* Parse and configure the events: the -e specs (or perf's default), the
  * evlist defaults, then the -I/--user-regs registers, checked. */
 static int build_events(const char **specs, int nspecs, const struct hwprof_evlist_opts *o,
-			const struct hwprof_attr *regs, struct hwprof_evlist *l, struct hwprof_pmus **pmusp)
+			const struct hwprof_attr *regs, struct hwprof_evlist *l, struct hwprof_pmus **pmusp,
+			struct record_pt *pt, const struct record_pt_filters *fl, int verbose)
 {
+	size_t spec_end[MAX_E];
 	struct hwprof_error err;
 	int rc = cli_pmus_open(pmusp);
 	if (rc < 0)
@@ -121,9 +125,13 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 		nspecs = 1;
 	}
 	rc = 0;
-	for (int i = 0; i < nspecs && !rc; i++)
+	for (int i = 0; i < nspecs && !rc; i++) {
 		if (hwprof_evlist_parse(l, specs[i], *pmusp, &err) < 0)
 			rc = cli_error("record", "%s", err.msg);
+		spec_end[i] = l->nr;
+	}
+	if (!rc)
+		rc = record_pt_prepare(pt, l, *pmusp, fl, spec_end, verbose);
 	if (!rc && hwprof_evlist_config(l, o, *pmusp, &err) < 0)
 		rc = cli_error("record", "%s", err.msg);
 	for (size_t i = 0; !rc && i < l->nr; i++) {
@@ -224,6 +232,8 @@ int cmd_record(int argc, char **argv)
 	struct hwprof_attr regs;
 	struct hwprof_evlist_opts o;
 	struct record_cli_opts ro;
+	struct record_pt_filters filters = { .n = 0 };
+	struct record_pt pt = { 0 };
 	const char *specs[MAX_E];
 	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
 
@@ -353,6 +363,10 @@ int cmd_record(int argc, char **argv)
 			if (s[12] && (parse_u64(s + 13, &val) || !val || val > 0xffffffffULL))
 				return cli_usage_error("record", "bad --aux-sample size '%s'", s + 13);
 			o.aux_sample = (uint32_t)val;
+		} else if (is_opt(s, NULL, "--filter")) {
+			if (!(v = opt_value(argc, argv, &i, s, NULL, "--filter")))
+				return cli_usage_error("record", "option '%s' requires a value", s);
+			rc = record_pt_add_filter(&filters, nspecs, v);
 		} else if (is_opt(s, NULL, "--control")) {
 			if (!(ro.control = opt_value(argc, argv, &i, s, NULL, "--control")))
 				return cli_usage_error("record", "option '%s' requires fifo:ctl[,ack] or fd:ctl[,ack]", s);
@@ -377,7 +391,10 @@ int cmd_record(int argc, char **argv)
 		return rc;
 	struct hwprof_evlist l = { 0 };
 	struct hwprof_pmus *pmus = NULL;
-	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus);
+	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus, &pt, &filters, verbose);
+	if (!rc)
+		rc = record_pt_finish(&pt, &l, &ro.aux_pages, &ro.mmap_pages, ro.snapshot);
+	rc = rc ? rc : record_spe_setup(&l, pmus, &o, &ro, dry);
 	bool no_target = i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus;
 	if (!rc && !dry && no_target)
 		rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
@@ -392,6 +409,11 @@ int cmd_record(int argc, char **argv)
 		if (dry || verbose >= 2)
 			print_attrs(dry ? stdout : stderr, ro.events, ro.nr_events, &o, arch_given, verbose);
 		if (!dry) {
+			bool sw = false;
+			record_pt_attach(&pt, ro.events, l.nr, &ro.aux_ops, ro.system_wide || ro.cpus, &sw);
+			for (uint32_t k = 0; sw && k < ro.nr_events; k++)
+				if (ro.events[k].tracking) /* perf's switch events ride the tracking event */
+					ro.events[k].attr.flags |= 1ULL << HWPROF_ATTR_CONTEXT_SWITCH;
 			ro.argv = i < argc ? argv + i : NULL;
 			ro.verbose = verbose;
 			ro.argc = argc;
@@ -400,6 +422,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	free(ro.events);
+	record_pt_free(&pt);
 	hwprof_evlist_free(&l);
 	hwprof_pmus_close(pmus);
 	return rc;

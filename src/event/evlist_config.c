@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "event/event_int.h"
+#include "hwprof/intel_pt_cfg.h"
 
 HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o)
 {
@@ -65,12 +66,13 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 		a->sample_regs_user |= user_regs_mask(o->arch);
 		a->sample_stack_user = (e->set & HWPROF_EVSET_STACK_SIZE) ? e->stack_size : o->stack_size;
 		on(a, HWPROF_ATTR_EXCLUDE_CALLCHAIN_USER);
-		if (per_event) {
-			/* perf also samples data addresses for a per-event dwarf call graph */
-			a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
-			if (first)
-				on(a, HWPROF_ATTR_MMAP_DATA);
-		}
+		/* perf samples data addresses for a dwarf call graph, global or
+		 * per event ("Enable data address sampling for DWARF unwind"):
+		 * the data maps it brings are what perf's libunwind reads
+		 * .eh_frame_hdr through, so without them perf cannot unwind */
+		a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
+		if (first)
+			on(a, HWPROF_ATTR_MMAP_DATA);
 		break;
 	case HWPROF_CG_LBR:
 		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK;
@@ -120,8 +122,7 @@ static int is_dummy(const struct hwprof_attr *a)
 static int add_tracking_dummy(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o, size_t *track,
 			      struct hwprof_error *err)
 {
-	*track = 0;
-	if (!(o->target_cpu || o->delay) || !l->nr || is_dummy(&l->ev[0].attr))
+	if (!(o->target_cpu || o->delay) || !l->nr || is_dummy(&l->ev[*track].attr))
 		return 0;
 	int rc = hwprof_evlist_parse(l, "dummy:HG", NULL, err);
 	if (rc < 0)
@@ -142,9 +143,11 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 	}
 	if (err)
 		memset(err, 0, sizeof(*err));
-	size_t track = 0; /* perf's tracking evsel: the first, or its dummy */
-	int rc = add_tracking_dummy(l, o, &track, err);
-	if (rc < 0)
+	size_t track; /* perf's tracking evsel: the first, or a dummy */
+	int spe, rc = evt_spe_prepare(l, o, pmus, &track, &spe, err);
+	if (rc)
+		return rc;
+	if ((rc = add_tracking_dummy(l, o, &track, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct hwprof_event *e = &l->ev[i];
@@ -160,9 +163,26 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 		if (e->precise_max)
 			a->flags |= 3ULL << HWPROF_ATTR_PRECISE_IP; /* perf lowers it to what opens */
 
+		if (e->is_aux && !strcmp(e->pmu, "intel_pt")) {
+			/* perf record's checks against caps/ (a copy: forcing pt=1
+			 * is the caller's, who also owes perf's warning) */
+			const struct hwprof_pmu *pmu = pmus ? hwprof_pmus_find(pmus, e->pmu) : NULL;
+			uint64_t cfg = a->config;
+			struct hwprof_error perr;
+			int prc = pmu ? hwprof_pt_check_config(pmu, &cfg, NULL, &perr) : 0;
+			if (prc < 0) {
+				if (err) {
+					*err = perr;
+					err->offset = e->spec_off;
+				}
+				return prc;
+			}
+		}
 		if (e->is_aux) {
 			off(a, HWPROF_ATTR_FREQ);
-			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period : aux_period(e, pmus);
+			/* -c overrides the AUX PMU's own period too (perf 6.1 evsel__config) */
+			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period
+					   : o->period ? o->period : aux_period(e, pmus);
 		} else if (e->set & HWPROF_EVSET_PERIOD) {
 			off(a, HWPROF_ATTR_FREQ);
 			a->sample_period = e->period;
@@ -198,7 +218,7 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			for (size_t k = 0; k < sizeof(track_bits) / sizeof(track_bits[0]); k++)
 				on(a, track_bits[k]);
 		}
-		if (track && i == track && !o->period && !o->user_freq) {
+		if (i == track && is_dummy(a) && !o->period && !o->user_freq) {
 			/* the dummy samples nothing: perf gives it period 1 rather
 			 * than the default frequency */
 			off(a, HWPROF_ATTR_FREQ);
@@ -250,5 +270,7 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			}
 		}
 	}
+	if (spe)
+		evt_spe_finish(l, pmus, track);
 	return 0;
 }
