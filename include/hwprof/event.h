@@ -100,6 +100,18 @@ struct hwprof_evlist_opts {
 	int no_inherit;          /* -i */
 	int user_freq;           /* -F was given (Arm SPE refuses frequencies) */
 	enum hwprof_arch arch;   /* register mask for dwarf call graphs */
+	/* perf record options that change the attrs (the one place they are
+	 * applied; the recorder adds only what depends on the target) */
+	int data_addr;           /* -d: ADDR|DATA_SRC, mmap_data on the tracking event */
+	int sample_cpu;          /* --sample-cpu */
+	int inherit_stat;        /* -s */
+	int switch_events;       /* --switch-events: context_switch on the tracking event */
+	uint32_t aux_sample;     /* --aux-sample[=size] on non-AUX events, 0 = off */
+	/* perf's tracking dummy ("dummy:HG", software event 9) is appended to
+	 * carry the sideband when the target has CPUs (-a, -C) or with an
+	 * initial delay (-D), as perf 6.1's record__open does */
+	int target_cpu;          /* -a or -C */
+	int delay;               /* -D/--delay given (ms, or -1) */
 };
 HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o);
 

@@ -42,6 +42,7 @@ struct hwprof_record_event {
 	const char *filter;      /* PERF_EVENT_IOC_SET_FILTER text after open, or NULL
 	                          * (address filters: "filter 0x1130/0x2a@/usr/bin/x") */
 	bool tracking;           /* carries mmap/comm/task records (default: the first event) */
+	bool configured;         /* attr from hwprof_evlist_config: only the target's bits are added */
 };
 
 /* AUX-area PMU hook: fills the AUXTRACE_INFO record body (after the
@@ -78,6 +79,14 @@ struct hwprof_record_opts {
 	char *const *cmd_argv;
 	bool no_synth;           /* skip /proc synthesis (tests with fake kernels) */
 	bool no_features;        /* skip system features (tests) */
+	/* -D/--delay: 0 = events enabled at start (exec for a workload);
+	 * otherwise they stay disabled until hwprof_record_enable() (the
+	 * caller times the delay; -1 = until told). A tracking dummy event
+	 * still runs from exec, as in perf. */
+	int delay_ms;
+	/* -S e (--snapshot=e): one last AUX snapshot when recording ends;
+	 * without it perf 6.1 keeps only the snapshots asked for */
+	bool snapshot_on_exit;
 };
 
 /* Why hwprof_record_open failed, beyond the hwprof_error. */
@@ -101,6 +110,9 @@ struct hwprof_record_stats {
 	int workload_status;     /* waitpid status of the workload, -1 if none */
 	bool workload_failed;    /* exec failed; workload_errno says why */
 	int workload_errno;
+	/* PERF_RECORD_AUX records seen, and how many carried each flag
+	 * (the kernel's PERF_AUX_FLAG_TRUNCATED, _PARTIAL, _COLLISION) */
+	uint64_t aux_records, aux_truncated, aux_partial, aux_collision;
 };
 
 /* perf record's defaults for the target (evsel__config/evlist__config
@@ -108,7 +120,11 @@ struct hwprof_record_stats {
  * workload, sample_id_all, read_format ID|LOST, tracking bits (mmap,
  * comm, task, mmap2, comm_exec, ksymbol, bpf_event) on the first event,
  * SAMPLE_ID with several events, SAMPLE_CPU and IDENTIFIER system-wide
- * or with -C, SAMPLE_ID in pipe mode. Attr fields set by the caller
+ * or with -C, SAMPLE_ID in pipe mode. The tracking bits go on the event
+ * marked tracking (a dummy: enabled at once for CPU targets, on exec with
+ * a delay). With delay_ms no event is enabled on exec but the dummy.
+ * Events marked configured keep their sample_type and inherit as
+ * hwprof_evlist_config left them. Attr fields set by the caller
  * (sample_type bits, period/frequency, regs) are kept. */
 HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 				     const struct hwprof_record_opts *o);
@@ -126,6 +142,13 @@ enum hwprof_record_wake { HWPROF_WAKE_STOP = 1, HWPROF_WAKE_SNAPSHOT = 2, HWPROF
 /* Async-signal-safe: asks the poll loop to stop, take an AUX snapshot or
  * reap the workload. */
 HWPROF_API void hwprof_record_wake(struct hwprof_recorder *r, enum hwprof_record_wake what);
+/* Enable (on) or disable every event (group leaders, the way perf's
+ * evlist__enable/disable do): --control enable/disable and the end of
+ * -D. Returns 0 or the first error (-HWPROF_E_*). */
+HWPROF_API int hwprof_record_enable(struct hwprof_recorder *r, bool on);
+/* The same for one event (index into opts.events), all its fds:
+ * --control "enable NAME". */
+HWPROF_API int hwprof_record_enable_event(struct hwprof_recorder *r, uint32_t event, bool on);
 HWPROF_API pid_t hwprof_record_workload_pid(const struct hwprof_recorder *r);
 /* Final drain, LOST_SAMPLES, features, close. The workload (if still
  * running) is sent SIGTERM and reaped. stats and err may be NULL. */

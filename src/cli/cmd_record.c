@@ -146,12 +146,12 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 
 /* The attrs in perf -vv's format: on stdout for --dry-run, on stderr
  * before recording with -vv (where perf prints them). */
-static int print_attrs(FILE *out, const struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
+static int print_attrs(FILE *out, const struct hwprof_record_event *ev, size_t n, const struct hwprof_evlist_opts *o,
 		       int arch_given, int verbose)
 {
 	static const char dots[] = "------------------------------------------------------------";
-	for (size_t i = 0; i < l->nr; i++) {
-		const struct hwprof_attr *a = &l->ev[i].attr;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_attr *a = &ev[i].attr;
 		fprintf(out, "%s\n", dots);
 		print_event_attr(out, a);
 		fprintf(out, "%s\n", dots);
@@ -162,6 +162,26 @@ static int print_attrs(FILE *out, const struct hwprof_evlist *l, const struct hw
 		}
 	}
 	return 0;
+}
+
+/* The target's part of the attrs (CPU for -a/-C, enable_on_exec for a
+ * workload, the tracking dummy's start), as the recorder will open them
+ * and perf -vv prints them. --dry-run without a target assumes a
+ * workload, the target perf needs. */
+static void config_for_target(struct hwprof_record_event *ev, uint32_t n, const struct record_cli_opts *ro,
+			      bool workload)
+{
+	static char *const cmd[] = { "true", NULL };
+	struct hwprof_record_opts t = { 0 };
+	t.argv = workload ? cmd : NULL;
+	t.pid = ro->pid;
+	t.tid = ro->tid;
+	t.system_wide = ro->system_wide;
+	t.cpus = ro->cpus;
+	t.no_inherit = ro->no_inherit;
+	t.pipe = ro->output && !strcmp(ro->output, "-");
+	t.delay_ms = ro->delay_ms;
+	hwprof_record_config(ev, n, &t);
 }
 
 /* The parsed events as the recorder takes them. Clocks carry perf's
@@ -178,6 +198,7 @@ static struct hwprof_record_event *record_events(const struct hwprof_evlist *l)
 		v[i].leader = e->leader == i ? -1 : (int)e->leader;
 		v[i].aux = e->is_aux;
 		v[i].tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
+		v[i].configured = true;
 		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
 			v[i].unit = "msec";
 			v[i].scale = 1e-6;
@@ -299,10 +320,11 @@ int cmd_record(int argc, char **argv)
 				return cli_usage_error("record", "option '%s' expects a process id", s);
 			*(pid ? &ro.pid : &ro.tid) = (int)val;
 		} else if (!strcmp(s, "-a") || !strcmp(s, "--all-cpus"))
-			ro.system_wide = true;
+			ro.system_wide = true, o.target_cpu = 1;
 		else if (is_opt(s, "-C", "--cpu")) {
 			if (!(ro.cpus = opt_value(argc, argv, &i, s, "-C", "--cpu")))
 				return cli_usage_error("record", "option '%s' requires a cpu list", s);
+			o.target_cpu = 1;
 		} else if (is_opt(s, "-m", "--mmap-pages")) {
 			uint64_t a = 0, b = 0;
 			v = opt_value(argc, argv, &i, s, "-m", "--mmap-pages");
@@ -323,28 +345,40 @@ int cmd_record(int argc, char **argv)
 				return cli_usage_error("record", "compression level must be 1..22");
 			ro.zstd_level = (int)val;
 		} else if (!strcmp(s, "-d") || !strcmp(s, "--data"))
-			ro.data_addr = true;
+			o.data_addr = 1;
 		else if (!strcmp(s, "-T") || !strcmp(s, "--timestamp"))
-			ro.timestamp = true;
+			; /* samples carry TIME anyway */
 		else if (!strcmp(s, "--sample-cpu"))
-			ro.sample_cpu = true;
+			o.sample_cpu = 1;
 		else if (!strcmp(s, "-s") || !strcmp(s, "--stat"))
-			ro.inherit_stat = true;
+			o.inherit_stat = 1;
 		else if (!strcmp(s, "--switch-events"))
-			ro.switch_events = true;
+			o.switch_events = 1;
 		else if (!strcmp(s, "-S") || !strcmp(s, "--snapshot"))
 			ro.snapshot = true;
+		else if (!strcmp(s, "-Se") || !strcmp(s, "--snapshot=e"))
+			ro.snapshot = ro.snapshot_on_exit = true; /* perf's 'e': a snapshot at the end too */
 		else if (!strcmp(s, "--aux-sample") || !strncmp(s, "--aux-sample=", 13)) {
 			uint64_t val = 4096;
 			if (s[12] && (parse_u64(s + 13, &val) || !val || val > 0xffffffffULL))
 				return cli_usage_error("record", "bad --aux-sample size '%s'", s + 13);
-			ro.aux_sample = (uint32_t)val;
+			o.aux_sample = (uint32_t)val;
 		} else if (is_opt(s, NULL, "--filter")) {
 			if (!(v = opt_value(argc, argv, &i, s, NULL, "--filter")))
 				return cli_usage_error("record", "option '%s' requires a value", s);
 			rc = record_pt_add_filter(&filters, nspecs, v);
-		} else if (!strncmp(s, "--control=", 10))
-			ro.control = s + 10;
+		} else if (is_opt(s, NULL, "--control")) {
+			if (!(ro.control = opt_value(argc, argv, &i, s, NULL, "--control")))
+				return cli_usage_error("record", "option '%s' requires fifo:ctl[,ack] or fd:ctl[,ack]", s);
+		} else if (is_opt(s, "-D", "--delay")) {
+			char *end;
+			v = opt_value(argc, argv, &i, s, "-D", "--delay");
+			long ms = v ? strtol(v, &end, 10) : 0;
+			if (!v || !*v || *end || ms < -1 || ms > 0x7fffffff)
+				return cli_usage_error("record", "option '%s' expects ms (or -1: start disabled)", s);
+			ro.delay_ms = (int)ms;
+			o.delay = ms != 0;
+		}
 		else
 			return cli_usage_error("record", "unknown option '%s'", s);
 		if (ev) {
@@ -361,27 +395,33 @@ int cmd_record(int argc, char **argv)
 	if (!rc)
 		rc = record_pt_finish(&pt, &l, &ro.aux_pages, &ro.mmap_pages, ro.snapshot);
 	rc = rc ? rc : record_spe_setup(&l, pmus, &o, &ro, dry);
-	if (!rc && dry) {
-		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
-	} else if (!rc) {
-		if (i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus) {
-			rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
-		} else {
-			if (verbose >= 2)
-				print_attrs(stderr, &l, &o, arch_given, verbose);
-			ro.events = record_events(&l);
-			ro.nr_events = (uint32_t)l.nr;
-			if (ro.events)
-				record_pt_attach(&pt, ro.events, l.nr, &ro.aux_ops, ro.system_wide || ro.cpus,
-						 &ro.switch_events);
+	bool no_target = i >= argc && !ro.system_wide && ro.pid < 0 && ro.tid < 0 && !ro.cpus;
+	if (!rc && !dry && no_target)
+		rc = cli_usage_error("record", "nothing to record: give a command, -p, -t, -a or -C");
+	if (!rc) {
+		ro.events = record_events(&l);
+		ro.nr_events = (uint32_t)l.nr;
+		if (!ro.events)
+			rc = cli_error("record", "out of memory");
+	}
+	if (!rc) {
+		config_for_target(ro.events, ro.nr_events, &ro, i < argc || no_target);
+		if (dry || verbose >= 2)
+			print_attrs(dry ? stdout : stderr, ro.events, ro.nr_events, &o, arch_given, verbose);
+		if (!dry) {
+			bool sw = false;
+			record_pt_attach(&pt, ro.events, l.nr, &ro.aux_ops, ro.system_wide || ro.cpus, &sw);
+			for (uint32_t k = 0; sw && k < ro.nr_events; k++)
+				if (ro.events[k].tracking) /* perf's switch events ride the tracking event */
+					ro.events[k].attr.flags |= 1ULL << HWPROF_ATTR_CONTEXT_SWITCH;
 			ro.argv = i < argc ? argv + i : NULL;
 			ro.verbose = verbose;
 			ro.argc = argc;
 			ro.argv_all = argv;
-			rc = ro.events ? record_run(&ro) : cli_error("record", "out of memory");
-			free(ro.events);
+			rc = record_run(&ro);
 		}
 	}
+	free(ro.events);
 	record_pt_free(&pt);
 	hwprof_evlist_free(&l);
 	hwprof_pmus_close(pmus);

@@ -1,5 +1,5 @@
-/* hwprof record's runner (record_run.h): perf record's attr settings for
- * the options, the recording loop with signals and --control, and perf's
+/* hwprof record's runner (record_run.h): the recording loop with signals,
+ * -D and --control, and perf's
  * messages: the cycles -> cpu-clock fallback, the perf_event_paranoid
  * hint, workload failures, the end-of-run summary ("hwprof record" where
  * perf says "perf record"). Self-contained (no cli.h) so test tools can
@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/record_run.h"
+#include "hwprof/perfdata.h"
 #include "hwprof/regs.h"
+#include "util/bytes.h"
 
 static struct hwprof_recorder *volatile run_rec; /* for the signal handlers */
 static volatile sig_atomic_t run_signalled;
@@ -35,80 +38,6 @@ static void flag(struct hwprof_attr *a, unsigned bit, bool on)
 		a->flags |= 1ULL << bit;
 	else
 		a->flags &= ~(1ULL << bit);
-}
-
-/* The user-register mask perf uses for DWARF unwinding on this arch. */
-static uint64_t dwarf_regs(void)
-{
-#if defined(__x86_64__)
-	return 0xff0fffULL;
-#elif defined(__aarch64__)
-	return (1ULL << 33) - 1;
-#else
-	return 0;
-#endif
-}
-
-static int apply(const struct record_cli_opts *o, struct hwprof_record_event *ev, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		struct hwprof_attr *a = &ev[i].attr;
-		if (o->period) {
-			a->sample_period = o->period;
-			flag(a, HWPROF_ATTR_FREQ, false);
-		} else if (o->freq) {
-			a->sample_period = o->freq;
-			flag(a, HWPROF_ATTR_FREQ, true);
-		} else if (!a->sample_period && !ev[i].aux) {
-			a->sample_period = 4000;
-			flag(a, HWPROF_ATTR_FREQ, true);
-		}
-		if (o->call_graph && !ev[i].aux) {
-			a->sample_type |= HWPROF_SAMPLE_CALLCHAIN;
-			if (!strncmp(o->call_graph, "dwarf", 5)) {
-				unsigned long size = 8192;
-				if (o->call_graph[5] == ',')
-					size = strtoul(o->call_graph + 6, NULL, 0);
-				if (!size || size > 65528) {
-					fprintf(stderr, "callchain: Incorrect stack dump size (max 65528): %s\n",
-						o->call_graph + 6);
-					return -1;
-				}
-				a->sample_type |= HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER |
-						  HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
-				a->sample_regs_user = dwarf_regs();
-				a->sample_stack_user = (uint32_t)((size + 7) & ~7UL);
-				flag(a, HWPROF_ATTR_EXCLUDE_CALLCHAIN_USER, true);
-				flag(a, HWPROF_ATTR_MMAP_DATA, true);
-			} else if (!strcmp(o->call_graph, "lbr")) {
-				a->sample_type |= HWPROF_SAMPLE_BRANCH_STACK;
-				/* user, call stack, no flags, no cycles */
-				a->branch_sample_type = (1ULL << 0) | (1ULL << 11) | (1ULL << 14) | (1ULL << 15);
-			} else if (strcmp(o->call_graph, "fp")) {
-				fprintf(stderr, "callchain: Unknown --call-graph option value: %s\n", o->call_graph);
-				return -1;
-			}
-		}
-		if (o->data_addr) {
-			a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
-			flag(a, HWPROF_ATTR_MMAP_DATA, true);
-		}
-		if (o->timestamp)
-			a->sample_type |= HWPROF_SAMPLE_TIME;
-		if (o->sample_cpu)
-			a->sample_type |= HWPROF_SAMPLE_CPU;
-		if (o->inherit_stat) {
-			flag(a, HWPROF_ATTR_INHERIT_STAT, true);
-			a->read_format |= HWPROF_FORMAT_TOTAL_TIME_ENABLED | HWPROF_FORMAT_TOTAL_TIME_RUNNING;
-		}
-		if (o->switch_events && i == 0)
-			flag(a, HWPROF_ATTR_CONTEXT_SWITCH, true);
-		if (o->aux_sample && !ev[i].aux) {
-			a->sample_type |= HWPROF_SAMPLE_AUX;
-			a->aux_sample_size = o->aux_sample;
-		}
-	}
-	return 0;
 }
 
 static int paranoid(void)
@@ -209,50 +138,176 @@ static int fallback(const struct record_cli_opts *o, struct hwprof_record_event 
 	return 0;
 }
 
-/* --control fifo:ctl[,ack]: "snapshot", "stop" (and "enable"/"disable",
- * acknowledged but not acted on yet), "ack\n" on the ack fifo. */
-static void control_poll(struct hwprof_recorder *r, int ctl, int ack)
+/* perf's messages when events are switched by -D or --control */
+static void say_enabled(const struct record_cli_opts *o, bool on)
 {
+	if (!o->quiet)
+		fprintf(stderr, on ? "Events enabled\n" : "Events disabled\n");
+}
+
+/* --control: one command per line, as perf 6.1's evlist__ctl_process:
+ * enable, disable, snapshot, stop and ping are acted on and acknowledged
+ * with "ack\n"; anything else is ignored without an ack. Commands may
+ * arrive split over reads: a partial line waits in buf. */
+struct control {
+	int ctl, ack;
 	char buf[256];
-	ssize_t n = read(ctl, buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	for (char *s = strtok(buf, "\n"); s; s = strtok(NULL, "\n")) {
-		if (!strcmp(s, "snapshot"))
-			hwprof_record_wake(r, HWPROF_WAKE_SNAPSHOT);
-		else if (!strcmp(s, "stop"))
-			hwprof_record_wake(r, HWPROF_WAKE_STOP);
-		if (ack >= 0 && write(ack, "ack\n", 4) < 0)
-			break;
+	size_t len;
+};
+
+/* Acts on one command; false for one perf does not know (no ack).
+ * "enable NAME" / "disable NAME" switch one event, "evlist" lists the
+ * events' names (its -v/-g/-F forms are not supported: an error line,
+ * acked so that a client waiting for the ack goes on). */
+static bool control_cmd(const struct record_cli_opts *o, const struct hwprof_record_event *ev, uint32_t nev,
+			struct hwprof_recorder *r, const char *s)
+{
+	if (!strncmp(s, "enable ", 7) || !strncmp(s, "disable ", 8)) {
+		bool on = s[0] == 'e';
+		const char *name = s + (on ? 7 : 8);
+		for (uint32_t i = 0; i < nev; i++)
+			if (ev[i].name && !strcmp(ev[i].name, name)) {
+				hwprof_record_enable_event(r, i, on);
+				if (!o->quiet)
+					fprintf(stderr, "Event %s %s\n", name, on ? "enabled" : "disabled");
+				return true;
+			}
+		if (!o->quiet)
+			fprintf(stderr, "failed: can't find '%s' event\n", name);
+		return true;
+	}
+	if (!strcmp(s, "evlist")) {
+		for (uint32_t i = 0; i < nev; i++)
+			fprintf(stderr, "%s\n", ev[i].name ? ev[i].name : "");
+		return true;
+	}
+	if (!strncmp(s, "evlist ", 7)) {
+		/* acked like perf (a client waits for it), but said plainly */
+		fprintf(stderr, "hwprof record: control command '%s': evlist options are not supported\n", s);
+		return true;
+	}
+	if (!strcmp(s, "enable") || !strcmp(s, "disable")) {
+		bool on = s[0] == 'e';
+		hwprof_record_enable(r, on);
+		say_enabled(o, on);
+	} else if (!strcmp(s, "snapshot")) {
+		hwprof_record_wake(r, HWPROF_WAKE_SNAPSHOT);
+	} else if (!strcmp(s, "stop")) {
+		hwprof_record_wake(r, HWPROF_WAKE_STOP);
+	} else if (strcmp(s, "ping")) {
+		return false;
+	}
+	return true;
+}
+
+static void control_poll(const struct record_cli_opts *o, const struct hwprof_record_event *ev, uint32_t nev,
+			 struct hwprof_recorder *r, struct control *c)
+{
+	for (;;) {
+		ssize_t n = read(c->ctl, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
+		if (n <= 0)
+			return;
+		c->len += (size_t)n;
+		char *line = c->buf, *nl;
+		while ((nl = memchr(line, '\n', c->len - (size_t)(line - c->buf)))) {
+			*nl = 0;
+			if (control_cmd(o, ev, nev, r, line) && c->ack >= 0) {
+				ssize_t w = write(c->ack, "ack\n", 4); /* a reader gone is not our error */
+				(void)w;
+			}
+			line = nl + 1;
+		}
+		c->len -= (size_t)(line - c->buf);
+		memmove(c->buf, line, c->len);
+		if (c->len == sizeof(c->buf) - 1)
+			c->len = 0; /* a line longer than any command: drop it */
 	}
 }
 
-static int open_control(const char *spec, int *ctl, int *ack)
+/* fifo:ctl[,ack] opens the fifos; fd:ctl[,ack] takes inherited fds. */
+static int open_control(const char *spec, struct control *c)
 {
-	*ctl = *ack = -1;
+	c->ctl = c->ack = -1;
+	c->len = 0;
 	if (!spec)
 		return 0;
-	if (strncmp(spec, "fifo:", 5)) {
+	bool fifo = !strncmp(spec, "fifo:", 5);
+	if (!fifo && strncmp(spec, "fd:", 3)) {
 		fprintf(stderr, "Failed to parse --control option: %s\n", spec);
 		return -1;
 	}
 	char paths[512];
-	snprintf(paths, sizeof(paths), "%s", spec + 5);
+	snprintf(paths, sizeof(paths), "%s", spec + (fifo ? 5 : 3));
 	char *comma = strchr(paths, ',');
 	if (comma)
 		*comma++ = 0;
-	*ctl = open(paths, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (*ctl < 0) {
+	if (!fifo) {
+		char *e1, *e2 = NULL;
+		long a = strtol(paths, &e1, 10), b = comma ? strtol(comma, &e2, 10) : -1;
+		if (!paths[0] || *e1 || a < 0 || (comma && (!comma[0] || *e2 || b < 0))) {
+			fprintf(stderr, "Failed to parse --control option: %s\n", spec);
+			return -1;
+		}
+		if (fcntl((int)a, F_GETFL) < 0 || (b >= 0 && fcntl((int)b, F_GETFL) < 0)) {
+			fprintf(stderr, "Failed to parse --control option: %s: bad file descriptor\n", spec);
+			return -1;
+		}
+		/* inherited descriptors are not ours to close; dup them */
+		c->ctl = fcntl((int)a, F_DUPFD_CLOEXEC, 3);
+		c->ack = b >= 0 ? fcntl((int)b, F_DUPFD_CLOEXEC, 3) : -1;
+		if (c->ctl >= 0)
+			fcntl(c->ctl, F_SETFL, fcntl(c->ctl, F_GETFL) | O_NONBLOCK);
+		return c->ctl >= 0 ? 0 : -1;
+	}
+	c->ctl = open(paths, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (c->ctl < 0) {
 		fprintf(stderr, "Failed to open '%s'\n", paths);
 		return -1;
 	}
-	if (comma && (*ack = open(comma, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
+	if (comma && (c->ack = open(comma, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		fprintf(stderr, "Failed to open '%s'\n", comma);
-		close(*ctl);
+		close(c->ctl);
+		c->ctl = -1;
 		return -1;
 	}
 	return 0;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* perf record reads its file back when it finishes (for build ids) and
+ * its session then warns about LOST records and a high LOST_SAMPLES
+ * rate (perf_session__warn_about_errors); the same counts and texts from
+ * our file. Pipe output is not read back, as in perf. */
+static void lost_warnings(const char *path)
+{
+	struct hwprof_perfdata *h;
+	if (hwprof_perfdata_open(&h, path, NULL))
+		return;
+	struct hwprof_record rec;
+	uint64_t total = 0, lost = 0, samples = 0, lost_samples = 0;
+	while (hwprof_perfdata_next(h, &rec) == 1) {
+		total++;
+		if (rec.type == HWPROF_RECORD_LOST)
+			lost++;
+		else if (rec.type == HWPROF_RECORD_SAMPLE)
+			samples++;
+		else if (rec.type == HWPROF_RECORD_LOST_SAMPLES && rec.size >= 16)
+			lost_samples += ld64(rec.data + 8);
+	}
+	hwprof_perfdata_close(h);
+	if (lost)
+		fprintf(stderr, "Warning:\nProcessed %d events and lost %d chunks!\n\nCheck IO/CPU overload!\n\n",
+			(int)total, (int)lost);
+	double rate = samples + lost_samples ? (double)lost_samples / (double)(samples + lost_samples) : 0;
+	if (rate > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)(samples + lost_samples), rate * 100.0);
 }
 
 int record_run(const struct record_cli_opts *o)
@@ -275,8 +330,6 @@ int record_run(const struct record_cli_opts *o)
 	}
 	memcpy(ev, o->events, o->nr_events * sizeof(*ev));
 	int status = 255;
-	if (apply(o, ev, o->nr_events))
-		goto out;
 
 	struct hwprof_record_opts ro = { 0 };
 	ro.sys = o->sys;
@@ -291,6 +344,7 @@ int record_run(const struct record_cli_opts *o)
 	ro.mmap_pages = o->mmap_pages;
 	ro.aux_pages = o->aux_pages;
 	ro.snapshot = o->snapshot;
+	ro.snapshot_on_exit = o->snapshot_on_exit;
 	ro.aux_ops = o->aux_ops;
 	ro.output = o->output ? o->output : "perf.data";
 	ro.output_fd = -1;
@@ -298,10 +352,11 @@ int record_run(const struct record_cli_opts *o)
 	ro.zstd_level = o->zstd_level;
 	ro.cmd_argc = o->argc;
 	ro.cmd_argv = o->argv_all;
+	ro.delay_ms = o->delay_ms;
 	hwprof_record_config(ev, o->nr_events, &ro);
 
-	int ctl, ack;
-	if (open_control(o->control, &ctl, &ack))
+	struct control ctl;
+	if (open_control(o->control, &ctl))
 		goto out;
 
 	struct hwprof_recorder *r = NULL;
@@ -350,9 +405,28 @@ int record_run(const struct record_cli_opts *o)
 			fprintf(stderr, "Error:\n%s\n", err.msg);
 		goto out_ctl;
 	}
-	while ((rc = hwprof_record_poll(r, ctl >= 0 ? 100 : 500)) > 0)
-		if (ctl >= 0)
-			control_poll(r, ctl, ack);
+	/* -D: events start disabled; enabled after delay_ms (> 0) or by
+	 * --control (-1) */
+	uint64_t enable_at = o->delay_ms > 0 ? mono_ms() + (uint64_t)o->delay_ms : 0;
+	if (o->delay_ms)
+		say_enabled(o, false);
+	for (;;) {
+		int timeout = ctl.ctl >= 0 ? 100 : 500;
+		if (enable_at) {
+			uint64_t now = mono_ms();
+			if (now >= enable_at) {
+				hwprof_record_enable(r, true);
+				say_enabled(o, true);
+				enable_at = 0;
+			} else if (enable_at - now < (uint64_t)timeout) {
+				timeout = (int)(enable_at - now);
+			}
+		}
+		if ((rc = hwprof_record_poll(r, timeout)) <= 0)
+			break;
+		if (ctl.ctl >= 0)
+			control_poll(o, ev, o->nr_events, r, &ctl);
+	}
 	int loop_rc = rc;
 	struct hwprof_record_stats st;
 	rc = hwprof_record_close(r, &st, &err);
@@ -360,8 +434,9 @@ int record_run(const struct record_cli_opts *o)
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	if (rc || loop_rc < 0) {
-		fprintf(stderr, "failed to write perf data, error: %s\n",
-			rc ? err.msg : hwprof_strerror(loop_rc));
+		/* perf's line ends with strerror: the last part of our message */
+		const char *m = rc ? err.msg : hwprof_strerror(loop_rc), *c = strrchr(m, ':');
+		fprintf(stderr, "failed to write perf data, error: %s\n", c && c[1] == ' ' ? c + 2 : m);
 		goto out_ctl;
 	}
 	if (o->verbose)
@@ -369,12 +444,11 @@ int record_run(const struct record_cli_opts *o)
 			(unsigned long long)st.samples, (unsigned long long)st.lost,
 			(unsigned long long)st.lost_samples, (unsigned long long)st.wakeups,
 			(unsigned long long)st.dropped);
-	if (st.lost_chunks)
-		fprintf(stderr, "WARNING: LOST %llu chunks, Check IO/CPU overload\n",
-			(unsigned long long)st.lost_chunks);
 	if (!o->quiet) {
 		fprintf(stderr, "[ hwprof record: Woken up %llu times to write data ]\n",
 			(unsigned long long)st.wakeups);
+		if (!ro.pipe)
+			lost_warnings(ro.output);
 		double mb = (double)st.bytes / 1024.0 / 1024.0;
 		const char *name = ro.pipe ? "(null)" : ro.output;
 		if (st.compressed) {
@@ -382,18 +456,26 @@ int record_run(const struct record_cli_opts *o)
 			fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, ratio is %.3f) ]\n",
 				mb, name, raw, st.bytes ? (double)st.bytes_raw / (double)st.bytes : 0.0);
 		} else {
-			fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb, name,
-				(unsigned long long)st.samples);
+			/* perf gives the count only when there are samples and
+			 * no AUX area tracing */
+			bool aux = false;
+			for (uint32_t i = 0; i < o->nr_events; i++)
+				aux |= ev[i].aux;
+			if (st.samples && !aux)
+				fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,
+					name, (unsigned long long)st.samples);
+			else
+				fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s ]\n", mb, name);
 		}
 	}
 	status = 0;
 	if (st.workload_status >= 0 && WIFEXITED(st.workload_status) && !run_signalled)
 		status = WEXITSTATUS(st.workload_status);
 out_ctl:
-	if (ctl >= 0)
-		close(ctl);
-	if (ack >= 0)
-		close(ack);
+	if (ctl.ctl >= 0)
+		close(ctl.ctl);
+	if (ctl.ack >= 0)
+		close(ctl.ack);
 out:
 	free(ev);
 	free(names);

@@ -1,6 +1,5 @@
 /* hwprof record after option parsing: the parsed options in one struct,
- * and record_run() which applies them to the events' attrs the way perf
- * record does, records, and prints perf's messages and errors. */
+ * and record_run() which records and prints perf's messages and errors. */
 #ifndef HWPROF_CLI_RECORD_RUN_H
 #define HWPROF_CLI_RECORD_RUN_H
 
@@ -10,29 +9,25 @@
 #include "hwprof/record.h"
 
 struct record_cli_opts {
-	struct hwprof_record_event *events; /* from -e (or the default event) */
+	/* from -e (or the default event), configured by hwprof_evlist_config
+	 * (the one place options become attrs); the target's bits are added
+	 * by hwprof_record_config */
+	struct hwprof_record_event *events;
 	uint32_t nr_events;
-	uint64_t period;            /* -c, 0 = not given */
-	uint64_t freq;              /* -F, 0 = not given (default 4000 when neither) */
-	const char *call_graph;     /* -g = "fp"; "fp", "dwarf[,size]", "lbr"; NULL */
-	bool data_addr;             /* -d */
-	bool timestamp;             /* -T */
-	bool sample_cpu;            /* --sample-cpu */
-	bool inherit_stat;          /* -s */
-	bool switch_events;         /* --switch-events */
-	bool no_inherit;            /* --no-inherit */
-	uint32_t aux_sample;        /* --aux-sample[=size], 0 = off */
 	/* target */
 	char *const *argv;          /* workload after the options (or after --) */
 	int pid, tid;               /* -p, -t */
 	bool system_wide;           /* -a */
 	const char *cpus;           /* -C */
+	bool no_inherit;            /* --no-inherit */
 	/* buffers and output */
 	uint32_t mmap_pages, aux_pages; /* -m pages[,auxpages] */
 	const char *output;         /* -o, NULL = perf.data; "-" = pipe to stdout */
 	int zstd_level;             /* -z = 1, --compression-level=n */
 	bool snapshot;              /* -S */
-	const char *control;        /* --control fifo:ctl[,ack] */
+	bool snapshot_on_exit;      /* -Se / --snapshot=e */
+	const char *control;        /* --control fifo:ctl[,ack] or fd:ctl[,ack] */
+	int delay_ms;               /* -D: 0, ms, or -1 = until --control enable */
 	const struct hwprof_record_aux_ops *aux_ops;
 	int quiet, verbose;         /* -q, -v count */
 	int argc;                   /* the command line, for the CMDLINE feature */

@@ -85,6 +85,52 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 	}
 }
 
+/* perf record's -d, --sample-cpu, -s, --switch-events and --aux-sample
+ * (evsel__config): the sideband bits go on the tracking event only. */
+static void config_record_opts(struct hwprof_event *e, int tracking, const struct hwprof_evlist_opts *o)
+{
+	struct hwprof_attr *a = &e->attr;
+	if (o->data_addr) {
+		a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
+		if (tracking)
+			on(a, HWPROF_ATTR_MMAP_DATA);
+	}
+	if (o->sample_cpu)
+		a->sample_type |= HWPROF_SAMPLE_CPU;
+	if (o->inherit_stat) {
+		on(a, HWPROF_ATTR_INHERIT_STAT);
+		a->read_format |= HWPROF_FORMAT_TOTAL_TIME_ENABLED | HWPROF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	if (o->switch_events && tracking)
+		on(a, HWPROF_ATTR_CONTEXT_SWITCH);
+	if (o->aux_sample && !e->is_aux) {
+		a->sample_type |= HWPROF_SAMPLE_AUX;
+		a->aux_sample_size = o->aux_sample;
+	}
+}
+
+static int is_dummy(const struct hwprof_attr *a)
+{
+	return a->type == HWPROF_TYPE_SOFTWARE && a->config == 9;
+}
+
+/* perf 6.1 (record__open): with an initial delay or CPUs as the target,
+ * the sideband (mmap, comm, task, ...) is carried by a "dummy:HG" event
+ * appended to the list, unless the tracking event already is a dummy. It
+ * is enabled at once for CPU targets (so the sideband covers the delay
+ * and the synthesis), on exec otherwise; the recorder sets those bits. */
+static int add_tracking_dummy(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o, size_t *track,
+			      struct hwprof_error *err)
+{
+	if (!(o->target_cpu || o->delay) || !l->nr || is_dummy(&l->ev[*track].attr))
+		return 0;
+	int rc = hwprof_evlist_parse(l, "dummy:HG", NULL, err);
+	if (rc < 0)
+		return rc;
+	*track = l->nr - 1;
+	return 0;
+}
+
 HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
 				    const struct hwprof_pmus *pmus, struct hwprof_error *err)
 {
@@ -97,9 +143,11 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 	}
 	if (err)
 		memset(err, 0, sizeof(*err));
-	size_t track;
+	size_t track; /* perf's tracking evsel: the first, or a dummy */
 	int spe, rc = evt_spe_prepare(l, o, pmus, &track, &spe, err);
 	if (rc)
+		return rc;
+	if ((rc = add_tracking_dummy(l, o, &track, err)) < 0)
 		return rc;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct hwprof_event *e = &l->ev[i];
@@ -170,7 +218,15 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			for (size_t k = 0; k < sizeof(track_bits) / sizeof(track_bits[0]); k++)
 				on(a, track_bits[k]);
 		}
+		if (i == track && is_dummy(a) && !o->period && !o->user_freq) {
+			/* the dummy samples nothing: perf gives it period 1 rather
+			 * than the default frequency */
+			off(a, HWPROF_ATTR_FREQ);
+			a->sample_period = 1;
+			a->sample_type &= ~HWPROF_SAMPLE_PERIOD;
+		}
 		config_call_graph(e, i == track, o);
+		config_record_opts(e, i == track, o);
 		if (e->set & HWPROF_EVSET_MAX_STACK)
 			a->sample_max_stack = e->max_stack;
 		if ((e->set & HWPROF_EVSET_TIME) && !e->time)

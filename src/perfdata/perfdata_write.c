@@ -45,7 +45,37 @@ struct hwprof_writer {
 	size_t nr_aux, cap_aux;
 	uint8_t buf[1 << 16];   /* output buffer */
 	size_t buffered;
+	/* What a failed write leaves readable: bytes known to be on disk, the
+	 * end of the last whole record among them, and the record ends still
+	 * waiting in the buffer (at most one per 8 buffered bytes, plus one) */
+	uint64_t on_disk, safe_end;
+	uint64_t pend[(1 << 13) + 2];
+	size_t pend_first, pend_n;
 };
+
+#define PEND_CAP ((1 << 13) + 2)
+
+/* A whole record ends at file position end. */
+static void mark_end(struct hwprof_writer *w, uint64_t end)
+{
+	if (end <= w->on_disk) {
+		w->safe_end = end;
+	} else if (w->pend_n == PEND_CAP) {
+		w->pend[(w->pend_first + w->pend_n - 1) % PEND_CAP] = end; /* coarser, still safe */
+	} else {
+		w->pend[(w->pend_first + w->pend_n++) % PEND_CAP] = end;
+	}
+}
+
+static void advance_disk(struct hwprof_writer *w, size_t n)
+{
+	w->on_disk += n;
+	while (w->pend_n && w->pend[w->pend_first] <= w->on_disk) {
+		w->safe_end = w->pend[w->pend_first];
+		w->pend_first = (w->pend_first + 1) % PEND_CAP;
+		w->pend_n--;
+	}
+}
 
 static int werror(struct hwprof_writer *w, int code, const char *fmt, const char *detail)
 {
@@ -68,6 +98,7 @@ static int flush(struct hwprof_writer *w)
 			return werror(w, HWPROF_E_IO, "write failed: %s", strerror(errno));
 		}
 		done += (size_t)r;
+		advance_disk(w, (size_t)r);
 	}
 	w->buffered = 0;
 	return 0;
@@ -337,6 +368,7 @@ static int start(struct hwprof_writer *w)
 		ids_at += 8ull * w->ev[i].nr_ids;
 	}
 	w->data_offset = w->pos;
+	w->safe_end = w->data_offset;
 	return w->err.code;
 }
 
@@ -349,6 +381,7 @@ HWPROF_API int hwprof_writer_write(struct hwprof_writer *w, const void *rec, siz
 	if (out(w, rec, size))
 		return w->err.code;
 	w->data_size = w->pos - w->data_offset;
+	mark_end(w, w->pos);
 	return 0;
 }
 
@@ -363,9 +396,14 @@ HWPROF_API int hwprof_writer_write_records(struct hwprof_writer *w, const void *
 			return werror(w, HWPROF_E_INVAL, "%s", "record run does not end on a record boundary");
 		at += sz;
 	}
+	uint64_t base = w->pos;
 	if (out(w, recs, len))
 		return w->err.code;
 	w->data_size = w->pos - w->data_offset;
+	for (size_t at = 0; at < len;) {
+		at += ld16(p + at + 6);
+		mark_end(w, base + at);
+	}
 	return 0;
 }
 
@@ -402,6 +440,8 @@ HWPROF_API int hwprof_writer_write_auxtrace(struct hwprof_writer *w, uint64_t of
 	out(w, data, len);
 	out_zeros(w, padded - len);
 	w->data_size = w->pos - w->data_offset;
+	if (!w->err.code)
+		mark_end(w, w->pos);
 	return w->err.code;
 }
 
@@ -467,7 +507,10 @@ HWPROF_API int hwprof_writer_close(struct hwprof_writer *w, struct hwprof_error 
 		}
 		int saved = w->err.code;
 		w->err.code = 0;
-		flush(w);
+		if (!failed)
+			flush(w);
+		else
+			w->data_size = w->safe_end > w->data_offset ? w->safe_end - w->data_offset : 0;
 		uint8_t hdr[104] = { 0 };
 		uint32_t asz = 0;
 		for (uint32_t i = 0; i < w->nr_ev; i++)

@@ -89,6 +89,12 @@ struct hwprof_recorder {
 	uint8_t tmp[65536];
 };
 
+/* perf's dummy software event (PERF_COUNT_SW_DUMMY): sideband only */
+static inline bool rec_is_dummy(const struct hwprof_attr *a)
+{
+	return a->type == HWPROF_TYPE_SOFTWARE && a->config == 9;
+}
+
 /* rec_sys.c: real syscalls for members the caller left NULL */
 void rec_sys_fill(struct hwprof_sys_ops *dst, const struct hwprof_sys_ops *src);
 /* rec_cpus.c */

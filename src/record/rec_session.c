@@ -104,6 +104,16 @@ void rec_note_record(struct hwprof_recorder *r, const uint8_t *rec, size_t size)
 		if (size >= 16)
 			r->st.lost_samples += ld64(rec + 8);
 		break;
+	case HWPROF_RECORD_AUX:
+		/* u64 aux_offset, aux_size, flags */
+		r->st.aux_records++;
+		if (size >= 32) {
+			uint64_t f = ld64(rec + 24);
+			r->st.aux_truncated += !!(f & 1);
+			r->st.aux_partial += !!(f & 4);
+			r->st.aux_collision += !!(f & 8);
+		}
+		break;
 	case HWPROF_RECORD_MMAP2:
 	case HWPROF_RECORD_MMAP: {
 		size_t at = type == HWPROF_RECORD_MMAP ? 40 : 72;
@@ -133,7 +143,9 @@ static void set_flag(struct hwprof_attr *a, unsigned bit, bool on)
 
 HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n, const struct hwprof_record_opts *o)
 {
-	bool workload = o->argv && o->argv[0];
+	/* enable_on_exec only when the workload is the target (perf's
+	 * target__none): with -p/-t as well it runs but is not the target */
+	bool workload = o->argv && o->argv[0] && o->pid <= 0 && o->tid <= 0;
 	bool cpu_wide = o->system_wide || o->cpus;
 	bool same = true;
 	uint32_t tracker = 0; /* perf's tracking evsel: a dummy for AUX tracing, else the first */
@@ -144,18 +156,29 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 		struct hwprof_attr *a = &ev[i].attr;
 		if (!a->size)
 			a->size = HWPROF_ATTR_SIZE_VER7;
-		a->sample_type |= HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME;
-		if (HWPROF_ATTR_HAS(a, HWPROF_ATTR_FREQ))
-			a->sample_type |= HWPROF_SAMPLE_PERIOD;
+		/* events from hwprof_evlist_config hold the option defaults
+		 * already (time=0, no-inherit, group reads included) */
+		if (!ev[i].configured) {
+			a->sample_type |= HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME;
+			if (HWPROF_ATTR_HAS(a, HWPROF_ATTR_FREQ))
+				a->sample_type |= HWPROF_SAMPLE_PERIOD;
+			set_flag(a, HWPROF_ATTR_INHERIT, !o->no_inherit);
+		}
 		if (cpu_wide)
 			a->sample_type |= HWPROF_SAMPLE_CPU;
 		if (o->pipe)
 			a->sample_type |= HWPROF_SAMPLE_ID;
 		a->read_format |= HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
 		set_flag(a, HWPROF_ATTR_DISABLED, true);
-		set_flag(a, HWPROF_ATTR_INHERIT, !o->no_inherit);
-		/* enable_on_exec only works for events on the task itself */
-		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide);
+		/* enable_on_exec only works for events on the task itself; a
+		 * delay enables the events later, by ioctl */
+		set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide && !o->delay_ms);
+		if (i == tracker && rec_is_dummy(a)) {
+			/* the sideband dummy: at once for CPU targets (it covers
+			 * the delay and the synthesis), on exec otherwise */
+			set_flag(a, HWPROF_ATTR_DISABLED, !cpu_wide);
+			set_flag(a, HWPROF_ATTR_ENABLE_ON_EXEC, workload && !cpu_wide);
+		}
 		set_flag(a, HWPROF_ATTR_SAMPLE_ID_ALL, true);
 		static const unsigned track[] = { HWPROF_ATTR_MMAP, HWPROF_ATTR_COMM, HWPROF_ATTR_TASK,
 						  HWPROF_ATTR_MMAP2, HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL,
@@ -380,9 +403,10 @@ static int setup_targets(struct hwprof_recorder *r, struct hwprof_error *err)
 		return rec_set_error(err, HWPROF_E_IO, "cannot read the online CPUs");
 	}
 	bool workload = r->o.argv && r->o.argv[0];
-	if (workload) {
-		if ((rc = rec_workload_fork(r, err)))
-			return rc;
+	if (workload && (rc = rec_workload_fork(r, err)))
+		return rc;
+	/* -p/-t name the target even when a command runs too (as in perf) */
+	if (workload && r->o.pid <= 0 && r->o.tid <= 0) {
 		rc = add_int(&r->threads, &r->nr_threads, r->child);
 	} else if (r->o.pid > 0) {
 		rc = process_threads(r, r->o.pid);
@@ -494,6 +518,8 @@ HWPROF_API int hwprof_record_start(struct hwprof_recorder *r, struct hwprof_erro
 			continue;
 		if (HWPROF_ATTR_HAS(&e->attr, HWPROF_ATTR_ENABLE_ON_EXEC) && r->child > 0)
 			continue;
+		if (r->o.delay_ms && !(e->tracking && rec_is_dummy(&e->attr)))
+			continue; /* hwprof_record_enable() after the delay */
 		int rc = r->sys.ioctl(r->fds[i].fd, REC_IOC_ENABLE, 0);
 		if (rc < 0)
 			return rec_set_error(err, errno_code(-rc), "cannot enable the events: %s", strerror(-rc));
@@ -665,6 +691,33 @@ HWPROF_API void hwprof_record_wake(struct hwprof_recorder *r, enum hwprof_record
 	}
 }
 
+HWPROF_API int hwprof_record_enable(struct hwprof_recorder *r, bool on)
+{
+	int first = 0;
+	for (size_t i = 0; r && i < r->nr_fds; i++) {
+		const struct hwprof_record_event *e = &r->ev[r->fds[i].ev];
+		if (e->leader >= 0 && (uint32_t)e->leader != r->fds[i].ev)
+			continue; /* members follow their leader */
+		int rc = r->sys.ioctl(r->fds[i].fd, on ? REC_IOC_ENABLE : REC_IOC_DISABLE, 0);
+		if (rc < 0 && !first)
+			first = -errno_code(-rc);
+	}
+	return first;
+}
+
+HWPROF_API int hwprof_record_enable_event(struct hwprof_recorder *r, uint32_t event, bool on)
+{
+	int first = 0;
+	for (size_t i = 0; r && i < r->nr_fds; i++) {
+		if (r->fds[i].ev != event)
+			continue;
+		int rc = r->sys.ioctl(r->fds[i].fd, on ? REC_IOC_ENABLE : REC_IOC_DISABLE, 0);
+		if (rc < 0 && !first)
+			first = -errno_code(-rc);
+	}
+	return first;
+}
+
 HWPROF_API pid_t hwprof_record_workload_pid(const struct hwprof_recorder *r)
 {
 	return r ? r->child : -1;
@@ -695,7 +748,7 @@ HWPROF_API int hwprof_record_close(struct hwprof_recorder *r, struct hwprof_reco
 	for (size_t i = 0; i < r->nr_fds; i++)
 		r->sys.ioctl(r->fds[i].fd, REC_IOC_DISABLE, 0);
 	if (r->w) {
-		if (r->o.snapshot && r->started)
+		if (r->o.snapshot && r->o.snapshot_on_exit && r->started)
 			rc = snapshot(r);
 		if (!rc && r->started)
 			rc = hwprof_record_drain(r);

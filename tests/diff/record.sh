@@ -98,8 +98,11 @@ if "$REC" -v -e cycles -o "$TMP/cyc.data" -- true >/dev/null 2>"$TMP/cyc.err" &&
 else fail "cycles fallback: $(head -2 "$TMP/cyc.err")"; fi
 # perf's summary lines, the workload's exit code
 "$REC" -o "$TMP/sum.data" -- sh -c 'exit 3' >/dev/null 2>"$TMP/sum.err"; rc=$?
+ns=$(perf report -D -i "$TMP/sum.data" 2>/dev/null | sed -n '/^Aggregated stats:/,/stats:$/p' | awk '/ SAMPLE events:/ {print $3; exit}')
+if [ "${ns:-0}" -gt 0 ]; then suffix=" ($ns samples)"; else suffix=""; fi # perf omits "(0 samples)"
 if [ $rc = 3 ] && grep -q '^\[ hwprof record: Woken up [0-9]* times to write data \]$' "$TMP/sum.err" &&
-   grep -q "^\[ hwprof record: Captured and wrote [0-9.]* MB $TMP/sum.data ([0-9]* samples) \]$" "$TMP/sum.err"; then
+   grep -qF "[ hwprof record: Captured and wrote " "$TMP/sum.err" &&
+   grep -q "^\[ hwprof record: Captured and wrote [0-9.]* MB $TMP/sum.data$suffix \]$" "$TMP/sum.err"; then
   pass "summary lines as perf's, workload exit code 3 returned"
 else fail "summary/exit code: rc=$rc $(cat "$TMP/sum.err")"; fi
 # Ctrl-C ends cleanly with a valid file
@@ -112,6 +115,28 @@ if [ -e /dev/full ]; then
   "$REC" -o /dev/full -- true >/dev/null 2>"$TMP/full.err"; rc=$?
   if [ $rc != 0 ] && grep -q "No space left on device" "$TMP/full.err"; then pass "disk full: error reported ($rc)"
   else fail "disk full: rc=$rc $(head -1 "$TMP/full.err")"; fi
+fi
+
+# a disk that fills up mid-recording (a 256 KiB tmpfs, when we may mount
+# one): perf's error line, and a file both readers take, with the same
+# samples, up to the last whole record
+mkdir -p "$TMP/small"
+if mount -t tmpfs -o size=256k tmpfs "$TMP/small" 2>/dev/null; then
+  "$REC" -v -e task-clock -c 20000 -o "$TMP/small/x.data" -- sh -c 'head -c 300000000 /dev/zero | md5sum' \
+    >/dev/null 2>"$TMP/small.err"; rc=$?
+  if [ $rc != 0 ] && grep -q "^failed to write perf data, error: No space left on device$" "$TMP/small.err"; then
+    pass "tmpfs full: perf's error line, exit $rc"
+  else fail "tmpfs full: rc=$rc $(head -2 "$TMP/small.err")"; fi
+  perf report -D -i "$TMP/small/x.data" >"$TMP/small.perf" 2>"$TMP/small.perr"; prc=$?
+  "$HWPROF" report -D -i "$TMP/small/x.data" >"$TMP/small.hw" 2>&1; hrc=$?
+  n=$(samples_in_dump "$TMP/small.perf")
+  if [ $prc = 0 ] && [ $hrc = 0 ] && [ "${n:-0}" -gt 0 ] && diff -q "$TMP/small.perf" "$TMP/small.hw" >/dev/null &&
+     ! grep -q "WARNING" "$TMP/small.perr"; then
+    pass "tmpfs full: the truncated file reads in perf and hwprof alike ($n samples)"
+  else fail "tmpfs full: perf rc=$prc hwprof rc=$hrc samples=${n:-none} $(head -1 "$TMP/small.hw")"; fi
+  umount "$TMP/small"
+else
+  skip "tmpfs full (cannot mount a tmpfs here; test_record's t_disk_full covers the writer)"
 fi
 
 # the other way: hwprof reads perf's recordings of the same kinds (report_dump.sh

@@ -46,6 +46,102 @@ awk '/^-+$/{n++} n==1||(n==2&&/^-+$/)' vv.err | head -40 >vv.attr
 if [ -s vv.attr ] && diff -q vvp.attr vv.attr >/dev/null; then pass "record -vv: attr block as perf prints it"
 else fail "record -vv attr block differs"; diff vvp.attr vv.attr | head -5; fi
 
+# perf 6.1's tracking dummy (dummy:HG) for -a, -C and -D: the same events
+# and attrs as perf's own recording with the same options
+for args in "-a" "-a -F 1000" "-a -g" "-a -c 1000 -g -d --sample-cpu" "-a --switch-events" \
+            "-a --no-inherit" "-C 0" "-D 10 -g" "-D -1 -c 5000" "-p $$"; do
+  perf record $args -e cpu-clock -o pe.data -- true >/dev/null 2>&1
+  "$HWPROF" record -q $args -e cpu-clock -o he.data -- true >/dev/null 2>&1
+  perf evlist -v -i pe.data >pe.txt 2>&1; perf evlist -v -i he.data >he.txt 2>&1
+  if [ -s pe.txt ] && diff -q pe.txt he.txt >/dev/null; then pass "events as perf's for '$args': $(cut -d: -f1 he.txt | tr '\n' ' ')"
+  else fail "events differ from perf's for '$args'"; diff pe.txt he.txt | head -6; fi
+done
+# per-event terms the target must not override (inherit, time, group reads)
+for spec in 'cpu-clock/no-inherit/' 'cpu-clock/time=0/' '{cpu-clock,task-clock}:S'; do
+  perf record -e "$spec" -o pe.data -- true >/dev/null 2>&1
+  "$HWPROF" record -q -e "$spec" -o he.data -- true >/dev/null 2>&1
+  perf evlist -v -i pe.data >pe.txt 2>&1; perf evlist -v -i he.data >he.txt 2>&1
+  if [ -s pe.txt ] && diff -q pe.txt he.txt >/dev/null; then pass "recorded attrs as perf's for -e '$spec'"
+  else fail "recorded attrs differ from perf's for -e '$spec'"; diff pe.txt he.txt | head -6; fi
+done
+# -vv / --dry-run print the attrs with the target's bits, as perf -vv
+perf record -vv -a -e cpu-clock -o pe.data -- true 2>&1 >/dev/null | awk '/^-+$/{n++} (n==1||n==3)&&!/^-+$/' >pa.attr
+"$HWPROF" record --dry-run -a -e cpu-clock | grep -v '^-' >ha.attr
+if [ -s ha.attr ] && diff -q pa.attr ha.attr >/dev/null; then pass "--dry-run -a: attrs (event and dummy:HG) as perf -vv -a"
+else fail "--dry-run -a differs from perf -vv -a"; diff pa.attr ha.attr | head -6; fi
+
+# --control: a workload that drives the control fifo itself, so each phase
+# runs as a different command: disabled (md5sum), enabled (sha1sum),
+# disabled again (sha256sum). Acks order the phases; no timing involved.
+rm -f c1 a1; mkfifo c1 a1
+cat >wl.sh <<'EOS'
+head -c 20000000 /dev/zero | md5sum >/dev/null
+echo ping >c1; read x <a1
+echo enable >c1; read x <a1
+head -c 20000000 /dev/zero | sha1sum >/dev/null
+echo disable >c1; read x <a1
+echo bogus >c1
+echo snapshot >c1; read x <a1
+head -c 20000000 /dev/zero | sha256sum >/dev/null
+EOS
+comms() { perf script -F comm -i "$1" 2>/dev/null | awk '{print $1}' | sort | uniq -c | awk '{printf "%s=%s ", $2, $1}'; }
+for who in hwprof perf; do
+  if [ $who = perf ]; then perf record -D -1 -e task-clock -c 100000 --control fifo:c1,a1 -o ctl-$who.data -- sh wl.sh >/dev/null 2>ctl-$who.err
+  else "$HWPROF" record -D -1 -e task-clock -c 100000 --control fifo:c1,a1 -o ctl-$who.data -- sh wl.sh >/dev/null 2>ctl-$who.err; fi
+  c=$(comms ctl-$who.data)
+  if echo "$c" | grep -q "sha1sum=[1-9]" && ! echo "$c" | grep -q "md5sum\|sha256sum"; then
+    pass "--control ($who): samples only while enabled: $c"
+  else fail "--control ($who): $c"; fi
+done
+if diff -q <(grep -v '^\[' ctl-perf.err) <(grep -v '^\[' ctl-hwprof.err) >/dev/null; then
+  pass "--control: messages as perf's: $(grep -v '^\[' ctl-hwprof.err | tr '\n' ' ')"
+else fail "--control messages differ"; diff ctl-perf.err ctl-hwprof.err; fi
+same_dump control ctl-hwprof.data
+# per-event enable/disable, an unknown event, evlist: perf's messages
+rm -f c3 a3; mkfifo c3 a3
+cat >wl3.sh <<'EOS'
+echo "disable cpu-clock" >c3; read x <a3
+echo "enable nosuch" >c3; read x <a3
+echo "evlist" >c3; read x <a3
+echo "enable cpu-clock" >c3; read x <a3
+EOS
+perf record -e cpu-clock,task-clock --control fifo:c3,a3 -o ev-perf.data -- sh wl3.sh 2>&1 >/dev/null | grep -v '^\[' >ev-perf.err
+timeout 60 "$HWPROF" record -e cpu-clock,task-clock --control fifo:c3,a3 -o ev-hw.data -- sh wl3.sh 2>&1 >/dev/null | grep -v '^\[' >ev-hw.err
+if [ -s ev-perf.err ] && diff -q ev-perf.err ev-hw.err >/dev/null; then pass "--control enable/disable NAME, evlist: as perf ($(tr '\n' '|' <ev-hw.err))"
+else fail "--control per-event messages differ"; diff ev-perf.err ev-hw.err | head -6; fi
+# fd: form and stop: the recording ends when told, with a valid file
+rm -f c2 a2; mkfifo c2 a2
+exec 7<>c2 8<>a2
+"$HWPROF" record -q -e task-clock --control fd:7,8 -o stop.data -- sleep 30 >/dev/null 2>&1 & p=$!
+echo stop >&7
+if read -t 20 x <&8 && [ "$x" = ack ]; then pass "--control fd:7,8: stop acknowledged"; else fail "--control fd: no ack"; fi
+wait $p; rc=$?
+exec 7>&- 8>&-
+if perf report -D -i stop.data >/dev/null 2>&1; then pass "--control stop: recording ended (rc $rc), perf reads the file"
+else fail "--control stop: rc $rc, file unreadable"; fi
+# -D with a delay: both messages, perf reads the file; -D -1 without an
+# enable: no samples at all
+"$HWPROF" record -D 1 -e task-clock -o d1.data -- sh -c 'head -c 5000000 /dev/zero | md5sum' >/dev/null 2>d1.err
+if [ "$(grep -c '^Events \(disabled\|enabled\)$' d1.err)" = 2 ] && perf report -D -i d1.data >/dev/null 2>&1; then
+  pass "-D 1: Events disabled / Events enabled, perf reads the file"
+else fail "-D 1: $(cat d1.err)"; fi
+"$HWPROF" record -q --delay=-1 -e task-clock -c 10000 -o dm1.data -- sh -c 'head -c 5000000 /dev/zero | md5sum' >/dev/null 2>&1
+n=$(perf script -i dm1.data 2>/dev/null | wc -l)
+if [ "$n" = 0 ] && perf report -D -i dm1.data 2>/dev/null | grep -q "MMAP\|COMM"; then
+  pass "--delay=-1 never enabled: no samples, sideband kept by the dummy"
+else fail "--delay=-1: $n samples"; fi
+
+# lost data: a 1-page ring and 64 KiB stack dumps overflow it; at the end
+# the warnings perf record prints (from reading its file back) are the
+# ones perf report prints on our file
+"$HWPROF" record -e task-clock -c 10000 -m 1 --call-graph dwarf,65528 -o lost.data -- \
+  sh -c 'head -c 100000000 /dev/zero | md5sum >/dev/null' >/dev/null 2>lost.err
+grep -v '^\[ hwprof record' lost.err >lost.rec
+perf report --stdio -i lost.data 2>&1 >/dev/null | grep -v '^Error:$\|data has no samples!$' >lost.rep
+if grep -q "^Processed [0-9]* events and lost [0-9]* chunks!$" lost.rec && diff -q lost.rec lost.rep >/dev/null; then
+  pass "lost data: warnings as perf's: $(grep '^Processed' lost.rec | tr '\n' ' ')"
+else fail "lost data warnings"; diff lost.rec lost.rep | head -8; fi
+
 "$HWPROF" record -e no-such-event -- true >out 2>err; rc=$?
 if [ $rc -ne 0 ] && [ "$(wc -l <err)" -eq 1 ]; then pass "unknown event: one line, exit $rc: $(cat err)"; else fail "unknown event: exit $rc"; cat err; fi
 finish

@@ -1,26 +1,30 @@
 /* record_try: drives record_run() (src/cli/record_run.c, compiled in
  * here) without the CLI's option parser, for the differential tests.
- * Builds perf record's attrs for software clocks itself:
+ * Events go through the library's parser and hwprof_evlist_config (no
+ * PMUs: symbolic events only), the one place options become attrs:
  *   record_try [-e cpu-clock|task-clock|cycles[,...]] [-c N | -F N] [-g]
  *              [--call-graph fp|dwarf[,n]] [-a] [-C list] [-p pid]
  *              [-I mask] [-z] [-m pages] [-o file|-] [--pipe-file]
  *              [--no-inherit] [-d] [-s] [--sample-cpu] [--switch-events]
- *              [-q] [-v] [--control fifo:ctl,ack] [-- cmd args]
+ *              [-q] [-v] [--control fifo:ctl,ack|fd:ctl,ack] [-D ms|-1]
+ *              [-- cmd args]
  * Prints "samples=N lost=N" on stderr after perf's summary lines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/record_run.c"
+#include "hwprof/event.h"
 
 int main(int argc, char **argv)
 {
 	static struct hwprof_record_event ev[8];
-	uint32_t nev = 0;
 	struct record_cli_opts o = { 0 };
+	struct hwprof_evlist_opts eo;
 	const char *events = "cpu-clock";
 	uint64_t intr = 0;
 	int i;
+	hwprof_evlist_opts_default(&eo);
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : "";
@@ -31,23 +35,36 @@ int main(int argc, char **argv)
 		if (a[0] != '-')
 			break;
 		if (!strcmp(a, "-e")) events = v, i++;
-		else if (!strcmp(a, "-c")) o.period = strtoull(v, NULL, 0), i++;
-		else if (!strcmp(a, "-F")) o.freq = strtoull(v, NULL, 0), i++;
-		else if (!strcmp(a, "-g")) o.call_graph = "fp";
-		else if (!strcmp(a, "--call-graph")) o.call_graph = v, i++;
-		else if (!strcmp(a, "-a")) o.system_wide = true;
-		else if (!strcmp(a, "-C")) o.cpus = v, i++;
+		else if (!strcmp(a, "-c")) eo.period = strtoull(v, NULL, 0), i++;
+		else if (!strcmp(a, "-F")) eo.freq = strtoull(v, NULL, 0), eo.user_freq = 1, i++;
+		else if (!strcmp(a, "-g")) eo.call_graph = HWPROF_CG_FP;
+		else if (!strcmp(a, "--call-graph")) {
+			i++;
+			if (!strncmp(v, "dwarf", 5)) {
+				eo.call_graph = HWPROF_CG_DWARF;
+				if (v[5] == ',')
+					eo.stack_size = (uint32_t)strtoul(v + 6, NULL, 0);
+			} else if (!strcmp(v, "fp")) {
+				eo.call_graph = HWPROF_CG_FP;
+			} else {
+				fprintf(stderr, "record_try: bad --call-graph %s\n", v);
+				return 2;
+			}
+		}
+		else if (!strcmp(a, "-a")) o.system_wide = true, eo.target_cpu = 1;
+		else if (!strcmp(a, "-C")) o.cpus = v, eo.target_cpu = 1, i++;
 		else if (!strcmp(a, "-p")) o.pid = atoi(v), i++;
 		else if (!strcmp(a, "-I")) intr = strtoull(v, NULL, 0), i++;
 		else if (!strcmp(a, "-z")) o.zstd_level = 1;
 		else if (!strcmp(a, "-m")) o.mmap_pages = (uint32_t)atoi(v), i++;
 		else if (!strcmp(a, "-o")) o.output = v, i++;
-		else if (!strcmp(a, "--no-inherit")) o.no_inherit = true;
-		else if (!strcmp(a, "-d")) o.data_addr = true;
-		else if (!strcmp(a, "-s")) o.inherit_stat = true;
-		else if (!strcmp(a, "--sample-cpu")) o.sample_cpu = true;
-		else if (!strcmp(a, "--switch-events")) o.switch_events = true;
+		else if (!strcmp(a, "--no-inherit")) o.no_inherit = true, eo.no_inherit = 1;
+		else if (!strcmp(a, "-d")) eo.data_addr = 1;
+		else if (!strcmp(a, "-s")) eo.inherit_stat = 1;
+		else if (!strcmp(a, "--sample-cpu")) eo.sample_cpu = 1;
+		else if (!strcmp(a, "--switch-events")) eo.switch_events = 1;
 		else if (!strcmp(a, "--control")) o.control = v, i++;
+		else if (!strcmp(a, "-D")) o.delay_ms = atoi(v), eo.delay = o.delay_ms != 0, i++;
 		else if (!strcmp(a, "-q")) o.quiet = 1;
 		else if (!strcmp(a, "-v")) o.verbose++;
 		else {
@@ -57,36 +74,37 @@ int main(int argc, char **argv)
 	}
 	if (i < argc)
 		o.argv = argv + i;
-	char *list = strdup(events);
-	for (char *s = strtok(list, ","); s && nev < 8; s = strtok(NULL, ",")) {
-		struct hwprof_record_event *e = &ev[nev++];
-		e->leader = -1;
-		e->attr.size = HWPROF_ATTR_SIZE_VER7;
-		e->attr.flags |= 1ULL << HWPROF_ATTR_EXCLUDE_GUEST;
-		e->name = s;
-		if (!strcmp(s, "cycles")) {
-			e->attr.type = HWPROF_TYPE_HARDWARE;
-			continue;
+	struct hwprof_evlist l = { 0 };
+	struct hwprof_error err;
+	if (hwprof_evlist_parse(&l, events, NULL, &err) < 0 || hwprof_evlist_config(&l, &eo, NULL, &err) < 0) {
+		fprintf(stderr, "record_try: %s\n", err.msg);
+		return 2;
+	}
+	if (l.nr > 8) {
+		fprintf(stderr, "record_try: too many events\n");
+		return 2;
+	}
+	for (size_t k = 0; k < l.nr; k++) {
+		struct hwprof_record_event *e = &ev[k];
+		e->attr = l.ev[k].attr;
+		e->name = l.ev[k].name;
+		e->leader = l.ev[k].leader == k ? -1 : (int)l.ev[k].leader;
+		e->tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
+		e->configured = true;
+		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
+			e->unit = "msec";
+			e->scale = 1e-6;
 		}
-		e->attr.type = HWPROF_TYPE_SOFTWARE;
-		if (!strcmp(s, "cpu-clock")) e->attr.config = 0;
-		else if (!strcmp(s, "task-clock")) e->attr.config = 1;
-		else {
-			fprintf(stderr, "record_try: unknown event %s\n", s);
-			return 2;
-		}
-		e->unit = "msec";
-		e->scale = 1e-6;
-		if (intr) {
+		if (intr && !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9)) {
 			e->attr.sample_type |= HWPROF_SAMPLE_REGS_INTR;
 			e->attr.sample_regs_intr = intr;
 		}
 	}
 	o.events = ev;
-	o.nr_events = nev;
+	o.nr_events = (uint32_t)l.nr;
 	o.argc = argc;
 	o.argv_all = argv;
 	int rc = record_run(&o);
-	free(list);
+	hwprof_evlist_free(&l);
 	return rc;
 }

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -407,6 +409,96 @@ static void t_bad_opts(void **state)
 	hwprof_record_close(r, NULL, NULL);
 }
 
+/* perf 6.1's tracking dummy: the sideband bits move to it; for CPU
+ * targets it runs from the start (not disabled), with a delay and a
+ * workload it starts on exec while the other events wait. */
+static void t_tracking_dummy(void **state)
+{
+	ev[1].attr.config = 9; /* dummy */
+	ev[1].tracking = true;
+	ev[1].name = "dummy:HG";
+	opts.nr_events = 2;
+	hwprof_record_config(ev, 2, &opts); /* -C 0 */
+	assert_false(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_MMAP2));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_MMAP2));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_COMM));
+	assert_true(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_DISABLED));
+	assert_false(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_DISABLED));
+
+	char *argv[] = { "true", NULL };
+	opts.cpus = NULL;
+	opts.argv = argv;
+	opts.delay_ms = -1;
+	hwprof_record_config(ev, 2, &opts);
+	assert_true(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_DISABLED));
+	assert_false(HWPROF_ATTR_HAS(&ev[0].attr, HWPROF_ATTR_ENABLE_ON_EXEC));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_DISABLED));
+	assert_true(HWPROF_ATTR_HAS(&ev[1].attr, HWPROF_ATTR_ENABLE_ON_EXEC));
+}
+
+/* -D -1 / --control: nothing enabled at start; hwprof_record_enable
+ * switches every event (group leaders) by ioctl. */
+static void t_delay_enable(void **state)
+{
+	opts.delay_ms = -1;
+	opts.nr_events = 2;
+	hwprof_record_config(ev, 2, &opts);
+	struct hwprof_recorder *r;
+	struct hwprof_error err;
+	assert_int_equal(hwprof_record_open(&r, &opts, &err, NULL), 0);
+	assert_int_equal(hwprof_record_start(r, &err), 0);
+	assert_false(fk.enabled[0]);
+	assert_false(fk.enabled[1]);
+	assert_int_equal(hwprof_record_enable(r, true), 0);
+	assert_true(fk.enabled[0] && fk.enabled[1]);
+	assert_int_equal(hwprof_record_enable(r, false), 0);
+	assert_false(fk.enabled[0] || fk.enabled[1]);
+	assert_int_equal(hwprof_record_close(r, NULL, &err), 0);
+}
+
+/* A disk that fills up mid-recording (RLIMIT_FSIZE: writes stop part way
+ * through the buffer, then fail): close reports the error and the file's
+ * header covers exactly the whole records that reached the disk, so the
+ * reader takes it and sees every sample up to there. */
+static void t_disk_full(void **state)
+{
+	opts.mmap_pages = 4;
+	hwprof_record_config(ev, 1, &opts);
+	struct hwprof_recorder *r;
+	struct hwprof_error err;
+	assert_int_equal(hwprof_record_open(&r, &opts, &err, NULL), 0);
+	assert_int_equal(hwprof_record_start(r, &err), 0);
+	struct rlimit old, lim;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 100000; /* a little over one output buffer */
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	uint8_t b[4096];
+	int rc = 0, put = 0;
+	/* feed samples until the output fails */
+	for (int round = 0; round < 200 && rc >= 0; round++) {
+		for (int k = 0; k < 100; k++, put++) {
+			size_t n = sample(b, 0x10000 + (uint64_t)put, 42, (uint64_t)put + 1);
+			ring_put(0, b, n, true);
+		}
+		rc = hwprof_record_drain(r);
+	}
+	assert_true(rc < 0);
+	struct hwprof_record_stats st;
+	rc = hwprof_record_close(r, &st, &err);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_true(rc < 0);
+	assert_true(err.msg[0] != 0);
+	static uint64_t ips[20000];
+	int nl, nls;
+	int got = read_back(ips, 20000, &nl, &nls); /* asserts the reader takes the file */
+	assert_true(got > 100 && got < put);
+	for (int i = 0; i < got; i++)
+		assert_int_equal(ips[i], 0x10000 + (uint64_t)i); /* in order, none torn */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +510,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_two_events_share_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_zstd_and_pipe, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_bad_opts, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_disk_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_tracking_dummy, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_delay_enable, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
