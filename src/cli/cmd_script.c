@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/print_header.h"
 #include "cli/print_script.h"
+#include "cli/script_pt.h"
 #include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
@@ -183,15 +184,16 @@ int cmd_script(int argc, char **argv)
 	int rc = 0, status = 0;
 	bool pipe = hwprof_perfdata_info(h)->pipe;
 	struct script_spe *spe = NULL;
+	struct script_pt *pt = NULL;
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
-	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0) {
+	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0 || script_pt_new(&pt, p, s, &itrace, stdout) < 0) {
 		status = cli_error("script", "out of memory");
 		goto out;
 	}
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
-		if ((status = script_spe_event(spe, &ev)))
+		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
 			break;
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
 			continue;
@@ -205,6 +207,8 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!status && rc >= 0)
 		status = script_spe_flush(spe);
+	if (!status && rc >= 0)
+		status = script_pt_flush(pt);
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		fflush(stdout);
@@ -215,6 +219,7 @@ int cmd_script(int argc, char **argv)
 out:
 	fflush(stdout);
 	script_spe_free(spe);
+	script_pt_free(pt);
 	script_printer_free(p);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);

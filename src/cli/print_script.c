@@ -308,6 +308,16 @@ bool script_printer_nanosecs(const struct script_printer *p)
 	return p->o->nanosecs;
 }
 
+bool script_printer_user_set(const struct script_printer *p, int t)
+{
+	return p->o->out[t].user_set;
+}
+
+bool script_printer_print_flags(const struct script_printer *p)
+{
+	return p->o->print_flags;
+}
+
 int *script_printer_data_src_width(struct script_printer *p)
 {
 	return &p->data_src_width;
@@ -427,6 +437,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 								? s->period : a->sample_period));
 	if (PF(t, EVNAME))
 		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
+	if (p->o->print_flags) /* no branch flags in these samples */
+		fprintf(f, "  %-21s ", "");
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);
 		/* page faults: the address is code or data of the process */

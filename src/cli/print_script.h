@@ -36,6 +36,8 @@ struct script_opts {
 	bool no_callchain;         /* -G */
 	bool nanosecs;             /* --ns */
 	bool show_kernel_path;
+	bool print_flags;          /* -F flags: perf 6.1 keeps it apart from the
+				    * per-type fields (it sets no user_set) */
 };
 
 const char *script_field_name(unsigned f);
@@ -60,6 +62,9 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 /* The fields type t prints (SFB bits), after the checks. */
 uint64_t script_printer_fields(const struct script_printer *p, int t);
 bool script_printer_nanosecs(const struct script_printer *p);
+/* -F named fields for type t (perf's output[type].user_set) */
+bool script_printer_user_set(const struct script_printer *p, int t);
+bool script_printer_print_flags(const struct script_printer *p);
 /* the data_src column's running width, shared by every sample line */
 int *script_printer_data_src_width(struct script_printer *p);
 /* A synthesized event's name counts in the event column's width. */

@@ -128,6 +128,11 @@ int script_parse_fields(struct script_opts *o, const char *arg)
 				goto badmix;
 			change = SET;
 		}
+		/* perf 6.1: "flags" is one switch for every event type */
+		if (!strcmp(tok, "flags")) {
+			o->print_flags = change != REMOVE;
+			continue;
+		}
 		unsigned i;
 		for (i = 0; i < SF_NR; i++)
 			if (!strcmp(tok, field_names[i]))

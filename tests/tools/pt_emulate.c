@@ -112,9 +112,11 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 
 	/* AUXTRACE: one buffer per thread (perf wants buffers split at PSBs,
 	 * pitfall 7: each holds a whole thread's trace) */
-	for (size_t t = 0; t < r->nthreads; t++) {
+	uint64_t aux_off[64];
+	for (size_t t = 0; t < r->nthreads && t < 64; t++) {
 		const struct hwprof_pt_emu_thread *th = &r->threads[t];
 		size_t padded = (th->trace_len + 7) & ~(size_t)7;
+		aux_off[t] = o.pos;
 		u32(&o, 71); u16(&o, 0); u16(&o, 48);
 		u64(&o, padded); u64(&o, 0); u64(&o, 0x1234 + t); u32(&o, (uint32_t)t);
 		u32(&o, (uint32_t)th->tid); u32(&o, 0xffffffff); u32(&o, 0);
@@ -124,6 +126,19 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 
 	uint64_t dsize = o.pos - data_off;
 	memcpy(o.b + 48, &dsize, 8);
+
+	/* HEADER_AUXTRACE (feature 18), as perf record writes it: its index of
+	 * {file offset, 48} per AUXTRACE record. perf 6.1 accepts -F addr and
+	 * flags for the synthesized events only when it is there (pitfall 4). */
+	size_t nbuf = r->nthreads < 64 ? r->nthreads : 64;
+	uint64_t feat_off = o.pos + 16, feat_size = 8 + 16 * nbuf;
+	u64(&o, feat_off); u64(&o, feat_size);
+	u64(&o, nbuf);
+	for (size_t t = 0; t < nbuf; t++) {
+		u64(&o, aux_off[t]); u64(&o, 48);
+	}
+	uint64_t bits = 1ULL << 18;
+	memcpy(o.b + 72, &bits, 8);
 	write_file(path, o.b, o.pos);
 	free(o.b);
 }

@@ -1,0 +1,42 @@
+/* perf script's lines for synthesized Intel PT samples, as perf 6.1 prints
+ * them: the sample prefix (comm, pid/tid, cpu, time, period, event name),
+ * the flags column ("  %-21s "), then for the branches event perf's BTS
+ * layout ("ip sym (dso) => addr sym (dso)", IPC, insn) and for the others
+ * the plain one (addr, ip sym (dso), insn, IPC); error records as
+ * " instruction trace error type 1 ...". Symbols come from the caller. */
+#ifndef HWPROF_CLI_PRINT_PT_SAMPLES_H
+#define HWPROF_CLI_PRINT_PT_SAMPLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof/intel_pt_synth.h"
+
+/* " sym+off (dso)" for addr as the fields ask; returns the length. */
+typedef size_t (*pt_sym_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
+
+struct pt_print_fmt {
+	uint64_t fields;          /* SFB(SF_*) of print_script.h */
+	bool nanosecs;
+	bool print_flags;         /* -F flags */
+	bool addr_default;        /* => target without -F (sample has ADDR, fields not user set) */
+	int name_width;
+	const char *names[HWPROF_PT_SAMPLE_KIND_NR]; /* event names */
+	const char *comm;         /* thread's comm (":-1" style when unknown) */
+	int32_t pid, tid, cpu;
+	pt_sym_fn sym;
+	void *ctx;
+	int callindent_spacing;   /* running width of the callindent column */
+};
+
+/* perf's flags text ("call", "tr end  syscall", "bcrB", ...); returns its length. */
+size_t pt_flags_text(uint32_t flags, char *buf, size_t size);
+
+void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s);
+
+/* perf's AUXTRACE_ERROR line for a decoder error. */
+void print_pt_error(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s);
+
+#endif

@@ -1,0 +1,340 @@
+/* hwprof script over Intel PT data (see script_pt.h). perf 6.1 sets up its
+ * decoder at the AUXTRACE_INFO record and adds the synthesized events
+ * (branches, then instructions) there; in timeless mode it decodes every
+ * queue, in queue order, when the input ends. We do the same: MMAP/MMAP2
+ * records build the code image, AUXTRACE buffers are gathered per queue
+ * (the record's idx), and the flush decodes and prints. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/print_pt_samples.h"
+#include "cli/script_pt.h"
+#include "hwprof/intel_pt_flow.h"
+#include "hwprof/intel_pt_synth.h"
+#include "hwprof/perf_event.h"
+#include "hwprof/perfdata.h"
+#include "util/bytes.h"
+
+#define AUXTRACE_INTEL_PT 1
+#define MAX_QUEUES 1024
+#define KERNEL_START 0xffff800000000000ULL
+
+struct pt_queue {
+	uint8_t *buf;
+	size_t len, cap;
+	int32_t tid, cpu;
+};
+
+struct script_pt {
+	struct script_printer *p;
+	struct hwprof_session *s;
+	struct hwprof_perfdata *h;
+	struct hwprof_itrace_opts itrace;   /* effective */
+	FILE *f;
+	bool active, failed;
+	struct hwprof_pt_image *img;
+	struct hwprof_pt_synth_config cfg;
+	struct pt_queue *q;
+	size_t nq;
+	struct pt_print_fmt fmt;
+	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
+	uint64_t nerrors;
+};
+
+/* SF fields the PT lines can print */
+static const uint64_t pt_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
+				  SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
+				  SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_FLAGS) | SFB(SF_INSN) |
+				  SFB(SF_INSNLEN) | SFB(SF_IPC) | SFB(SF_MISC);
+
+int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwprof_session *s,
+		  const struct hwprof_itrace_opts *itrace, FILE *f)
+{
+	struct script_pt *x = calloc(1, sizeof(*x));
+	if (!x)
+		return -HWPROF_E_NOMEM;
+	x->p = p;
+	x->s = s;
+	x->h = hwprof_session_data(s);
+	x->itrace = *itrace;
+	if (!x->itrace.set && !x->itrace.dont_decode)
+		hwprof_itrace_opts_default(&x->itrace, true);
+	x->f = f;
+	*out = x;
+	return 0;
+}
+
+void script_pt_free(struct script_pt *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nq; i++)
+		free(x->q[i].buf);
+	free(x->q);
+	hwprof_pt_image_free(x->img);
+	free(x);
+}
+
+static int fail(struct script_pt *x, const char *msg)
+{
+	x->failed = true;
+	fflush(x->f);
+	cli_error("script", "%s", msg);
+	return 1;
+}
+
+static size_t pt_sym(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	struct script_pt *x = ctx;
+	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	return script_sym_text(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
+}
+
+static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
+{
+	struct script_pt *x = ctx;
+	if (s->kind == HWPROF_PT_SAMPLE_ERROR) {
+		x->nerrors++;
+		print_pt_error(x->f, &x->fmt, s);
+		return 0;
+	}
+	if (x->fmt.fields)
+		print_pt_sample(x->f, &x->fmt, s);
+	return 0;
+}
+
+/* The synthesized event as perf adds it: the PT event's sample_type and
+ * exclude bits, TIME only when timed, CPU only with per-cpu buffers. */
+static void synth_evsel(struct hwprof_evsel *e, const struct hwprof_evsel *pt, uint64_t config, bool timeless,
+			bool per_cpu)
+{
+	memset(e, 0, sizeof(*e));
+	e->attr.type = 0; /* PERF_TYPE_HARDWARE */
+	e->attr.config = config;
+	e->attr.sample_period = 1;
+	uint64_t st = pt->attr.sample_type | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_PERIOD;
+	if (timeless)
+		st &= ~HWPROF_SAMPLE_TIME;
+	else
+		st |= HWPROF_SAMPLE_TIME;
+	if (!per_cpu)
+		st &= ~HWPROF_SAMPLE_CPU;
+	if (config == 4 /* branch-instructions */)
+		st |= HWPROF_SAMPLE_ADDR;
+	e->attr.sample_type = st;
+	const uint64_t excl = 1ULL << HWPROF_ATTR_EXCLUDE_USER | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
+			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |
+			      1ULL << HWPROF_ATTR_EXCLUDE_GUEST;
+	e->attr.flags = pt->attr.flags & excl;
+}
+
+/* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
+static int start(struct script_pt *x, const struct hwprof_record *rec)
+{
+	const uint8_t *d = rec->data;
+	if (rec->size < 16 + 9 * 8)
+		return fail(x, "intel_pt AUXTRACE_INFO record too short");
+	unsigned nr = (rec->size - 16) / 8;
+#define PRIV(i) ld64(d + 16 + (i) * 8)
+	uint64_t pmu_type = PRIV(0), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
+	bool per_cpu = PRIV(9) != 0;
+	struct hwprof_pt_flow_config *fc = &x->cfg.flow;
+	fc->time_conv.time_shift = (uint16_t)PRIV(1);
+	fc->time_conv.time_mult = (uint32_t)PRIV(2);
+	fc->time_conv.time_zero = PRIV(3);
+	uint64_t mtc_bits = nr > 11 ? PRIV(11) : 0;
+	if (nr > 13) {
+		fc->tsc_ctc_n = (uint32_t)PRIV(12);
+		fc->tsc_ctc_d = (uint32_t)PRIV(13);
+	}
+	if (nr > 15)
+		fc->max_nonturbo_ratio = (unsigned)PRIV(15);
+#undef PRIV
+	const struct hwprof_evsel *pt = NULL;
+	bool timeless = true, have_time = false;
+	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(x->h); i++) {
+		const struct hwprof_evsel *e = hwprof_perfdata_evsel(x->h, i);
+		if (e->attr.sample_type & HWPROF_SAMPLE_TIME)
+			have_time = true;
+		if (!pt && e->attr.type == pmu_type && e->nr_ids)
+			pt = e;
+	}
+	if (!pt) /* perf says so only in its debug output and shows nothing */
+		return 0;
+	if (pt->attr.config & noretcomp_bit)
+		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
+	if (mtc_bits)
+		fc->mtc_freq = (unsigned)((pt->attr.config & mtc_bits) >> __builtin_ctzll(mtc_bits));
+	timeless = !(pt->attr.config & tsc_bit) || !have_time || x->itrace.timeless;
+	if (!timeless)
+		return fail(x, "Intel PT traces with timestamps (the tsc config bit) are not supported yet; "
+			       "use --itrace with Z for timeless decoding once that is supported");
+	if (per_cpu)
+		return fail(x, "Intel PT per-cpu traces are not supported yet (per-thread only)");
+	unsigned kinds;
+	const char *what;
+	if (hwprof_pt_synth_kinds(&x->itrace, &kinds, &what) < 0) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "--itrace option %s is not supported for Intel PT yet", what);
+		return fail(x, msg);
+	}
+	if (hwprof_pt_image_new(&x->img) < 0)
+		return fail(x, "out of memory");
+	x->cfg.itrace = x->itrace;
+	x->cfg.img = x->img;
+	x->cfg.emit = pt_emit;
+	x->cfg.ctx = x;
+	/* the synthesized events, in perf's order: branches, instructions */
+	struct hwprof_evsel br, in;
+	synth_evsel(&br, pt, 4, timeless, per_cpu);
+	synth_evsel(&in, pt, 1, timeless, per_cpu);
+	const struct hwprof_evsel *first = NULL;
+	if (kinds & 1u << HWPROF_PT_SAMPLE_BRANCHES) {
+		hwprof_evsel_name(&br, x->names[HWPROF_PT_SAMPLE_BRANCHES], sizeof(x->names[0]));
+		script_printer_add_event_name(x->p, x->names[HWPROF_PT_SAMPLE_BRANCHES]);
+		first = &br;
+	}
+	if (kinds & 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS) {
+		hwprof_evsel_name(&in, x->names[HWPROF_PT_SAMPLE_INSTRUCTIONS], sizeof(x->names[0]));
+		script_printer_add_event_name(x->p, x->names[HWPROF_PT_SAMPLE_INSTRUCTIONS]);
+		if (!first)
+			first = &in;
+	}
+	x->active = true;
+	if (!first)
+		return 0;
+	if (script_printer_check_synth(x->p, first) < 0) {
+		x->failed = true;
+		return 1;
+	}
+	uint64_t sf = script_printer_fields(x->p, OT_HW);
+	for (unsigned i = 0; i < SF_NR; i++)
+		if ((sf & SFB(i)) && !(pt_fields & SFB(i))) {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "field '%s' is not supported for Intel PT samples yet",
+				 script_field_name(i));
+			return fail(x, msg);
+		}
+	x->fmt.fields = sf;
+	x->fmt.nanosecs = script_printer_nanosecs(x->p);
+	x->fmt.print_flags = script_printer_print_flags(x->p);
+	x->fmt.addr_default = !script_printer_user_set(x->p, OT_HW);
+	for (unsigned k = 0; k < HWPROF_PT_SAMPLE_KIND_NR; k++)
+		x->fmt.names[k] = x->names[k];
+	x->fmt.sym = pt_sym;
+	x->fmt.ctx = x;
+	return 0;
+}
+
+static int add_map(struct script_pt *x, const struct hwprof_record *rec)
+{
+	const uint8_t *d = rec->data;
+	size_t fo = rec->type == HWPROF_RECORD_MMAP ? 40 : 72;
+	if (rec->size <= fo)
+		return 0;
+	char file[4096];
+	size_t fl = strnlen((const char *)d + fo, rec->size - fo);
+	if (fl >= sizeof(file))
+		return 0;
+	memcpy(file, d + fo, fl);
+	file[fl] = 0;
+	/* code of files only: anonymous and special maps have no bytes here */
+	if (file[0] == '/' && hwprof_pt_image_add_file(x->img, file, ld64(d + 32), ld64(d + 24), ld64(d + 16)) ==
+				      -HWPROF_E_NOMEM)
+		return fail(x, "out of memory");
+	return 0;
+}
+
+static int add_buffer(struct script_pt *x, const struct hwprof_record *rec)
+{
+	if (rec->size < 48 || !rec->payload)
+		return 0;
+	const uint8_t *d = rec->data;
+	uint32_t idx = ld32(d + 32);
+	if (idx >= MAX_QUEUES) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "offset %#llx: AUXTRACE idx %u (more than %d queues)",
+			 (unsigned long long)rec->offset, idx, MAX_QUEUES);
+		return fail(x, msg);
+	}
+	if (idx >= x->nq) {
+		struct pt_queue *nq = realloc(x->q, (idx + 1) * sizeof(*nq));
+		if (!nq)
+			return fail(x, "out of memory");
+		memset(nq + x->nq, 0, (idx + 1 - x->nq) * sizeof(*nq));
+		x->q = nq;
+		x->nq = idx + 1;
+	}
+	struct pt_queue *q = &x->q[idx];
+	if (!q->len) {
+		q->tid = (int32_t)ld32(d + 36);
+		q->cpu = (int32_t)ld32(d + 40);
+	}
+	size_t n = (size_t)rec->payload_size;
+	if (q->len + n > q->cap) {
+		size_t c = q->cap ? q->cap : 1 << 16;
+		while (c < q->len + n)
+			c *= 2;
+		uint8_t *b = realloc(q->buf, c);
+		if (!b)
+			return fail(x, "out of memory");
+		q->buf = b;
+		q->cap = c;
+	}
+	memcpy(q->buf + q->len, rec->payload, n);
+	q->len += n;
+	return 0;
+}
+
+int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
+{
+	const struct hwprof_record *rec = &ev->rec;
+	if (x->failed)
+		return 1;
+	if (rec->type == HWPROF_RECORD_AUXTRACE_INFO) {
+		if (!x->active && !x->itrace.dont_decode && rec->size >= 16 &&
+		    ld32(rec->data + 8) == AUXTRACE_INTEL_PT)
+			return start(x, rec);
+		return 0;
+	}
+	if (!x->active)
+		return 0;
+	switch (rec->type) {
+	case HWPROF_RECORD_MMAP:
+	case HWPROF_RECORD_MMAP2:
+		return add_map(x, rec);
+	case HWPROF_RECORD_AUXTRACE:
+		return add_buffer(x, rec);
+	default:
+		return 0;
+	}
+}
+
+int script_pt_flush(struct script_pt *x)
+{
+	if (x->failed)
+		return 1;
+	if (!x->active)
+		return 0;
+	for (size_t i = 0; i < x->nq; i++) {
+		struct pt_queue *q = &x->q[i];
+		if (!q->len)
+			continue;
+		x->fmt.tid = q->tid;
+		x->fmt.pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
+		x->fmt.cpu = q->cpu;
+		const char *comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
+		x->fmt.comm = comm ? comm : ":-1";
+		if ((x->fmt.fields & SFB(SF_EVNAME)) && !x->fmt.name_width)
+			x->fmt.name_width = script_printer_name_width(x->p);
+		int rc = hwprof_pt_synth_queue(&x->cfg, q->buf, q->len);
+		if (rc < 0)
+			return fail(x, hwprof_strerror(rc));
+	}
+	if (x->nerrors) {
+		fflush(x->f);
+		fprintf(stderr, "Warning:\n%llu instruction trace errors\n", (unsigned long long)x->nerrors);
+	}
+	return 0;
+}

@@ -1,0 +1,308 @@
+/* Intel PT sample synthesis (see include/hwprof/intel_pt_synth.h): turns the
+ * flow decoder's events for one queue into the samples perf 6.1 makes of
+ * them. Facts checked against Debian perf 6.1 on emulator traces
+ * (tests/diff/pt_script.sh):
+ *  - an instruction sample is the Nth instruction since the last one; when
+ *    it is a branch it carries the branch's flags, and its target as addr
+ *    when taken; a conditional branch not taken keeps its flags, addr 0
+ *  - a branch sample is a taken branch; the trace begin is a branch from 0
+ *    (flags "tr strt"), a trace end a branch to 0 ("tr end" + the branch)
+ *  - c keeps calls, async branches and trace ends, r returns and trace
+ *    begins (both: either) */
+#include <stddef.h>
+#include <string.h>
+
+#include "hwprof/intel_pt_synth.h"
+
+uint32_t hwprof_pt_iclass_flags(unsigned iclass)
+{
+	switch (iclass) {
+	case HWPROF_PT_IC_JCC:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL;
+	case HWPROF_PT_IC_JMP:
+	case HWPROF_PT_IC_JMP_IND:
+	case HWPROF_PT_IC_FAR:
+		return HWPROF_PT_FLAG_BRANCH;
+	case HWPROF_PT_IC_CALL:
+	case HWPROF_PT_IC_CALL_IND:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL;
+	case HWPROF_PT_IC_RET:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN;
+	case HWPROF_PT_IC_SYSCALL:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_SYSCALLRET;
+	case HWPROF_PT_IC_SYSRET:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_SYSCALLRET;
+	case HWPROF_PT_IC_INT:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_INTERRUPT;
+	case HWPROF_PT_IC_IRET:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_INTERRUPT;
+	default:
+		return 0;
+	}
+}
+
+static const char *const err_msgs[] = {
+	[HWPROF_PT_SERR_NOMEM] = "Memory allocation failed",
+	[HWPROF_PT_SERR_INTERN] = "Internal error",
+	[HWPROF_PT_SERR_BADPKT] = "Bad packet",
+	[HWPROF_PT_SERR_NODATA] = "No more data",
+	[HWPROF_PT_SERR_NOINSN] = "Failed to get instruction",
+	[HWPROF_PT_SERR_MISMAT] = "Trace doesn't match instruction",
+	[HWPROF_PT_SERR_OVR] = "Overflow packet",
+	[HWPROF_PT_SERR_LOST] = "Lost trace data",
+	[HWPROF_PT_SERR_UNK] = "Unknown error!",
+	[HWPROF_PT_SERR_NELOOP] = "Never-ending loop",
+};
+
+const char *hwprof_pt_synth_err_msg(unsigned code)
+{
+	if (code >= sizeof(err_msgs) / sizeof(err_msgs[0]) || !err_msgs[code])
+		return "Unknown error!";
+	return err_msgs[code];
+}
+
+int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, const char **what)
+{
+	*kinds = 0;
+	*what = NULL;
+	if (o->instructions) {
+		if (o->period_type != HWPROF_ITRACE_PERIOD_INSTRUCTIONS && o->period) {
+			*what = "instruction periods in ticks or time (i<N>t/ns/us/ms)";
+			return -HWPROF_E_UNSUPPORTED;
+		}
+		*kinds |= 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS;
+	}
+	if (o->branches)
+		*kinds |= 1u << HWPROF_PT_SAMPLE_BRANCHES;
+	if (o->errors)
+		*kinds |= 1u << HWPROF_PT_SAMPLE_ERROR;
+	/* options that add samples or events we do not make yet */
+	static const struct { size_t off; const char *what; } no[] = {
+		{ offsetof(struct hwprof_itrace_opts, transactions), "x (transactions)" },
+		{ offsetof(struct hwprof_itrace_opts, ptwrites), "w (ptwrite)" },
+		{ offsetof(struct hwprof_itrace_opts, pwr_events), "p (power events)" },
+		{ offsetof(struct hwprof_itrace_opts, other_events), "o (other events)" },
+		{ offsetof(struct hwprof_itrace_opts, intr_events), "I (interrupt events)" },
+		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
+		{ offsetof(struct hwprof_itrace_opts, callchain), "g (callchains)" },
+		{ offsetof(struct hwprof_itrace_opts, add_callchain), "G (callchains)" },
+		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
+		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
+		{ offsetof(struct hwprof_itrace_opts, timeless), "Z (timeless decoding)" },
+	};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (*(const bool *)((const char *)o + no[i].off)) {
+			*what = no[i].what;
+			return -HWPROF_E_UNSUPPORTED;
+		}
+	if (o->quick) {
+		*what = "q (quick decoding)";
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	if (o->initial_skip) {
+		*what = "s (initial skip)";
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	if (o->error_plus_flags || o->error_minus_flags) {
+		*what = "e+/-flags";
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	return 0;
+}
+
+/* perf's error code for a flow decoder error kind */
+static unsigned err_code(unsigned kind)
+{
+	switch (kind) {
+	case HWPROF_PT_ERR_PACKET: return HWPROF_PT_SERR_BADPKT;
+	case HWPROF_PT_ERR_NOCODE: return HWPROF_PT_SERR_NOINSN;
+	case HWPROF_PT_ERR_LOOP: return HWPROF_PT_SERR_NELOOP;
+	default: return HWPROF_PT_SERR_MISMAT;
+	}
+}
+
+struct run {
+	const struct hwprof_pt_synth_config *cfg;
+	bool want_insn, want_br, want_err;
+	uint32_t br_filter;      /* 0: every branch */
+	uint64_t period, left;   /* instructions */
+	uint64_t tot, last;      /* instruction counts */
+	uint64_t last_ip;        /* the last instruction walked: a trace */
+	unsigned last_len;       /* begin shows its bytes, as perf's does */
+};
+
+static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t ip, unsigned len)
+{
+	s->insn_len = 0;
+	if (!len || len > sizeof(s->insn))
+		return;
+	if (hwprof_pt_image_read(r->cfg->img, ip, s->insn, len) == (int)len)
+		s->insn_len = (uint8_t)len;
+}
+
+static void stamp(struct hwprof_pt_sample *s, const struct hwprof_pt_event *ev)
+{
+	s->tsc = ev->tsc;
+	s->time = ev->time;
+}
+
+static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
+		       uint32_t flags, unsigned len)
+{
+	if (r->br_filter && !(r->br_filter & flags))
+		return 0;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_BRANCHES;
+	s.ip = from;
+	s.addr = to;
+	s.flags = flags;
+	s.period = 1;
+	stamp(&s, ev);
+	if (from)
+		insn_bytes(r, &s, from, len);
+	else if (r->last_len)
+		insn_bytes(r, &s, r->last_ip, r->last_len);
+	return r->cfg->emit(r->cfg->ctx, &s);
+}
+
+/* The instructions of a block: every period-th one is a sample. */
+static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t last_flags,
+		       uint64_t last_addr)
+{
+	uint64_t ip = ev->ip;
+	uint32_t n = ev->ninsn;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned len = ev->ilen[i];
+		/* skip ahead to the next sample without touching each one */
+		if (r->left > 1 && i + 1 < n) {
+			uint64_t skip = r->left - 1;
+			if (skip > n - 1 - i)
+				skip = n - 1 - i;
+			for (uint64_t k = 0; k < skip; k++)
+				ip += ev->ilen[i + k];
+			i += (uint32_t)skip;
+			r->left -= skip;
+			r->tot += skip;
+			len = ev->ilen[i];
+		}
+		r->tot++;
+		if (--r->left == 0) {
+			struct hwprof_pt_sample s;
+			memset(&s, 0, sizeof(s));
+			s.kind = HWPROF_PT_SAMPLE_INSTRUCTIONS;
+			s.ip = ip;
+			if (i + 1 == n) {
+				s.flags = last_flags;
+				s.addr = last_addr;
+			}
+			s.period = r->tot - r->last;
+			r->last = r->tot;
+			stamp(&s, ev);
+			insn_bytes(r, &s, ip, len);
+			r->left = r->period;
+			int rc = r->cfg->emit(r->cfg->ctx, &s);
+			if (rc)
+				return rc;
+		}
+		ip += len;
+	}
+	return 0;
+}
+
+static int on_block(struct run *r, const struct hwprof_pt_event *ev)
+{
+	uint32_t flags = hwprof_pt_iclass_flags(ev->iclass);
+	bool taken = (ev->flags & HWPROF_PT_EVF_TAKEN) && flags;
+	uint64_t to = taken ? ev->to : 0;
+	if (taken && !to)
+		flags |= HWPROF_PT_FLAG_TRACE_END;
+	int rc = 0;
+	if (ev->ninsn) {
+		r->last_ip = ev->end_ip;
+		r->last_len = ev->ilen[ev->ninsn - 1];
+	}
+	if (r->want_insn && ev->ninsn)
+		rc = block_insns(r, ev, flags, to);
+	if (!rc && r->want_br && taken)
+		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
+	return rc;
+}
+
+static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
+{
+	if (!r->want_err)
+		return 0;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_ERROR;
+	s.code = code;
+	s.ip = ev->ip;
+	s.offset = ev->offset;
+	stamp(&s, ev);
+	return r->cfg->emit(r->cfg->ctx, &s);
+}
+
+int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf, size_t len)
+{
+	if (!cfg || !cfg->emit || !cfg->img || (!buf && len))
+		return -HWPROF_E_INVAL;
+	unsigned kinds;
+	const char *what;
+	int rc = hwprof_pt_synth_kinds(&cfg->itrace, &kinds, &what);
+	if (rc < 0)
+		return rc;
+	struct run r;
+	memset(&r, 0, sizeof(r));
+	r.cfg = cfg;
+	r.want_insn = kinds & 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS;
+	r.want_br = kinds & 1u << HWPROF_PT_SAMPLE_BRANCHES;
+	r.want_err = kinds & 1u << HWPROF_PT_SAMPLE_ERROR;
+	if (cfg->itrace.calls)
+		r.br_filter |= HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_TRACE_END;
+	if (cfg->itrace.returns)
+		r.br_filter |= HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_TRACE_BEGIN;
+	r.period = cfg->itrace.period ? cfg->itrace.period : 1;
+	r.left = r.period;
+
+	struct hwprof_pt_flow *flow;
+	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
+	if (rc < 0)
+		return rc;
+	struct hwprof_pt_event ev;
+	while (!rc && (rc = hwprof_pt_flow_next(flow, &ev)) == 1) {
+		rc = 0;
+		switch (ev.type) {
+		case HWPROF_PT_EV_BLOCK:
+			rc = on_block(&r, &ev);
+			break;
+		case HWPROF_PT_EV_ENABLE:
+			if (r.want_br)
+				rc = emit_branch(&r, &ev, 0, ev.ip,
+						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN, 0);
+			break;
+		case HWPROF_PT_EV_ASYNC:
+			if (r.want_br)
+				rc = emit_branch(&r, &ev, ev.ip, ev.to,
+						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL |
+						 HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_INTERRUPT, 0);
+			break;
+		case HWPROF_PT_EV_DISABLE:
+			/* a branch's TIP.PGD ends its block; FUP + TIP.PGD is async */
+			if (r.want_br && (ev.flags & HWPROF_PT_EVF_ASYNC))
+				rc = emit_branch(&r, &ev, ev.ip, 0,
+						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_END, 0);
+			break;
+		case HWPROF_PT_EV_OVF:
+			rc = on_error(&r, &ev, HWPROF_PT_SERR_OVR);
+			break;
+		case HWPROF_PT_EV_ERROR:
+			rc = on_error(&r, &ev, err_code(ev.count));
+			break;
+		default:
+			break;
+		}
+	}
+	hwprof_pt_flow_free(flow);
+	return rc;
+}
