@@ -8,7 +8,9 @@
  *  - a branch sample is a taken branch; the trace begin is a branch from 0
  *    (flags "tr strt"), a trace end a branch to 0 ("tr end" + the branch)
  *  - c keeps calls, async branches and trace ends, r returns and trace
- *    begins (both: either) */
+ *    begins (both: either)
+ *  - FUP + TIP.PGD is "tr end  async": Debian's 6.1 has the stable fix that
+ *    marks every asynchronous branch ASYNC */
 #include <stddef.h>
 #include <string.h>
 
@@ -282,6 +284,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN, 0);
 			break;
 		case HWPROF_PT_EV_ASYNC:
+			r.last_len = 0; /* perf keeps no instruction for async branches */
 			if (r.want_br)
 				rc = emit_branch(&r, &ev, ev.ip, ev.to,
 						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL |
@@ -289,9 +292,12 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			break;
 		case HWPROF_PT_EV_DISABLE:
 			/* a branch's TIP.PGD ends its block; FUP + TIP.PGD is async */
+			if (ev.flags & HWPROF_PT_EVF_ASYNC)
+				r.last_len = 0;
 			if (r.want_br && (ev.flags & HWPROF_PT_EVF_ASYNC))
 				rc = emit_branch(&r, &ev, ev.ip, 0,
-						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_END, 0);
+						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC |
+						 HWPROF_PT_FLAG_TRACE_END, 0);
 			break;
 		case HWPROF_PT_EV_OVF:
 			rc = on_error(&r, &ev, HWPROF_PT_SERR_OVR);
