@@ -45,8 +45,10 @@ static void usage(FILE *f, bool full, bool fields)
 		   "        --header          Show data header.\n"
 		   "        --itrace[=<opts>]\n"
 		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
-		   "                          perf-arm-spe(1)); without it perf's default set\n"
+		   "                          perf-arm-spe(1); Intel PT: b c r e i<N>i, see perf-intel-pt(1));\n"
+		   "                          without it perf's default set\n"
 		   "        --no-itrace       Do not decode AUX trace data\n"
+		   "        --insn-trace      Decode instructions from itrace\n"
 		   "        --header-only     Show only data header.\n"
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
@@ -74,7 +76,7 @@ static int checks(struct script_printer *p, const char *shown)
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
-	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE };
+	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INSN_TRACE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -89,6 +91,7 @@ int cmd_script(int argc, char **argv)
 		{ "show-kernel-path", no_argument, NULL, O_SHOW_KPATH },
 		{ "itrace", optional_argument, NULL, O_ITRACE },
 		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
+		{ "insn-trace", no_argument, NULL, O_INSN_TRACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -137,6 +140,12 @@ int cmd_script(int argc, char **argv)
 		case O_NO_ITRACE:
 			itrace.set = true;
 			itrace.dont_decode = true;
+			break;
+		case O_INSN_TRACE: /* perf 6.1: these fields, i0ns, --ns */
+			if (script_parse_fields(&o, "+insn,-event,-period") < 0)
+				return 129;
+			hwprof_itrace_opts_parse(&itrace, "i0ns", false);
+			o.nanosecs = true;
 			break;
 		default:
 			usage(stderr, true, true);

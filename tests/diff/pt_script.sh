@@ -61,7 +61,16 @@ for c in "${cases[@]}"; do
       fail "$what: exit $orc vs perf $prc; $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
     fi
   done
-  # bare options: perf's no-sample default, insn/call traces
+  # --insn-trace: perf's i0ns with +insn,-event,-period and --ns
+  perf script -i "$data" --insn-trace >"$TMP/perf.out" 2>/dev/null; prc=$?
+  "$HWPROF" script -i "$data" --insn-trace >"$TMP/ours.out" 2>"$TMP/ours.err"; orc=$?
+  if [ $prc = $orc ] && [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+    pass "$label: --insn-trace ($(wc -l <"$TMP/perf.out") lines)"
+  elif [[ $name == *-O2 ]]; then
+    skip "$label: --insn-trace (symbols of .plt entries differ, see above)"
+  else
+    fail "$label: --insn-trace: exit $orc vs perf $prc; $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
+  fi
   last=$data
 done
 
