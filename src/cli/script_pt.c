@@ -137,7 +137,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		return fail(x, "intel_pt AUXTRACE_INFO record too short");
 	unsigned nr = (rec->size - 16) / 8;
 #define PRIV(i) ld64(d + 16 + (i) * 8)
-	uint64_t pmu_type = PRIV(0), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
+	uint64_t pmu_type = PRIV(0), cap_time_zero = PRIV(4), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
 	bool per_cpu = PRIV(9) != 0;
 	struct hwprof_pt_flow_config *fc = &x->cfg.flow;
 	fc->time_conv.time_shift = (uint16_t)PRIV(1);
@@ -152,11 +152,11 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		fc->max_nonturbo_ratio = (unsigned)PRIV(15);
 #undef PRIV
 	const struct hwprof_evsel *pt = NULL;
-	bool timeless = true, have_time = false;
+	bool timeless = true, have_time = true;
 	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(x->h); i++) {
 		const struct hwprof_evsel *e = hwprof_perfdata_evsel(x->h, i);
-		if (e->attr.sample_type & HWPROF_SAMPLE_TIME)
-			have_time = true;
+		if (!(e->attr.sample_type & HWPROF_SAMPLE_TIME))
+			have_time = false;
 		if (!pt && e->attr.type == pmu_type && e->nr_ids)
 			pt = e;
 	}
@@ -166,10 +166,15 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
 	if (mtc_bits)
 		fc->mtc_freq = (unsigned)((pt->attr.config & mtc_bits) >> __builtin_ctzll(mtc_bits));
-	timeless = !(pt->attr.config & tsc_bit) || !have_time || x->itrace.timeless;
+	/* perf decodes without time unless the tsc bit is on, the kernel
+	 * gave time_zero (cap_user_time_zero) and every event samples time */
+	timeless = !tsc_bit || !(pt->attr.config & tsc_bit) || !cap_time_zero || !have_time ||
+		   x->itrace.timeless;
+	/* perf's timestamps come from its own TSC/MTC/CYC estimation, which
+	 * ours does not reproduce to the nanosecond yet */
 	if (!timeless)
-		return fail(x, "Intel PT traces with timestamps (the tsc config bit) are not supported yet; "
-			       "use --itrace with Z for timeless decoding once that is supported");
+		return fail(x, "Intel PT traces decoded with timestamps (tsc bit and cap_user_time_zero) "
+			       "are not supported yet; --itrace=...Z decodes them without timestamps");
 	if (per_cpu)
 		return fail(x, "Intel PT per-cpu traces are not supported yet (per-thread only)");
 	unsigned kinds;

@@ -90,7 +90,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 		{ offsetof(struct hwprof_itrace_opts, add_callchain), "G (callchains)" },
 		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
 		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
-		{ offsetof(struct hwprof_itrace_opts, timeless), "Z (timeless decoding)" },
 	};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		if (*(const bool *)((const char *)o + no[i].off)) {

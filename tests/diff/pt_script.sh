@@ -20,10 +20,10 @@ cases=("loops-O0-static tests/data/pt/loops.c -O0 -static"
        "loops-O2 tests/data/pt/loops.c -O2"
        "signals-O2 tests/data/pt/signals.c -O2"
        "asm tests/data/pt/asm.S -nostdlib -static")
-variants=("" "--noretcomp" "--defer-tip --psb 100" "--long-tnt --psb 256")
+variants=("" "--noretcomp" "--defer-tip --psb 100" "--long-tnt --timing --psb 256")
 
 # itrace set | -F list ('' = perf's default fields)
-static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|"
+static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|"
 	       "b|+flags" "i1i|+flags,+addr,+insn,+insnlen"
 	       "b|ip,sym,symoff,dso,addr,flags,insn,insnlen"
 	       "i1i|comm,tid,pid,event,period,ip,sym,symoff,addr,flags"
@@ -74,8 +74,29 @@ for c in "${cases[@]}"; do
   last=$data
 done
 
+# a trace perf decodes with timestamps (cap_user_time_zero): Z decodes it
+# without them like perf does; timed decoding is refused in one line
+if gcc -O0 -static -o "$TMP/tz" tests/data/pt/loops.c 2>/dev/null &&
+   "$emu" --timing --time-zero --long-tnt "$TMP/tz" "$TMP/tz" >/dev/null 2>&1; then
+  for it in bZ i1iZ crZ; do
+    perf script -i "$TMP/tz.data" --itrace=$it -F +flags,+insn >"$TMP/perf.out" 2>/dev/null
+    "$HWPROF" script -i "$TMP/tz.data" --itrace=$it -F +flags,+insn >"$TMP/ours.out" 2>"$TMP/ours.err"
+    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+      pass "timed trace, --itrace=$it ($(wc -l <"$TMP/perf.out") lines)"
+    else
+      fail "timed trace, --itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
+    fi
+  done
+  "$HWPROF" script -i "$TMP/tz.data" --itrace=b >"$TMP/o" 2>"$TMP/e"; rc=$?
+  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
+    pass "timed decoding refused: $(cat "$TMP/e")"
+  else
+    fail "timed decoding: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+  fi
+fi
+
 # options whose samples we do not make: one line on stderr, non-zero exit
-for it in x w p o I d g l s5 q Z i100ns i10t; do
+for it in x w p o I d g l s5 q i100ns i10t; do
   "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
     pass "--itrace=$it refused: $(cat "$TMP/e")"

@@ -6,7 +6,9 @@
  * Threads after the first get PREFIX.tN.raw / PREFIX.tN.gt (N = 1, 2, ...),
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
- * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--defer-tip] [--psb N]
+ * --time-zero sets AUXTRACE_INFO's cap_user_time_zero, so that perf decodes
+ * a --timing trace with timestamps (without it perf decodes timeless).
+ * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--defer-tip] [--psb N]
  *                   [--max N] PREFIX PROG [ARGS...] */
 #include <inttypes.h>
 #include <stdio.h>
@@ -57,7 +59,7 @@ static void write_file(const char *path, const void *p, size_t n)
 }
 
 static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, uint64_t config,
-		      unsigned timing)
+		      unsigned timing, int time_zero)
 {
 	struct out o = { 0 };
 	const uint64_t attr_off = 104, ids_off = 104 + 144, data_off = 256;
@@ -81,7 +83,7 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 	/* AUXTRACE_INFO, 17 fields */
 	u32(&o, 70); u16(&o, 0); u16(&o, 16 + 17 * 8); u32(&o, 1); u32(&o, 0);
 	/* time: shift 1, mult 1 -> perf time = TSC / 2 (fake clocks) */
-	uint64_t priv[17] = { 8, timing ? 1 : 0, timing ? 1 : 0, 0, 0, 0x400, 0x800, 0, 0, 0,
+	uint64_t priv[17] = { 8, timing ? 1 : 0, timing ? 1 : 0, 0, time_zero, 0x400, 0x800, 0, 0, 0,
 			      0x200, 0x3c000, timing ? 32 : 0, timing ? 1 : 0, 0x2, 0, 0 };
 	put(&o, priv, sizeof(priv));
 
@@ -146,7 +148,7 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 int main(int argc, char **argv)
 {
 	struct hwprof_pt_emu_config cfg = { .mtc_freq = 3 };
-	int i = 1;
+	int i = 1, time_zero = 0;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--noretcomp"))
 			cfg.flags |= HWPROF_PT_EMU_NORETCOMP;
@@ -154,6 +156,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_LONG_TNT;
 		else if (!strcmp(argv[i], "--timing"))
 			cfg.flags |= HWPROF_PT_EMU_TIMING;
+		else if (!strcmp(argv[i], "--time-zero"))
+			time_zero = 1; /* cap_user_time_zero: perf decodes with timestamps */
 		else if (!strcmp(argv[i], "--defer-tip"))
 			cfg.flags |= HWPROF_PT_EMU_DEFER_TIP;
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
@@ -164,7 +168,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - i < 2) {
-		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--defer-tip] [--psb N] "
+		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--defer-tip] [--psb N] "
 				"[--max N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}
@@ -221,7 +225,7 @@ int main(int argc, char **argv)
 	if (cfg.flags & HWPROF_PT_EMU_TIMING) /* tsc, mtc, mtc_period, cyc: perf decodes timed */
 		config |= 0x400 | 0x200 | ((uint64_t)cfg.mtc_freq << 14) | 0x2;
 	snprintf(path, sizeof(path), "%s.data", prefix);
-	perf_data(path, &r, config, cfg.flags & HWPROF_PT_EMU_TIMING);
+	perf_data(path, &r, config, cfg.flags & HWPROF_PT_EMU_TIMING, time_zero);
 	fprintf(stderr, "pt_emulate: %zu threads, %zu instructions, %zu maps%s\n", r.nthreads,
 		total, r.nmaps, r.truncated ? " (truncated)" : "");
 	hwprof_pt_emu_result_free(&r);

@@ -263,8 +263,11 @@ static void test_kinds(void **state)
 	assert_int_equal(hwprof_itrace_opts_parse(&o, "bi10ie", false), 0);
 	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
 	assert_int_equal(kinds, 7u);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(hwprof_itrace_opts_parse(&o, "bZ", false), 0); /* timeless: the caller's */
+	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
 	static const char *const refused[] = { "x", "w", "p", "o", "I", "d", "g", "l", "i10us", "i5t",
-					       "s3", "q", "Z" };
+					       "s3", "q" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
