@@ -71,93 +71,192 @@ size_t pt_flags_text(uint32_t flags, char *buf, size_t size)
 	return pos;
 }
 
-static void prefix(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+/* The line is built in a buffer and written once: printf was most of the
+ * run time on large traces. */
+struct line {
+	char b[8192];
+	size_t n;
+};
+
+static void put(struct line *l, const char *s, size_t n)
 {
-	if (F(COMM))
-		fprintf(f, "%16s ", fmt->comm);
-	if (F(PID) && F(TID))
-		fprintf(f, "%5d/%-5d ", (int)fmt->pid, (int)fmt->tid);
-	else if (F(PID))
-		fprintf(f, "%5d ", (int)fmt->pid);
-	else if (F(TID))
-		fprintf(f, "%5d ", (int)fmt->tid);
-	if (F(CPU))
-		fprintf(f, "[%03d] ", (int)fmt->cpu);
+	if (n > sizeof(l->b) - 1 - l->n)
+		n = sizeof(l->b) - 1 - l->n;
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
+}
+
+static void puts_(struct line *l, const char *s)
+{
+	put(l, s, strlen(s));
+}
+
+static void spaces(struct line *l, int n)
+{
+	static const char sp[] = "                                                                ";
+	while (n > 0) {
+		int k = n < (int)sizeof(sp) - 1 ? n : (int)sizeof(sp) - 1;
+		put(l, sp, (size_t)k);
+		n -= k;
+	}
+}
+
+/* %*s (right) or %-*s (left) */
+static void padded(struct line *l, const char *s, int width, bool left)
+{
+	size_t n = strlen(s);
+	if (!left)
+		spaces(l, width - (int)n);
+	put(l, s, n);
+	if (left)
+		spaces(l, width - (int)n);
+}
+
+static void num(struct line *l, uint64_t v, bool neg, unsigned base, int width, bool left)
+{
+	char t[24], *e = t + sizeof(t), *p = e;
+	if (base == 16) {
+		do {
+			*--p = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			*--p = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	}
+	if (neg)
+		*--p = '-';
+	size_t n = (size_t)(e - p);
+	if (!left)
+		spaces(l, width - (int)n);
+	put(l, p, n);
+	if (left)
+		spaces(l, width - (int)n);
+}
+
+static void dec(struct line *l, int32_t v, int width, bool left)
+{
+	num(l, v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)v, v < 0, 10, width, left);
+}
+
+static void prefix(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	if (F(COMM)) {
+		padded(l, fmt->comm, 16, false);
+		put(l, " ", 1);
+	}
+	if (F(PID) && F(TID)) {
+		dec(l, fmt->pid, 5, false);
+		put(l, "/", 1);
+		dec(l, fmt->tid, 5, true);
+		put(l, " ", 1);
+	} else if (F(PID) || F(TID)) {
+		dec(l, F(PID) ? fmt->pid : fmt->tid, 5, false);
+		put(l, " ", 1);
+	}
+	if (F(CPU)) {
+		char b[24];
+		snprintf(b, sizeof(b), "[%03d] ", (int)fmt->cpu);
+		puts_(l, b);
+	}
 	if (F(MISC))
-		fprintf(f, "%*s", 6, " ");
+		spaces(l, 6);
 	if (F(TIME)) {
 		unsigned long long secs = s->time / 1000000000ULL, ns = s->time % 1000000000ULL;
+		char b[48];
 		if (fmt->nanosecs) {
-			fprintf(f, "%5llu.%09llu: ", secs, ns);
+			snprintf(b, sizeof(b), "%5llu.%09llu: ", secs, ns);
+			puts_(l, b);
 		} else {
-			char buf[48];
-			snprintf(buf, sizeof(buf), "%llu.%06llu", secs, ns / 1000);
-			fprintf(f, "%12s: ", buf);
+			char t[40];
+			snprintf(t, sizeof(t), "%llu.%06llu", secs, ns / 1000);
+			padded(l, t, 12, false);
+			put(l, ": ", 2);
 		}
 	}
 }
 
-static void sym(FILE *f, struct pt_print_fmt *fmt, uint64_t addr)
+static void sym(struct line *l, struct pt_print_fmt *fmt, uint64_t addr)
 {
-	char buf[4096];
-	size_t n = fmt->sym(fmt->ctx, addr, buf, sizeof(buf));
-	fwrite(buf, 1, n, f);
+	l->n += fmt->sym(fmt->ctx, addr, l->b + l->n, sizeof(l->b) - l->n);
 }
 
-static void insn(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+static void insn(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
-	if (F(INSNLEN))
-		fprintf(f, " ilen: %d", s->insn_len);
+	if (F(INSNLEN)) {
+		puts_(l, " ilen: ");
+		dec(l, s->insn_len, 0, false);
+	}
 	if (F(INSN) && s->insn_len) {
-		fputs(" insn:", f);
-		for (unsigned i = 0; i < s->insn_len; i++)
-			fprintf(f, " %02x", s->insn[i]);
+		puts_(l, " insn:");
+		for (unsigned i = 0; i < s->insn_len; i++) {
+			char b[3] = { "0123456789abcdef"[s->insn[i] >> 4], "0123456789abcdef"[s->insn[i] & 15], 0 };
+			put(l, " ", 1);
+			put(l, b, 2);
+		}
 	}
 }
 
-static void ipc(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+static void ipc(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
 	if (!F(IPC) || !s->cyc_cnt || !s->insn_cnt)
 		return;
 	unsigned v = (unsigned)(s->insn_cnt * 100 / s->cyc_cnt);
-	fprintf(f, " \t IPC: %u.%02u (%" PRIu64 "/%" PRIu64 ") ", v / 100, v % 100, s->insn_cnt, s->cyc_cnt);
+	char b[96];
+	snprintf(b, sizeof(b), " \t IPC: %u.%02u (%" PRIu64 "/%" PRIu64 ") ", v / 100, v % 100, s->insn_cnt,
+		 s->cyc_cnt);
+	puts_(l, b);
 }
 
 void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
-	prefix(f, fmt, s);
-	if (F(PERIOD))
-		fprintf(f, "%10" PRIu64 " ", s->period);
-	if (F(EVNAME))
-		fprintf(f, "%*s: ", fmt->name_width, fmt->names[s->kind]);
+	struct line l;
+	l.n = 0;
+	prefix(&l, fmt, s);
+	if (F(PERIOD)) {
+		num(&l, s->period, false, 10, 10, false);
+		put(&l, " ", 1);
+	}
+	if (F(EVNAME)) {
+		padded(&l, fmt->names[s->kind], fmt->name_width, false);
+		put(&l, ": ", 2);
+	}
 	if (fmt->print_flags) {
 		char buf[64];
 		pt_flags_text(s->flags, buf, sizeof(buf));
-		fprintf(f, "  %-21s ", buf);
+		put(&l, "  ", 2);
+		padded(&l, buf, 21, true);
+		put(&l, " ", 1);
 	}
 	if (s->kind == HWPROF_PT_SAMPLE_BRANCHES) {
 		/* perf's BTS layout: branches with period 1 */
 		if (F(IP)) {
-			fprintf(f, " %16" PRIx64, s->ip);
-			sym(f, fmt, s->ip);
+			put(&l, " ", 1);
+			num(&l, s->ip, false, 16, 16, false);
+			sym(&l, fmt, s->ip);
 		}
 		if (F(ADDR) || fmt->addr_default) {
-			fprintf(f, " => %16" PRIx64, s->addr);
-			sym(f, fmt, s->addr);
+			put(&l, " => ", 4);
+			num(&l, s->addr, false, 16, 16, false);
+			sym(&l, fmt, s->addr);
 		}
-		ipc(f, fmt, s);
-		insn(f, fmt, s);
+		ipc(&l, fmt, s);
+		insn(&l, fmt, s);
 	} else {
 		if (F(ADDR))
-			fprintf(f, "%16" PRIx64, s->addr);
+			num(&l, s->addr, false, 16, 16, false);
 		if (F(IP)) {
-			fprintf(f, " %16" PRIx64, s->ip);
-			sym(f, fmt, s->ip);
+			put(&l, " ", 1);
+			num(&l, s->ip, false, 16, 16, false);
+			sym(&l, fmt, s->ip);
 		}
-		insn(f, fmt, s);
-		ipc(f, fmt, s);
+		insn(&l, fmt, s);
+		ipc(&l, fmt, s);
 	}
-	fputc('\n', f);
+	put(&l, "\n", 1);
+	fwrite(l.b, 1, l.n, f);
 }
 
 void print_pt_error(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)

@@ -26,6 +26,16 @@ struct pt_queue {
 	int32_t tid, cpu;
 };
 
+/* Symbol text of recent addresses: samples of a trace come back to the
+ * same few thousand branch addresses over and over. */
+#define SYMC_SIZE 4096
+#define SYMC_TEXT 232
+struct symc_entry {
+	uint64_t addr;
+	uint16_t len;         /* 0: empty */
+	char text[SYMC_TEXT];
+};
+
 struct script_pt {
 	struct script_printer *p;
 	struct hwprof_session *s;
@@ -40,6 +50,7 @@ struct script_pt {
 	struct pt_print_fmt fmt;
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	uint64_t nerrors;
+	struct symc_entry *symc; /* for the queue being printed */
 };
 
 /* SF fields the PT lines can print */
@@ -72,6 +83,7 @@ void script_pt_free(struct script_pt *x)
 	for (size_t i = 0; i < x->nq; i++)
 		free(x->q[i].buf);
 	free(x->q);
+	free(x->symc);
 	hwprof_pt_image_free(x->img);
 	free(x);
 }
@@ -87,8 +99,20 @@ static int fail(struct script_pt *x, const char *msg)
 static size_t pt_sym(void *ctx, uint64_t addr, char *buf, size_t size)
 {
 	struct script_pt *x = ctx;
+	struct symc_entry *e = x->symc ? &x->symc[(addr ^ addr >> 12) % SYMC_SIZE] : NULL;
+	if (e && e->len && e->addr == addr && e->len < size) {
+		memcpy(buf, e->text, e->len);
+		buf[e->len] = 0;
+		return e->len;
+	}
 	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-	return script_sym_text(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
+	size_t n = script_sym_text(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
+	if (e && n && n < SYMC_TEXT) {
+		e->addr = addr;
+		e->len = (uint16_t)n;
+		memcpy(e->text, buf, n);
+	}
+	return n;
 }
 
 static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
@@ -331,6 +355,12 @@ int script_pt_flush(struct script_pt *x)
 		x->fmt.cpu = q->cpu;
 		const char *comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
 		x->fmt.comm = comm ? comm : ":-1";
+		/* the maps are complete at the end: cache per queue (thread) */
+		if (!x->symc)
+			x->symc = malloc(SYMC_SIZE * sizeof(*x->symc));
+		if (x->symc)
+			for (size_t k = 0; k < SYMC_SIZE; k++)
+				x->symc[k].len = 0;
 		if ((x->fmt.fields & SFB(SF_EVNAME)) && !x->fmt.name_width)
 			x->fmt.name_width = script_printer_name_width(x->p);
 		int rc = hwprof_pt_synth_queue(&x->cfg, q->buf, q->len);

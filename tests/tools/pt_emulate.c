@@ -6,6 +6,8 @@
  * Threads after the first get PREFIX.tN.raw / PREFIX.tN.gt (N = 1, 2, ...),
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
+ * --repeat N writes each thread's trace N times in a row (one AUXTRACE
+ * buffer each: large inputs for benchmarks).
  * --time-zero sets AUXTRACE_INFO's cap_user_time_zero, so that perf decodes
  * a --timing trace with timestamps (without it perf decodes timeless).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--defer-tip] [--psb N]
@@ -59,7 +61,7 @@ static void write_file(const char *path, const void *p, size_t n)
 }
 
 static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, uint64_t config,
-		      unsigned timing, int time_zero)
+		      unsigned timing, int time_zero, unsigned repeat)
 {
 	struct out o = { 0 };
 	const uint64_t attr_off = 104, ids_off = 104 + 144, data_off = 256;
@@ -113,17 +115,26 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 	}
 
 	/* AUXTRACE: one buffer per thread (perf wants buffers split at PSBs,
-	 * pitfall 7: each holds a whole thread's trace) */
-	uint64_t aux_off[64];
-	for (size_t t = 0; t < r->nthreads && t < 64; t++) {
+	 * pitfall 7: each holds a whole thread's trace); with repeat > 1 the
+	 * same buffer follows itself (large traces for benchmarks) */
+	size_t nthr = r->nthreads < 64 ? r->nthreads : 64, nbuf = nthr * repeat;
+	uint64_t *aux_off = malloc(nbuf * sizeof(*aux_off));
+	if (!aux_off) {
+		perror("pt_emulate");
+		exit(1);
+	}
+	for (size_t t = 0, k = 0; t < nthr; t++) {
 		const struct hwprof_pt_emu_thread *th = &r->threads[t];
 		size_t padded = (th->trace_len + 7) & ~(size_t)7;
-		aux_off[t] = o.pos;
-		u32(&o, 71); u16(&o, 0); u16(&o, 48);
-		u64(&o, padded); u64(&o, 0); u64(&o, 0x1234 + t); u32(&o, (uint32_t)t);
-		u32(&o, (uint32_t)th->tid); u32(&o, 0xffffffff); u32(&o, 0);
-		put(&o, th->trace, th->trace_len);
-		pad8(&o);
+		for (unsigned rep = 0; rep < repeat; rep++) {
+			aux_off[k++] = o.pos;
+			u32(&o, 71); u16(&o, 0); u16(&o, 48);
+			u64(&o, padded); u64(&o, (uint64_t)rep * padded); u64(&o, 0x1234 + t);
+			u32(&o, (uint32_t)t);
+			u32(&o, (uint32_t)th->tid); u32(&o, 0xffffffff); u32(&o, 0);
+			put(&o, th->trace, th->trace_len);
+			pad8(&o);
+		}
 	}
 
 	uint64_t dsize = o.pos - data_off;
@@ -132,13 +143,13 @@ static void perf_data(const char *path, const struct hwprof_pt_emu_result *r, ui
 	/* HEADER_AUXTRACE (feature 18), as perf record writes it: its index of
 	 * {file offset, 48} per AUXTRACE record. perf 6.1 accepts -F addr and
 	 * flags for the synthesized events only when it is there (pitfall 4). */
-	size_t nbuf = r->nthreads < 64 ? r->nthreads : 64;
 	uint64_t feat_off = o.pos + 16, feat_size = 8 + 16 * nbuf;
 	u64(&o, feat_off); u64(&o, feat_size);
 	u64(&o, nbuf);
-	for (size_t t = 0; t < nbuf; t++) {
-		u64(&o, aux_off[t]); u64(&o, 48);
+	for (size_t k = 0; k < nbuf; k++) {
+		u64(&o, aux_off[k]); u64(&o, 48);
 	}
+	free(aux_off);
 	uint64_t bits = 1ULL << 18;
 	memcpy(o.b + 72, &bits, 8);
 	write_file(path, o.b, o.pos);
@@ -149,6 +160,7 @@ int main(int argc, char **argv)
 {
 	struct hwprof_pt_emu_config cfg = { .mtc_freq = 3 };
 	int i = 1, time_zero = 0;
+	unsigned repeat = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--noretcomp"))
 			cfg.flags |= HWPROF_PT_EMU_NORETCOMP;
@@ -162,6 +174,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_DEFER_TIP;
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
 			cfg.psb_period = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = (unsigned)strtoul(argv[++i], NULL, 0) ? (unsigned)strtoul(argv[i], NULL, 0) : 1;
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
 			cfg.max_steps = strtoull(argv[++i], NULL, 0);
 		else
@@ -225,7 +239,7 @@ int main(int argc, char **argv)
 	if (cfg.flags & HWPROF_PT_EMU_TIMING) /* tsc, mtc, mtc_period, cyc: perf decodes timed */
 		config |= 0x400 | 0x200 | ((uint64_t)cfg.mtc_freq << 14) | 0x2;
 	snprintf(path, sizeof(path), "%s.data", prefix);
-	perf_data(path, &r, config, cfg.flags & HWPROF_PT_EMU_TIMING, time_zero);
+	perf_data(path, &r, config, cfg.flags & HWPROF_PT_EMU_TIMING, time_zero, repeat);
 	fprintf(stderr, "pt_emulate: %zu threads, %zu instructions, %zu maps%s\n", r.nthreads,
 		total, r.nmaps, r.truncated ? " (truncated)" : "");
 	hwprof_pt_emu_result_free(&r);
