@@ -48,4 +48,5 @@ for b in build/bench/*; do
 done
 
 echo; echo "== Arm SPE: perf script --itrace=i1i vs hwprof synthesis"; bench/spe_bench.sh
+echo; echo "== Intel PT: perf script --itrace=b / i100i / --insn-trace vs hwprof"; bench/pt_script_bench.sh
 echo; ./bench/record_overhead.sh
