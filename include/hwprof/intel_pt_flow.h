@@ -146,6 +146,9 @@ enum hwprof_pt_ev_type {
 	HWPROF_PT_EV_ERROR,      /* err: -HWPROF_E_*, code: HWPROF_PT_ERR_*,
 				  * offset: trace offset; decoding resumes at
 				  * the next PSB */
+	HWPROF_PT_EV_PSB,        /* a PSB+ (offset: the PSB's); ip: its FUP, where
+				  * the walk reached it, 0 when tracing was off
+				  * or at a synchronisation */
 	HWPROF_PT_EV_COUNT
 };
 

@@ -57,6 +57,9 @@ HWPROF_API uint32_t hwprof_pt_iclass_flags(unsigned iclass);
 enum hwprof_pt_sample_kind {
 	HWPROF_PT_SAMPLE_INSTRUCTIONS = 0,
 	HWPROF_PT_SAMPLE_BRANCHES,
+	HWPROF_PT_SAMPLE_PSB,     /* p: a PSB (payload: its trace offset) */
+	HWPROF_PT_SAMPLE_CBR,     /* p: core:bus ratio, at the first sample and
+				   * after it changes (cbr, cbr_khz, max_nonturbo) */
 	HWPROF_PT_SAMPLE_ERROR,
 	HWPROF_PT_SAMPLE_KIND_NR
 };
@@ -91,6 +94,9 @@ struct hwprof_pt_sample {
 	uint64_t time;           /* perf time of tsc (config's conversion) */
 	uint64_t offset;         /* ERROR: trace offset of the packet */
 	uint64_t cyc_cnt, insn_cnt; /* for IPC; 0 when not known */
+	uint64_t payload;        /* PSB: trace offset */
+	uint32_t cbr, cbr_khz;   /* CBR: ratio, frequency (kHz) */
+	uint32_t max_nonturbo;   /* CBR: maximum non-turbo ratio (8 bits) */
 };
 
 typedef int (*hwprof_pt_emit_fn)(void *ctx, const struct hwprof_pt_sample *s);
@@ -105,12 +111,15 @@ struct hwprof_pt_synth_config {
 
 /* Which sample kinds the options ask for (bit per kind). Returns
  * -HWPROF_E_UNSUPPORTED (with *what naming the option) for options whose
- * samples this synthesis cannot give yet. */
+ * samples this synthesis cannot give yet. x, w and I are accepted: their
+ * samples need TSX, PTWRITE or event-trace packets, and a trace that has
+ * them stops the run with -HWPROF_E_UNSUPPORTED. */
 HWPROF_API int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds,
 				     const char **what);
 
 /* Decodes buf (one queue's trace, in order) and emits its samples.
- * Returns 0, the emit callback's non-zero value, or -HWPROF_E_*. */
+ * Returns 0, the emit callback's non-zero value, or -HWPROF_E_*
+ * (-HWPROF_E_UNSUPPORTED: see hwprof_pt_synth_kinds). */
 HWPROF_API int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf,
 				     size_t len);
 

@@ -7,7 +7,7 @@
 #include "cli/print_pt_samples.h"
 #include "cli/print_script.h"
 
-#define F(x) ((fmt->fields & SFB(SF_##x)) != 0)
+#define F(x) ((fmt->cur & SFB(SF_##x)) != 0)
 
 static const struct {
 	uint32_t flags;
@@ -180,7 +180,27 @@ static void prefix(struct line *l, const struct pt_print_fmt *fmt, const struct 
 
 static void sym(struct line *l, struct pt_print_fmt *fmt, uint64_t addr)
 {
-	l->n += fmt->sym(fmt->ctx, addr, l->b + l->n, sizeof(l->b) - l->n);
+	l->n += fmt->sym(fmt->ctx, fmt->cur_synth, addr, l->b + l->n, sizeof(l->b) - l->n);
+}
+
+/* perf's synth text, padded to 34 columns like its PT events */
+static void synth(struct line *l, const struct hwprof_pt_sample *s)
+{
+	char b[96];
+	int n = 0;
+	if (s->kind == HWPROF_PT_SAMPLE_PSB) {
+		n = snprintf(b, sizeof(b), " psb offs: %#" PRIx64, s->payload);
+	} else if (s->kind == HWPROF_PT_SAMPLE_CBR) {
+		unsigned freq = (s->cbr_khz + 500) / 1000;
+		n = snprintf(b, sizeof(b), " cbr: %2u freq: %4u MHz ", s->cbr, freq);
+		if (s->max_nonturbo)
+			n += snprintf(b + n, sizeof(b) - (size_t)n, "(%3u%%) ",
+				      (5 + (1000 * s->cbr) / s->max_nonturbo) / 10);
+	}
+	if (n < 0)
+		return;
+	put(l, b, (size_t)n);
+	spaces(l, 34 - n);
 }
 
 static void insn(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
@@ -214,6 +234,11 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 {
 	struct line l;
 	l.n = 0;
+	bool is_synth = s->kind == HWPROF_PT_SAMPLE_PSB || s->kind == HWPROF_PT_SAMPLE_CBR;
+	fmt->cur = is_synth ? fmt->fields_synth : fmt->fields_hw;
+	fmt->cur_synth = is_synth;
+	if (!fmt->cur)
+		return;
 	prefix(&l, fmt, s);
 	if (F(PERIOD)) {
 		num(&l, s->period, false, 10, 10, false);
@@ -245,6 +270,8 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 		ipc(&l, fmt, s);
 		insn(&l, fmt, s);
 	} else {
+		if (is_synth && F(SYNTH))
+			synth(&l, s);
 		if (F(ADDR))
 			num(&l, s->addr, false, 16, 16, false);
 		if (F(IP)) {

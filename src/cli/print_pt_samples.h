@@ -14,11 +14,15 @@
 
 #include "hwprof/intel_pt_synth.h"
 
-/* " sym+off (dso)" for addr as the fields ask; returns the length. */
-typedef size_t (*pt_sym_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
+/* " sym+off (dso)" for addr as the fields of the hardware (synth false)
+ * or synthesized event type ask; returns the length. */
+typedef size_t (*pt_sym_fn)(void *ctx, bool synth, uint64_t addr, char *buf, size_t size);
 
 struct pt_print_fmt {
-	uint64_t fields;          /* SFB(SF_*) of print_script.h */
+	uint64_t fields_hw;       /* SFB(SF_*) of print_script.h: branches, ... */
+	uint64_t fields_synth;    /* psb, cbr (perf's PERF_TYPE_SYNTH events) */
+	uint64_t cur;             /* the printer's: fields of the line at hand */
+	bool cur_synth;
 	bool nanosecs;
 	bool print_flags;         /* -F flags */
 	bool addr_default;        /* => target without -F (sample has ADDR, fields not user set) */

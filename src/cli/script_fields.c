@@ -58,7 +58,7 @@ void script_opts_init(struct script_opts *o)
 		.invalid = inval };
 	o->out[OT_BP] = o->out[OT_HW];
 	o->out[OT_SYNTH] = (struct script_output){
-		.fields = COMMON | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_SYNTH), .invalid = inval };
+		.fields = COMMON | IPSYM | SFB(SF_SYNTH), .invalid = inval };
 	o->out[OT_OTHER] = o->out[OT_HW];
 }
 

@@ -19,6 +19,9 @@
 #define AUXTRACE_INTEL_PT 1
 #define MAX_QUEUES 1024
 #define KERNEL_START 0xffff800000000000ULL
+#define PERF_TYPE_SYNTH 0x80000000u
+#define PT_CFG_PWR_EVT 0x10ULL          /* intel_pt config: power events */
+#define PT_CFG_EVENT_TRACE (1ULL << 31) /* intel_pt config: event trace */
 
 struct pt_queue {
 	uint8_t *buf;
@@ -54,10 +57,14 @@ struct script_pt {
 };
 
 /* SF fields the PT lines can print */
+static const uint64_t synth_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
+				     SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
+				     SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_SYNTH) | SFB(SF_MISC) |
+				     SFB(SF_INSN) | SFB(SF_INSNLEN);
 static const uint64_t pt_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
 				  SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				  SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_FLAGS) | SFB(SF_INSN) |
-				  SFB(SF_INSNLEN) | SFB(SF_IPC) | SFB(SF_MISC);
+				  SFB(SF_INSNLEN) | SFB(SF_IPC) | SFB(SF_MISC) | SFB(SF_SYNTH);
 
 int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwprof_session *s,
 		  const struct hwprof_itrace_opts *itrace, FILE *f)
@@ -96,16 +103,18 @@ static int fail(struct script_pt *x, const char *msg)
 	return 1;
 }
 
-static size_t pt_sym(void *ctx, uint64_t addr, char *buf, size_t size)
+static size_t pt_sym(void *ctx, bool synth, uint64_t addr, char *buf, size_t size)
 {
 	struct script_pt *x = ctx;
+	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	if (synth) /* psb, cbr: rare, with their own fields */
+		return script_sym_text(x->p, OT_SYNTH, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
 	struct symc_entry *e = x->symc ? &x->symc[(addr ^ addr >> 12) % SYMC_SIZE] : NULL;
 	if (e && e->len && e->addr == addr && e->len < size) {
 		memcpy(buf, e->text, e->len);
 		buf[e->len] = 0;
 		return e->len;
 	}
-	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	size_t n = script_sym_text(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
 	if (e && n && n < SYMC_TEXT) {
 		e->addr = addr;
@@ -123,18 +132,17 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
-	if (x->fmt.fields)
-		print_pt_sample(x->f, &x->fmt, s);
+	print_pt_sample(x->f, &x->fmt, s);
 	return 0;
 }
 
 /* The synthesized event as perf adds it: the PT event's sample_type and
  * exclude bits, TIME only when timed, CPU only with per-cpu buffers. */
-static void synth_evsel(struct hwprof_evsel *e, const struct hwprof_evsel *pt, uint64_t config, bool timeless,
-			bool per_cpu)
+static void synth_evsel(struct hwprof_evsel *e, const struct hwprof_evsel *pt, uint32_t type, uint64_t config,
+			bool timeless, bool per_cpu)
 {
 	memset(e, 0, sizeof(*e));
-	e->attr.type = 0; /* PERF_TYPE_HARDWARE */
+	e->attr.type = type;
 	e->attr.config = config;
 	e->attr.sample_period = 1;
 	uint64_t st = pt->attr.sample_type | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_PERIOD;
@@ -144,8 +152,14 @@ static void synth_evsel(struct hwprof_evsel *e, const struct hwprof_evsel *pt, u
 		st |= HWPROF_SAMPLE_TIME;
 	if (!per_cpu)
 		st &= ~HWPROF_SAMPLE_CPU;
-	if (config == 4 /* branch-instructions */)
+	if (type == 0 && config == 4 /* branch-instructions */)
 		st |= HWPROF_SAMPLE_ADDR;
+	/* after instructions perf drops PERIOD; its PERF_TYPE_SYNTH events
+	 * carry RAW */
+	if (type != 0 || config != 1)
+		st &= ~HWPROF_SAMPLE_PERIOD;
+	if (type == PERF_TYPE_SYNTH)
+		st |= HWPROF_SAMPLE_RAW;
 	e->attr.sample_type = st;
 	const uint64_t excl = 1ULL << HWPROF_ATTR_EXCLUDE_USER | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
 			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |
@@ -214,38 +228,57 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	x->cfg.img = x->img;
 	x->cfg.emit = pt_emit;
 	x->cfg.ctx = x;
-	/* the synthesized events, in perf's order: branches, instructions */
-	struct hwprof_evsel br, in;
-	synth_evsel(&br, pt, 4, timeless, per_cpu);
-	synth_evsel(&in, pt, 1, timeless, per_cpu);
-	const struct hwprof_evsel *first = NULL;
-	if (kinds & 1u << HWPROF_PT_SAMPLE_BRANCHES) {
-		hwprof_evsel_name(&br, x->names[HWPROF_PT_SAMPLE_BRANCHES], sizeof(x->names[0]));
-		script_printer_add_event_name(x->p, x->names[HWPROF_PT_SAMPLE_BRANCHES]);
-		first = &br;
-	}
-	if (kinds & 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS) {
-		hwprof_evsel_name(&in, x->names[HWPROF_PT_SAMPLE_INSTRUCTIONS], sizeof(x->names[0]));
-		script_printer_add_event_name(x->p, x->names[HWPROF_PT_SAMPLE_INSTRUCTIONS]);
-		if (!first)
-			first = &in;
-	}
+	/* perf adds its events in this order; the first of each output type
+	 * is checked against the fields like the file's events were */
+	if ((x->itrace.pwr_events && (pt->attr.config & PT_CFG_PWR_EVT)) ||
+	    (x->itrace.intr_events && (pt->attr.config & PT_CFG_EVENT_TRACE)))
+		return fail(x, "Intel PT power-event and event-trace samples (mwait, pwre, exstop, pwrx, evt, "
+			       "iflag) are not supported yet; leave out p / I from --itrace");
+	for (uint32_t i = 0; x->itrace.other_events && i < hwprof_perfdata_nr_evsels(x->h); i++)
+		if (hwprof_perfdata_evsel(x->h, i)->attr.flags & 1ULL << HWPROF_ATTR_AUX_OUTPUT)
+			return fail(x, "Intel PT PEBS-via-PT samples (aux_output events) are not supported yet; "
+				       "leave out o from --itrace");
+	struct { bool on; uint32_t type; uint64_t config; int kind; const char *name; } evs[] = {
+		{ x->itrace.branches, 0, 4, HWPROF_PT_SAMPLE_BRANCHES, NULL },
+		{ x->itrace.instructions, 0, 1, HWPROF_PT_SAMPLE_INSTRUCTIONS, NULL },
+		{ x->itrace.transactions, 0, 1, -1, "transactions" },
+		{ x->itrace.ptwrites, PERF_TYPE_SYNTH, 0, -1, "ptwrite" },
+		{ x->itrace.pwr_events, PERF_TYPE_SYNTH, 4, HWPROF_PT_SAMPLE_CBR, "cbr" },
+		{ x->itrace.pwr_events, PERF_TYPE_SYNTH, 5, HWPROF_PT_SAMPLE_PSB, "psb" },
+	};
+	bool checked[2] = { false, false };
 	x->active = true;
-	if (!first)
-		return 0;
-	if (script_printer_check_synth(x->p, first) < 0) {
-		x->failed = true;
-		return 1;
-	}
-	uint64_t sf = script_printer_fields(x->p, OT_HW);
-	for (unsigned i = 0; i < SF_NR; i++)
-		if ((sf & SFB(i)) && !(pt_fields & SFB(i))) {
-			char msg[128];
-			snprintf(msg, sizeof(msg), "field '%s' is not supported for Intel PT samples yet",
-				 script_field_name(i));
-			return fail(x, msg);
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		if (!evs[i].on)
+			continue;
+		struct hwprof_evsel e;
+		char buf[64];
+		synth_evsel(&e, pt, evs[i].type, evs[i].config, timeless, per_cpu);
+		const char *name = evs[i].name ? evs[i].name : hwprof_evsel_name(&e, buf, sizeof(buf));
+		script_printer_add_event_name(x->p, name);
+		if (evs[i].kind >= 0)
+			snprintf(x->names[evs[i].kind], sizeof(x->names[0]), "%s", name);
+		bool synth = evs[i].type == PERF_TYPE_SYNTH;
+		if (checked[synth])
+			continue;
+		checked[synth] = true;
+		e.name = name;
+		if (script_printer_check_synth(x->p, &e) < 0) {
+			x->failed = true;
+			return 1;
 		}
-	x->fmt.fields = sf;
+		uint64_t sf = script_printer_fields(x->p, synth ? OT_SYNTH : OT_HW);
+		uint64_t ok = synth ? synth_fields : pt_fields;
+		for (unsigned f = 0; f < SF_NR; f++)
+			if ((sf & SFB(f)) && !(ok & SFB(f))) {
+				char msg[128];
+				snprintf(msg, sizeof(msg), "field '%s' is not supported for Intel PT samples yet",
+					 script_field_name(f));
+				return fail(x, msg);
+			}
+	}
+	x->fmt.fields_hw = checked[0] ? script_printer_fields(x->p, OT_HW) : 0;
+	x->fmt.fields_synth = checked[1] ? script_printer_fields(x->p, OT_SYNTH) : 0;
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
 	x->fmt.print_flags = script_printer_print_flags(x->p);
 	x->fmt.addr_default = !script_printer_user_set(x->p, OT_HW);
@@ -361,9 +394,12 @@ int script_pt_flush(struct script_pt *x)
 		if (x->symc)
 			for (size_t k = 0; k < SYMC_SIZE; k++)
 				x->symc[k].len = 0;
-		if ((x->fmt.fields & SFB(SF_EVNAME)) && !x->fmt.name_width)
+		if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 			x->fmt.name_width = script_printer_name_width(x->p);
 		int rc = hwprof_pt_synth_queue(&x->cfg, q->buf, q->len);
+		if (rc == -HWPROF_E_UNSUPPORTED)
+			return fail(x, "Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
+				       "packets, whose samples are not supported yet (leave out x / w / p / I)");
 		if (rc < 0)
 			return fail(x, hwprof_strerror(rc));
 	}

@@ -25,7 +25,7 @@ enum ahead_kind {
 };
 
 /* Packets whose event happens at the following FUP's address. */
-enum { BIND_TSX = 1, BIND_PTW = 2, BIND_EXSTOP = 4, BIND_CFE = 8 };
+enum { BIND_TSX = 1, BIND_PTW = 2, BIND_EXSTOP = 4, BIND_CFE = 8, BIND_PSB = 16 };
 
 struct ahead {
 	uint8_t kind;
@@ -60,6 +60,7 @@ struct hwprof_pt_flow {
 	unsigned bind;
 	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_off;
 	uint32_t bind_cfe_type;
+	uint64_t bind_psb_off;
 
 	uint64_t stack[STACK_DEPTH];
 	unsigned sp, depth;
@@ -79,7 +80,7 @@ struct hwprof_pt_flow {
 static const char *const ev_names[HWPROF_PT_EV_COUNT] = {
 	"none", "block", "enable", "disable", "async", "ovf", "mode.exec", "mode.tsx",
 	"pip", "vmcs", "ptwrite", "cbr", "pwre", "pwrx", "mwait", "exstop", "cfe", "evd",
-	"tracestop", "error",
+	"tracestop", "error", "psb",
 };
 
 HWPROF_API const char *hwprof_pt_ev_name(unsigned type)
@@ -316,6 +317,8 @@ static void emit_bound(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off)
 	}
 	if ((f->bind & BIND_EXSTOP) && (e = push(f, HWPROF_PT_EV_EXSTOP, off)))
 		e->ip = ip;
+	if ((f->bind & BIND_PSB) && (e = push(f, HWPROF_PT_EV_PSB, f->bind_psb_off)))
+		e->ip = ip;
 	if ((f->bind & BIND_CFE) && (e = push(f, HWPROF_PT_EV_CFE, off))) {
 		e->payload = f->bind_cfe;
 		e->count = f->bind_cfe_type;
@@ -480,11 +483,22 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 				return r;
 			if (f->st == ST_OFF && have) {
 				/* tracing is on at a PSB+ with FUP: resume there */
+				push(f, HWPROF_PT_EV_PSB, off);
 				f->ah = (struct ahead){ .kind = AH_PGE, .have_ip = 1, .ip = fip,
 							.off = off };
 				f->after_ovf = 2; /* mark: status enable */
 				return 1;
 			}
+			if (f->st == ST_ON && have && !f->bind) {
+				/* the PSB shows where the walk reaches its FUP (as
+				 * perf reports it), like a status FUP */
+				f->bind = BIND_PSB;
+				f->bind_psb_off = off;
+				f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1, .ip = fip,
+							.off = off };
+				return 1;
+			}
+			push(f, HWPROF_PT_EV_PSB, off);
 			continue;
 		}
 		default:
@@ -567,6 +581,7 @@ static void step_sync(struct hwprof_pt_flow *f)
 	}
 	hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 	f->st = ST_OFF;
+	push(f, HWPROF_PT_EV_PSB, off);
 	int r = psb_plus(f, &fip, &have);
 	if (r == 0)
 		f->st = ST_END;

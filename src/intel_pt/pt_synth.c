@@ -76,15 +76,12 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 	}
 	if (o->branches)
 		*kinds |= 1u << HWPROF_PT_SAMPLE_BRANCHES;
+	if (o->pwr_events)
+		*kinds |= 1u << HWPROF_PT_SAMPLE_PSB | 1u << HWPROF_PT_SAMPLE_CBR;
 	if (o->errors)
 		*kinds |= 1u << HWPROF_PT_SAMPLE_ERROR;
 	/* options that add samples or events we do not make yet */
 	static const struct { size_t off; const char *what; } no[] = {
-		{ offsetof(struct hwprof_itrace_opts, transactions), "x (transactions)" },
-		{ offsetof(struct hwprof_itrace_opts, ptwrites), "w (ptwrite)" },
-		{ offsetof(struct hwprof_itrace_opts, pwr_events), "p (power events)" },
-		{ offsetof(struct hwprof_itrace_opts, other_events), "o (other events)" },
-		{ offsetof(struct hwprof_itrace_opts, intr_events), "I (interrupt events)" },
 		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
 		{ offsetof(struct hwprof_itrace_opts, callchain), "g (callchains)" },
 		{ offsetof(struct hwprof_itrace_opts, add_callchain), "G (callchains)" },
@@ -124,13 +121,49 @@ static unsigned err_code(unsigned kind)
 
 struct run {
 	const struct hwprof_pt_synth_config *cfg;
-	bool want_insn, want_br, want_err;
+	bool want_insn, want_br, want_err, want_pwr;
+	bool cbr_pending;        /* a CBR sample goes before the next sample */
+	uint32_t cbr, cbr_seen;
+	uint32_t max_nonturbo, cbr2khz;
 	uint32_t br_filter;      /* 0: every branch */
 	uint64_t period, left;   /* instructions */
 	uint64_t tot, last;      /* instruction counts */
 	uint64_t last_ip;        /* the last instruction walked: a trace */
 	unsigned last_len;       /* begin shows its bytes, as perf's does */
 };
+
+/* perf: the CBR sample comes with the first decoder state after the
+ * ratio changed (and with the very first one), before that state's own
+ * samples, at its ip */
+static int emit(struct run *r, struct hwprof_pt_sample *s)
+{
+	/* a PSB state's own sample comes first */
+	if (s->kind == HWPROF_PT_SAMPLE_PSB) {
+		int rc = r->cfg->emit(r->cfg->ctx, s);
+		if (rc || !r->cbr_pending)
+			return rc;
+	}
+	if (r->cbr_pending && s->kind != HWPROF_PT_SAMPLE_ERROR) {
+		r->cbr_pending = false;
+		r->cbr_seen = r->cbr;
+		struct hwprof_pt_sample c;
+		memset(&c, 0, sizeof(c));
+		c.kind = HWPROF_PT_SAMPLE_CBR;
+		c.ip = s->ip;
+		c.tsc = s->tsc;
+		c.time = s->time;
+		c.period = 1;
+		c.cbr = r->cbr;
+		c.cbr_khz = (uint32_t)(r->cbr * r->cbr2khz);
+		c.max_nonturbo = r->max_nonturbo & 0xff;
+		c.insn_len = s->insn_len;
+		memcpy(c.insn, s->insn, sizeof(c.insn));
+		int rc = r->cfg->emit(r->cfg->ctx, &c);
+		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
+			return rc;
+	}
+	return s->kind == HWPROF_PT_SAMPLE_PSB ? 0 : r->cfg->emit(r->cfg->ctx, s);
+}
 
 static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t ip, unsigned len)
 {
@@ -164,7 +197,7 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 		insn_bytes(r, &s, from, len);
 	else if (r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
-	return r->cfg->emit(r->cfg->ctx, &s);
+	return emit(r, &s);
 }
 
 /* The instructions of a block: every period-th one is a sample. */
@@ -202,7 +235,7 @@ static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 			stamp(&s, ev);
 			insn_bytes(r, &s, ip, len);
 			r->left = r->period;
-			int rc = r->cfg->emit(r->cfg->ctx, &s);
+			int rc = emit(r, &s);
 			if (rc)
 				return rc;
 		}
@@ -241,7 +274,37 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 	s.ip = ev->ip;
 	s.offset = ev->offset;
 	stamp(&s, ev);
-	return r->cfg->emit(r->cfg->ctx, &s);
+	return emit(r, &s);
+}
+
+static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
+{
+	if (!r->want_pwr)
+		return 0;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_PSB;
+	s.ip = ev->ip;
+	if (r->last_len) /* perf's state still holds the last instruction */
+		insn_bytes(r, &s, r->last_ip, r->last_len);
+	s.payload = ev->offset;
+	s.period = 1;
+	stamp(&s, ev);
+	return emit(r, &s);
+}
+
+/* perf's TSC frequency guess when AUXTRACE_INFO has no ratio: the ticks
+ * of one second by the time conversion (mult 0 taken as 1, as perf does
+ * for timeless decoding), and 100 MHz per ratio step */
+static void cbr_setup(struct run *r, const struct hwprof_pt_flow_config *fc)
+{
+	uint64_t mult = fc->time_conv.time_mult ? fc->time_conv.time_mult : 1;
+	unsigned shift = fc->time_conv.time_shift < 32 ? fc->time_conv.time_shift : 31;
+	uint64_t ns = 1000000000ULL;
+	uint64_t tsc_freq = ((ns / mult) << shift) + ((ns % mult) << shift) / mult;
+	r->max_nonturbo = fc->max_nonturbo_ratio ? fc->max_nonturbo_ratio
+						 : (uint32_t)((tsc_freq + 50000000) / 100000000);
+	r->cbr2khz = r->max_nonturbo ? (uint32_t)(tsc_freq / r->max_nonturbo / 1000) : 0;
 }
 
 int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf, size_t len)
@@ -265,6 +328,10 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		r.br_filter |= HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_TRACE_BEGIN;
 	r.period = cfg->itrace.period ? cfg->itrace.period : 1;
 	r.left = r.period;
+	r.want_pwr = kinds & 1u << HWPROF_PT_SAMPLE_PSB;
+	r.cbr_pending = r.want_pwr;
+	r.cbr_seen = UINT32_MAX;
+	cbr_setup(&r, &cfg->flow);
 
 	struct hwprof_pt_flow *flow;
 	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
@@ -297,6 +364,36 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 				rc = emit_branch(&r, &ev, ev.ip, 0,
 						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC |
 						 HWPROF_PT_FLAG_TRACE_END, 0);
+			break;
+		case HWPROF_PT_EV_PSB:
+			rc = on_psb(&r, &ev);
+			break;
+		case HWPROF_PT_EV_CBR:
+			r.cbr = (uint32_t)ev.payload;
+			if (r.want_pwr && r.cbr != r.cbr_seen)
+				r.cbr_pending = true;
+			break;
+		case HWPROF_PT_EV_MODE_TSX:
+			/* PSB+ carries MODE.TSX status on TSX parts: only a
+			 * transaction (InTX / abort) makes samples */
+			if (cfg->itrace.transactions && ev.payload)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_PTWRITE:
+			if (cfg->itrace.ptwrites)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_CFE:
+		case HWPROF_PT_EV_EVD:
+			if (cfg->itrace.intr_events)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_PWRE:
+		case HWPROF_PT_EV_PWRX:
+		case HWPROF_PT_EV_MWAIT:
+		case HWPROF_PT_EV_EXSTOP:
+			if (r.want_pwr)
+				rc = -HWPROF_E_UNSUPPORTED;
 			break;
 		case HWPROF_PT_EV_OVF:
 			rc = on_error(&r, &ev, HWPROF_PT_SERR_OVR);

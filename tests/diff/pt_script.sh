@@ -6,7 +6,8 @@
 # .plt entries under the overlapping _init symbol (its symbol tree walk),
 # which is the symbol library's business, not this synthesis'.
 # Also: options we do not synthesize fail with one line; flipped trace
-# bytes give error lines in perf's format and no crash.
+# bytes give error lines in perf's format and no crash. (x, w, o and I are
+# taken: the emulator makes no TSX, PTWRITE, PEBS or event-trace data.)
 source tests/lib/common.sh
 emu="$TOOLS/pt_emulate"
 if [ ! -x "$emu" ]; then skip "PT script (no $emu)"; finish; fi
@@ -23,12 +24,12 @@ cases=("loops-O0-static tests/data/pt/loops.c -O0 -static"
 variants=("" "--noretcomp" "--defer-tip --psb 100" "--long-tnt --timing --psb 256")
 
 # itrace set | -F list ('' = perf's default fields)
-static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|"
+static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth,+insn"
 	       "b|+flags" "i1i|+flags,+addr,+insn,+insnlen"
 	       "b|ip,sym,symoff,dso,addr,flags,insn,insnlen"
 	       "i1i|comm,tid,pid,event,period,ip,sym,symoff,addr,flags"
 	       "cr|tid,ip,sym,dso,flags" "b|-period,+insnlen")
-dyn_checks=("b|comm,tid,period,event,ip,dso,addr,flags" "i1i|tid,ip,addr,flags,insn,insnlen"
+dyn_checks=("b|comm,tid,period,event,ip,dso,addr,flags" "i1i|tid,ip,addr,flags,insn,insnlen" "pb|tid,event,ip,synth"
 	    "cr|tid,event,ip,addr,flags" "bi5i|comm,pid,tid,event,period,ip,dso,addr")
 
 i=0
@@ -61,6 +62,18 @@ for c in "${cases[@]}"; do
       fail "$what: exit $orc vs perf $prc; $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
     fi
   done
+  # no --itrace (perf script's default set) and a bare --itrace
+  if [[ $name != *-O2 ]]; then
+    for bare in "" "--itrace"; do
+      perf script -i "$data" $bare >"$TMP/perf.out" 2>/dev/null; prc=$?
+      "$HWPROF" script -i "$data" $bare >"$TMP/ours.out" 2>"$TMP/ours.err"; orc=$?
+      if [ $prc = $orc ] && [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+        pass "$label: ${bare:-no --itrace} ($(wc -l <"$TMP/perf.out") lines)"
+      else
+        fail "$label: ${bare:-no --itrace}: exit $orc vs perf $prc; $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
+      fi
+    done
+  fi
   # --insn-trace: perf's i0ns with +insn,-event,-period and --ns
   perf script -i "$data" --insn-trace >"$TMP/perf.out" 2>/dev/null; prc=$?
   "$HWPROF" script -i "$data" --insn-trace >"$TMP/ours.out" 2>"$TMP/ours.err"; orc=$?
@@ -96,7 +109,7 @@ if gcc -O0 -static -o "$TMP/tz" tests/data/pt/loops.c 2>/dev/null &&
 fi
 
 # options whose samples we do not make: one line on stderr, non-zero exit
-for it in x w p o I d g l s5 q i100ns i10t; do
+for it in d g l L5 s5 q i100ns i10t e+o; do
   "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
     pass "--itrace=$it refused: $(cat "$TMP/e")"

@@ -1,7 +1,8 @@
 /* Intel PT sample synthesis on hand-built traces over a tiny code buffer:
  * instruction samples every N instructions (ip, period, branch flags and
  * target on branch instructions, bytes), branch samples (trace begin/end,
- * calls/returns filters, async branches), error samples, option checks. */
+ * calls/returns filters, async branches), PSB and CBR samples, error
+ * samples, option checks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -253,6 +254,71 @@ static void test_errors(void **state)
 	assert_int_equal(run("bi1ie", &t, &g), 0);
 }
 
+static void test_psb_cbr(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("pb", &t, &g), 0);
+	/* the PSB at offset 0 (tracing off: ip 0), then the first CBR sample
+	 * (ratio 0; 10 = 1 GHz / 100 MHz with no time conversion), then the
+	 * branches */
+	assert_true(g.n >= 3);
+	assert_int_equal(g.s[0].kind, HWPROF_PT_SAMPLE_PSB);
+	assert_int_equal(g.s[0].payload, 0);
+	assert_int_equal(g.s[0].ip, 0);
+	assert_int_equal(g.s[1].kind, HWPROF_PT_SAMPLE_CBR);
+	assert_int_equal(g.s[1].cbr, 0);
+	assert_int_equal(g.s[1].max_nonturbo, 10);
+	assert_int_equal(g.s[2].kind, HWPROF_PT_SAMPLE_BRANCHES);
+	size_t n = 0;
+	for (size_t i = 0; i < g.n; i++)
+		n += g.s[i].kind == HWPROF_PT_SAMPLE_CBR;
+	assert_int_equal(n, 1);
+
+	/* a CBR packet changes the ratio: one more CBR sample before the next
+	 * sample, at its ip, with frequency = ratio * 100 MHz */
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_CBR, .payload = 24 };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 0xd, 4) > 0);
+	ip(&t, HWPROF_PT_TIP, 0x1020);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+	assert_int_equal(run("pc", &t, &g), 0);
+	n = 0;
+	for (size_t i = 0; i < g.n; i++)
+		if (g.s[i].kind == HWPROF_PT_SAMPLE_CBR && g.s[i].cbr == 24) {
+			n++;
+			assert_int_equal(g.s[i].cbr_khz, 2400000);
+			assert_true(i + 1 < g.n);
+			assert_int_equal(g.s[i].ip, g.s[i + 1].ip);
+		}
+	assert_int_equal(n, 1);
+}
+
+/* x / w: samples we do not make yet stop the run when the trace has them */
+static void test_unsupported_packets(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_PTWRITE, .payload = 0x1234 };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+	assert_int_equal(run("bw", &t, &g), -HWPROF_E_UNSUPPORTED);
+	assert_int_equal(run("b", &t, &g), 0);
+}
+
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -262,12 +328,12 @@ static void test_kinds(void **state)
 	memset(&o, 0, sizeof(o));
 	assert_int_equal(hwprof_itrace_opts_parse(&o, "bi10ie", false), 0);
 	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
-	assert_int_equal(kinds, 7u);
+	assert_int_equal(kinds, 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS | 1u << HWPROF_PT_SAMPLE_BRANCHES |
+					1u << HWPROF_PT_SAMPLE_ERROR);
 	memset(&o, 0, sizeof(o));
 	assert_int_equal(hwprof_itrace_opts_parse(&o, "bZ", false), 0); /* timeless: the caller's */
 	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
-	static const char *const refused[] = { "x", "w", "p", "o", "I", "d", "g", "l", "i10us", "i5t",
-					       "s3", "q" };
+	static const char *const refused[] = { "d", "g", "l", "i10us", "i5t", "s3", "q", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
@@ -288,6 +354,8 @@ int main(void)
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_both_and_stop),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_psb_cbr),
+		cmocka_unit_test(test_unsupported_packets),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
