@@ -97,6 +97,8 @@ struct hwprof_pt_sample {
 	uint64_t payload;        /* PSB: trace offset */
 	uint32_t cbr, cbr_khz;   /* CBR: ratio, frequency (kHz) */
 	uint32_t max_nonturbo;   /* CBR: maximum non-turbo ratio (8 bits) */
+	uint32_t depth;          /* with thread_stack: the call depth after this
+				  * branch (perf's thread stack) */
 };
 
 typedef int (*hwprof_pt_emit_fn)(void *ctx, const struct hwprof_pt_sample *s);
@@ -105,6 +107,8 @@ struct hwprof_pt_synth_config {
 	struct hwprof_itrace_opts itrace;   /* effective options (defaults applied) */
 	struct hwprof_pt_flow_config flow;
 	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
+	bool thread_stack;                  /* keep perf's per-thread call stack
+					     * (sample depth, for callindent) */
 	hwprof_pt_emit_fn emit;             /* a non-zero return stops the run */
 	void *ctx;
 };

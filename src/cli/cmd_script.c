@@ -49,6 +49,8 @@ static void usage(FILE *f, bool full, bool fields)
 		   "                          without it perf's default set\n"
 		   "        --no-itrace       Do not decode AUX trace data\n"
 		   "        --insn-trace      Decode instructions from itrace\n"
+		   "        --call-trace      Show call stack from itrace\n"
+		   "        --call-ret-trace  Show call and return stack from itrace\n"
 		   "        --header-only     Show only data header.\n"
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
@@ -76,7 +78,7 @@ static int checks(struct script_printer *p, const char *shown)
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
-	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INSN_TRACE };
+	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INSN_TRACE, O_CALL_TRACE, O_CALL_RET_TRACE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -92,6 +94,8 @@ int cmd_script(int argc, char **argv)
 		{ "itrace", optional_argument, NULL, O_ITRACE },
 		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
 		{ "insn-trace", no_argument, NULL, O_INSN_TRACE },
+		{ "call-trace", no_argument, NULL, O_CALL_TRACE },
+		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -146,6 +150,16 @@ int cmd_script(int argc, char **argv)
 				return 129;
 			hwprof_itrace_opts_parse(&itrace, "i0ns", false);
 			o.nanosecs = true;
+			break;
+		case O_CALL_TRACE: /* perf 6.1: these fields, cewp, --ns, DSOs padded to 50 */
+		case O_CALL_RET_TRACE: /* and crewp with flags, unpadded */
+			if (script_parse_fields(&o, c == O_CALL_TRACE ? "-ip,-addr,-event,-period,+callindent"
+								: "-ip,-addr,-event,-period,+callindent,+flags") < 0)
+				return 129;
+			hwprof_itrace_opts_parse(&itrace, c == O_CALL_TRACE ? "cewp" : "crewp", false);
+			o.nanosecs = true;
+			if (c == O_CALL_TRACE)
+				o.pad_dso = 50;
 			break;
 		default:
 			usage(stderr, true, true);

@@ -230,6 +230,55 @@ static void ipc(struct line *l, const struct pt_print_fmt *fmt, const struct hwp
 	puts_(l, b);
 }
 
+/* perf's callindent column: "(dso)\t" when neither ip nor addr is shown,
+ * the callee (calls, trace begins) or the function left (returns, trace
+ * ends) indented by the call depth, padded to a width that changes
+ * rarely so the output lines up */
+static void callindent(struct line *l, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	int depth = (int)s->depth + ((s->flags & HWPROF_PT_FLAG_RETURN) ? 1 : 0);
+	const char *ip_dso, *addr_dso, *name = NULL;
+	const char *ip_name = fmt->symname(fmt->ctx, s->ip, &ip_dso);
+	uint64_t ip = 0;
+	if (s->flags & (HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_TRACE_BEGIN)) {
+		name = fmt->symname(fmt->ctx, s->addr, &addr_dso);
+		if (!name)
+			ip = s->addr;
+	} else if (s->flags & (HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_TRACE_END)) {
+		name = ip_name;
+		if (!name)
+			ip = s->ip;
+	}
+	if (F(DSO) && !(F(IP) || F(ADDR))) {
+		const char *d = ip_dso ? ip_dso : "[unknown]";
+		put(l, "(", 1);
+		if (fmt->pad_dso) {
+			/* perf's scnprintf_pad: at most pad - 1 characters, then spaces */
+			size_t n = strlen(d);
+			if (n > (size_t)fmt->pad_dso - 1)
+				n = (size_t)fmt->pad_dso - 1;
+			put(l, d, n);
+			spaces(l, fmt->pad_dso - (int)n);
+		} else {
+			puts_(l, d);
+		}
+		put(l, ")\t", 2);
+	}
+	size_t start = l->n;
+	if (name) {
+		spaces(l, depth * 4);
+		puts_(l, name);
+	} else if (ip) {
+		spaces(l, depth * 4);
+		num(l, ip, false, 16, 16, false);
+	}
+	int len = (int)(l->n - start);
+	int *spacing = &fmt->callindent_spacing;
+	if (len > *spacing || (len && len < *spacing - 52))
+		*spacing = (len + 4 + 31) / 32 * 32;
+	spaces(l, *spacing - len);
+}
+
 void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
 	struct line l;
@@ -257,6 +306,8 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 	}
 	if (s->kind == HWPROF_PT_SAMPLE_BRANCHES) {
 		/* perf's BTS layout: branches with period 1 */
+		if (F(CALLINDENT))
+			callindent(&l, fmt, s);
 		if (F(IP)) {
 			put(&l, " ", 1);
 			num(&l, s->ip, false, 16, 16, false);

@@ -18,6 +18,9 @@
  * or synthesized event type ask; returns the length. */
 typedef size_t (*pt_sym_fn)(void *ctx, bool synth, uint64_t addr, char *buf, size_t size);
 
+/* The symbol name at addr (NULL: none) and its DSO's name (NULL: no map). */
+typedef const char *(*pt_symname_fn)(void *ctx, uint64_t addr, const char **dso);
+
 struct pt_print_fmt {
 	uint64_t fields_hw;       /* SFB(SF_*) of print_script.h: branches, ... */
 	uint64_t fields_synth;    /* psb, cbr (perf's PERF_TYPE_SYNTH events) */
@@ -31,7 +34,9 @@ struct pt_print_fmt {
 	const char *comm;         /* thread's comm (":-1" style when unknown) */
 	int32_t pid, tid, cpu;
 	pt_sym_fn sym;
+	pt_symname_fn symname;
 	void *ctx;
+	int pad_dso;              /* DSO names in callindent padded to this */
 	int callindent_spacing;   /* running width of the callindent column */
 };
 

@@ -318,6 +318,25 @@ bool script_printer_print_flags(const struct script_printer *p)
 	return p->o->print_flags;
 }
 
+int script_printer_pad_dso(const struct script_printer *p)
+{
+	return p->o->pad_dso;
+}
+
+const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			    const char **dso)
+{
+	struct hwprof_map_info mi;
+	char level;
+	struct hwprof_symres r = { 0 };
+	*dso = NULL;
+	if (hwprof_session_find_map(p->s, pid, tid, cpumode, ip, &mi, &level) != 1)
+		return NULL;
+	*dso = mi.dso;
+	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
+	return r.sym ? r.sym->name : NULL;
+}
+
 int *script_printer_data_src_width(struct script_printer *p)
 {
 	return &p->data_src_width;

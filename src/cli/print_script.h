@@ -38,6 +38,7 @@ struct script_opts {
 	bool show_kernel_path;
 	bool print_flags;          /* -F flags: perf 6.1 keeps it apart from the
 				    * per-type fields (it sets no user_set) */
+	int pad_dso;               /* --call-trace: DSO names padded to this */
 };
 
 const char *script_field_name(unsigned f);
@@ -65,6 +66,11 @@ bool script_printer_nanosecs(const struct script_printer *p);
 /* -F named fields for type t (perf's output[type].user_set) */
 bool script_printer_user_set(const struct script_printer *p, int t);
 bool script_printer_print_flags(const struct script_printer *p);
+int script_printer_pad_dso(const struct script_printer *p);
+/* The symbol name at ip (NULL: none) and its DSO's name (NULL: no map),
+ * for perf's callindent column. */
+const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			    const char **dso);
 /* the data_src column's running width, shared by every sample line */
 int *script_printer_data_src_width(struct script_printer *p);
 /* A synthesized event's name counts in the event column's width. */

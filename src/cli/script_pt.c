@@ -60,11 +60,11 @@ struct script_pt {
 static const uint64_t synth_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
 				     SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				     SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_SYNTH) | SFB(SF_MISC) |
-				     SFB(SF_INSN) | SFB(SF_INSNLEN);
+				     SFB(SF_INSN) | SFB(SF_INSNLEN) | SFB(SF_CALLINDENT);
 static const uint64_t pt_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
 				  SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				  SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_FLAGS) | SFB(SF_INSN) |
-				  SFB(SF_INSNLEN) | SFB(SF_IPC) | SFB(SF_MISC) | SFB(SF_SYNTH);
+				  SFB(SF_INSNLEN) | SFB(SF_IPC) | SFB(SF_MISC) | SFB(SF_SYNTH) | SFB(SF_CALLINDENT);
 
 int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwprof_session *s,
 		  const struct hwprof_itrace_opts *itrace, FILE *f)
@@ -122,6 +122,13 @@ static size_t pt_sym(void *ctx, bool synth, uint64_t addr, char *buf, size_t siz
 		memcpy(e->text, buf, n);
 	}
 	return n;
+}
+
+static const char *pt_symname(void *ctx, uint64_t addr, const char **dso)
+{
+	struct script_pt *x = ctx;
+	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	return script_sym_name(x->p, x->fmt.pid, x->fmt.tid, mode, addr, dso);
 }
 
 static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
@@ -285,7 +292,11 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	for (unsigned k = 0; k < HWPROF_PT_SAMPLE_KIND_NR; k++)
 		x->fmt.names[k] = x->names[k];
 	x->fmt.sym = pt_sym;
+	x->fmt.symname = pt_symname;
 	x->fmt.ctx = x;
+	x->fmt.pad_dso = script_printer_pad_dso(x->p);
+	/* perf keeps the thread stack for the callindent column */
+	x->cfg.thread_stack = (x->fmt.fields_hw & SFB(SF_CALLINDENT)) != 0;
 	return 0;
 }
 

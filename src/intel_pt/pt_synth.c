@@ -12,6 +12,7 @@
  *  - FUP + TIP.PGD is "tr end  async": Debian's 6.1 has the stable fix that
  *    marks every asynchronous branch ASYNC */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/intel_pt_synth.h"
@@ -130,7 +131,69 @@ struct run {
 	uint64_t tot, last;      /* instruction counts */
 	uint64_t last_ip;        /* the last instruction walked: a trace */
 	unsigned last_len;       /* begin shows its bytes, as perf's does */
+	/* perf's thread stack: return addresses of the calls seen; calls made
+	 * as the trace ended are marked (they may never return in the trace) */
+	struct frame {
+		uint64_t ret;
+		bool trace_end;
+	} *stack;
+	size_t depth, cap;
+	bool oom;
 };
+
+#define MAX_STACK (1u << 20)
+
+static void ts_push(struct run *r, uint64_t ret, bool trace_end)
+{
+	if (r->depth == r->cap) {
+		size_t c = r->cap ? r->cap * 2 : 64;
+		struct frame *n = c <= MAX_STACK ? realloc(r->stack, c * sizeof(*n)) : NULL;
+		if (!n) {
+			/* bounded: drop the oldest half rather than grow */
+			size_t keep = r->depth / 2;
+			memmove(r->stack, r->stack + (r->depth - keep), keep * sizeof(*r->stack));
+			r->depth = keep;
+			if (!r->cap) {
+				r->oom = true;
+				return;
+			}
+		} else {
+			r->stack = n;
+			r->cap = c;
+		}
+	}
+	r->stack[r->depth].ret = ret;
+	r->stack[r->depth].trace_end = trace_end;
+	r->depth++;
+}
+
+/* pops down to (and including) the newest frame returning to ret */
+static void ts_pop(struct run *r, uint64_t ret)
+{
+	for (size_t i = r->depth; i;)
+		if (r->stack[--i].ret == ret) {
+			r->depth = i;
+			return;
+		}
+}
+
+/* perf's thread_stack__event() for one branch */
+static void ts_branch(struct run *r, uint32_t flags, uint64_t from, uint64_t to, unsigned len)
+{
+	if (flags & HWPROF_PT_FLAG_CALL) {
+		uint64_t ret = from + len;
+		if (to && ret != to) /* zero-length calls (get the ip) do not count */
+			ts_push(r, ret, (flags & HWPROF_PT_FLAG_TRACE_END) != 0);
+	} else if (flags & HWPROF_PT_FLAG_TRACE_BEGIN) {
+		/* tracing may have begun after a return to here; calls made as
+		 * the trace ended are not expected to return */
+		ts_pop(r, to);
+		while (r->depth && r->stack[r->depth - 1].trace_end)
+			r->depth--;
+	} else if ((flags & HWPROF_PT_FLAG_RETURN) && from) {
+		ts_pop(r, to);
+	}
+}
 
 /* perf: the CBR sample comes with the first decoder state after the
  * ratio changed (and with the very first one), before that state's own
@@ -183,7 +246,9 @@ static void stamp(struct hwprof_pt_sample *s, const struct hwprof_pt_event *ev)
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
 		       uint32_t flags, unsigned len)
 {
-	if (r->br_filter && !(r->br_filter & flags))
+	if (r->cfg->thread_stack)
+		ts_branch(r, flags, from, to, len);
+	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
 		return 0;
 	struct hwprof_pt_sample s;
 	memset(&s, 0, sizeof(s));
@@ -192,6 +257,7 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	s.addr = to;
 	s.flags = flags;
 	s.period = 1;
+	s.depth = (uint32_t)r->depth;
 	stamp(&s, ev);
 	if (from)
 		insn_bytes(r, &s, from, len);
@@ -258,7 +324,7 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 	}
 	if (r->want_insn && ev->ninsn)
 		rc = block_insns(r, ev, flags, to);
-	if (!rc && r->want_br && taken)
+	if (!rc && taken)
 		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
 	return rc;
 }
@@ -345,25 +411,22 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			rc = on_block(&r, &ev);
 			break;
 		case HWPROF_PT_EV_ENABLE:
-			if (r.want_br)
-				rc = emit_branch(&r, &ev, 0, ev.ip,
-						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN, 0);
+			rc = emit_branch(&r, &ev, 0, ev.ip, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN, 0);
 			break;
 		case HWPROF_PT_EV_ASYNC:
 			r.last_len = 0; /* perf keeps no instruction for async branches */
-			if (r.want_br)
-				rc = emit_branch(&r, &ev, ev.ip, ev.to,
-						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL |
-						 HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_INTERRUPT, 0);
+			rc = emit_branch(&r, &ev, ev.ip, ev.to,
+					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC |
+					 HWPROF_PT_FLAG_INTERRUPT, 0);
 			break;
 		case HWPROF_PT_EV_DISABLE:
 			/* a branch's TIP.PGD ends its block; FUP + TIP.PGD is async */
-			if (ev.flags & HWPROF_PT_EVF_ASYNC)
+			if (ev.flags & HWPROF_PT_EVF_ASYNC) {
 				r.last_len = 0;
-			if (r.want_br && (ev.flags & HWPROF_PT_EVF_ASYNC))
 				rc = emit_branch(&r, &ev, ev.ip, 0,
 						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC |
 						 HWPROF_PT_FLAG_TRACE_END, 0);
+			}
 			break;
 		case HWPROF_PT_EV_PSB:
 			rc = on_psb(&r, &ev);
@@ -406,5 +469,6 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		}
 	}
 	hwprof_pt_flow_free(flow);
+	free(r.stack);
 	return rc;
 }

@@ -24,7 +24,7 @@ cases=("loops-O0-static tests/data/pt/loops.c -O0 -static"
 variants=("" "--noretcomp" "--defer-tip --psb 100" "--long-tnt --timing --psb 256")
 
 # itrace set | -F list ('' = perf's default fields)
-static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth,+insn"
+static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth,+insn" "b|+callindent" "cr|tid,callindent,dso"
 	       "b|+flags" "i1i|+flags,+addr,+insn,+insnlen"
 	       "b|ip,sym,symoff,dso,addr,flags,insn,insnlen"
 	       "i1i|comm,tid,pid,event,period,ip,sym,symoff,addr,flags"
@@ -62,9 +62,9 @@ for c in "${cases[@]}"; do
       fail "$what: exit $orc vs perf $prc; $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
     fi
   done
-  # no --itrace (perf script's default set) and a bare --itrace
+  # no --itrace (perf script's default set), a bare --itrace, call traces
   if [[ $name != *-O2 ]]; then
-    for bare in "" "--itrace"; do
+    for bare in "" "--itrace" "--call-trace" "--call-ret-trace"; do
       perf script -i "$data" $bare >"$TMP/perf.out" 2>/dev/null; prc=$?
       "$HWPROF" script -i "$data" $bare >"$TMP/ours.out" 2>"$TMP/ours.err"; orc=$?
       if [ $prc = $orc ] && [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then

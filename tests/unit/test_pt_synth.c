@@ -82,6 +82,8 @@ static int emit(void *ctx, const struct hwprof_pt_sample *s)
 	return g->stop_after && (int)g->n >= g->stop_after ? 7 : 0;
 }
 
+static bool with_stack;
+
 static int run(const char *itrace, const struct trace *t, struct got *g)
 {
 	struct hwprof_pt_image *img;
@@ -91,6 +93,7 @@ static int run(const char *itrace, const struct trace *t, struct got *g)
 	memset(&cfg, 0, sizeof(cfg));
 	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, itrace, false), 0);
 	cfg.img = img;
+	cfg.thread_stack = with_stack;
 	cfg.emit = emit;
 	cfg.ctx = g;
 	int stop = g->stop_after;
@@ -319,6 +322,24 @@ static void test_unsupported_packets(void **state)
 	assert_int_equal(run("b", &t, &g), 0);
 }
 
+/* perf's thread stack: a call pushes its return address, a return pops
+ * down to it, the trace begin pops what the trace end left */
+static void test_thread_stack(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	with_stack = true;
+	assert_int_equal(run("cr", &t, &g), 0);
+	with_stack = false;
+	/* tr strt, call 1020, ret, call rbx, ret, syscall (trace end) */
+	static const uint32_t depth[] = { 0, 1, 0, 1, 0, 0 };
+	assert_int_equal(g.n, 6);
+	for (size_t i = 0; i < g.n; i++)
+		assert_int_equal(g.s[i].depth, depth[i]);
+}
+
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -356,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_psb_cbr),
 		cmocka_unit_test(test_unsupported_packets),
+		cmocka_unit_test(test_thread_stack),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
