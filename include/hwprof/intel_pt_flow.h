@@ -108,6 +108,9 @@ struct hwprof_pt_time_conv {
 /* Configuration flags. */
 #define HWPROF_PT_FLOW_NORETCOMP 0x1  /* the trace was made with noretcomp:
 				       * every RET has a TIP */
+#define HWPROF_PT_FLOW_RESYNC_IP 0x2  /* after an error resume at the next
+				       * packet with an IP (perf's recovery),
+				       * not at the next PSB */
 
 struct hwprof_pt_flow_config {
 	unsigned flags;          /* HWPROF_PT_FLOW_* */
@@ -170,6 +173,8 @@ enum hwprof_pt_err_kind {
 #define HWPROF_PT_EVF_NR     0x4  /* PIP: non-root */
 #define HWPROF_PT_EVF_STATUS 0x8  /* ENABLE: from PSB+ or OVF (not a PGE) */
 #define HWPROF_PT_EVF_COMPRESSED 0x10 /* BLOCK ending in RET: compressed */
+#define HWPROF_PT_EVF_END    0x20  /* ENABLE: and off again at once (a
+				    * resynchronisation that found TIP.PGD) */
 
 struct hwprof_pt_event {
 	uint8_t type;        /* enum hwprof_pt_ev_type */

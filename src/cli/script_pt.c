@@ -209,6 +209,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		return 0;
 	if (pt->attr.config & noretcomp_bit)
 		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
+	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
 	if (mtc_bits)
 		fc->mtc_freq = (unsigned)((pt->attr.config & mtc_bits) >> __builtin_ctzll(mtc_bits));
 	/* perf decodes without time unless the tsc bit is on, the kernel

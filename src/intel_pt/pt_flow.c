@@ -14,7 +14,7 @@
 #define STACK_DEPTH 64           /* as the hardware's return-compression stack */
 #define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct jumps/calls only: a loop */
 
-enum st { ST_SYNC, ST_OFF, ST_ON, ST_END };
+enum st { ST_SYNC, ST_OFF, ST_ON, ST_END, ST_RESYNC };
 
 /* What the next flow-relevant packet says. */
 enum ahead_kind {
@@ -73,6 +73,8 @@ struct hwprof_pt_flow {
 	unsigned blocks_without_packet;
 	uint64_t look_off;       /* first packet the walk has not used up */
 	uint64_t sync_off;       /* PSB of the last synchronisation */
+	uint64_t resync_ip;      /* RESYNC_IP: where the error was (perf keeps
+				  * it as the IP of packets that suppress theirs) */
 	struct hwprof_pt_event q[QSIZE];
 	unsigned qh, qn;
 };
@@ -127,7 +129,8 @@ static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint
 	}
 }
 
-/* Error event, then resynchronise at the next PSB. */
+/* Error event, then resynchronise at the next PSB (or, with RESYNC_IP,
+ * at the next packet with an IP). */
 static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off)
 {
 	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR, off);
@@ -136,7 +139,11 @@ static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off
 		e->count = kind;
 		e->ip = f->ip;
 	}
-	f->st = ST_SYNC;
+	/* a bad packet or lost code cannot be walked past by IP: those
+	 * always look for a PSB */
+	f->st = (f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && kind != HWPROF_PT_ERR_PACKET
+		? ST_RESYNC : ST_SYNC;
+	f->resync_ip = f->ip;
 }
 
 /* ---- packets ----------------------------------------------------------------- */
@@ -589,6 +596,78 @@ static void step_sync(struct hwprof_pt_flow *f)
 		enable(f, fip, off, HWPROF_PT_EVF_STATUS, HWPROF_PT_PSB);
 }
 
+/* perf's recovery after an error in the walk: TNT bits are dropped and
+ * the next packet with an IP (TIP, TIP.PGE, FUP, a PSB+'s FUP) is where
+ * the trace begins again; the last IP is kept for its compression. */
+static void step_resync(struct hwprof_pt_flow *f)
+{
+	f->ntnt = 0;
+	f->ah.kind = AH_NONE;
+	f->bind = 0;
+	f->pending_mode = 0;
+	for (;;) {
+		struct hwprof_pt_packet p;
+		uint64_t off, ip;
+		int r = read_pkt(f, &p, &off);
+		if (r == 0) {
+			f->st = ST_END;
+			return;
+		}
+		if (r < 0)
+			return; /* bad packet: error queued, looking for a PSB */
+		switch (p.type) {
+		case HWPROF_PT_TIP: case HWPROF_PT_TIP_PGE: case HWPROF_PT_FUP:
+		case HWPROF_PT_TIP_PGD:
+			/* an IP packet without its IP stands for the last IP
+			 * known, where the error was */
+			r = pkt_ip(f, &p, &ip);
+			if (r < 0)
+				break;
+			if (r == 0)
+				ip = f->resync_ip;
+			if (!ip)
+				break;
+			if (p.type == HWPROF_PT_TIP_PGD) { /* begins and ends there */
+				enable(f, ip, off, HWPROF_PT_EVF_STATUS | HWPROF_PT_EVF_END, p.type);
+				f->st = ST_OFF;
+			} else {
+				enable(f, ip, off, HWPROF_PT_EVF_STATUS, p.type);
+			}
+			return;
+		case HWPROF_PT_OVF:
+			push_val(f, HWPROF_PT_EV_OVF, off, 0, 0);
+			f->after_ovf = 1;
+			f->depth = 0;
+			f->st = ST_OFF;
+			return;
+		case HWPROF_PT_PSB: {
+			uint64_t fip;
+			int have;
+			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
+			f->depth = 0;
+			push(f, HWPROF_PT_EV_PSB, off);
+			r = psb_plus(f, &fip, &have);
+			if (r == 0) {
+				f->st = ST_END;
+				return;
+			}
+			if (r > 0 && have) {
+				enable(f, fip, off, HWPROF_PT_EVF_STATUS, HWPROF_PT_PSB);
+				return;
+			}
+			if (r < 0 || f->qn)
+				return;
+			break;
+		}
+		default:
+			side(f, &p, off);
+			if (f->qn > QSIZE - QROOM)
+				return;
+			break;
+		}
+	}
+}
+
 static void step_off(struct hwprof_pt_flow *f)
 {
 	if (f->ah.kind == AH_NONE) {
@@ -849,7 +928,10 @@ static void step_on(struct hwprof_pt_flow *f)
 	case HWPROF_PT_IC_RET:
 		if (!(f->cfg.flags & HWPROF_PT_FLOW_NORETCOMP) &&
 		    (f->ntnt || (f->ah.kind == AH_NONE && fetch(f, 0) >= 0 && f->ntnt))) {
-			if (tnt_bit(f) != 1 || !stack_pop(f, &to)) {
+			/* the return address leaves the stack at the RET whatever
+			 * the bit says (perf's decoder does the same) */
+			int popped = stack_pop(f, &to);
+			if (tnt_bit(f) != 1 || !popped) {
 				error(f, HWPROF_PT_ERR_RET, -HWPROF_E_CORRUPT, f->tnt_off);
 				goto unresolved;
 			}
@@ -898,6 +980,12 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	return;
 unresolved:
+	/* the error is at the branch that could not be resolved */
+	for (unsigned i = q0; i < f->qn; i++) {
+		struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
+		if (x->type == HWPROF_PT_EV_ERROR)
+			x->ip = f->resync_ip = b->end_ip;
+	}
 	/* the instructions before the unresolved branch did run: report them
 	 * ahead of the error */
 	if (b->ninsn > 1) {
@@ -960,6 +1048,7 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_ev
 		case ST_SYNC: step_sync(f); break;
 		case ST_OFF: step_off(f); break;
 		case ST_ON: step_on(f); break;
+		case ST_RESYNC: step_resync(f); break;
 		case ST_END: return 0;
 		}
 	}

@@ -411,7 +411,9 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			rc = on_block(&r, &ev);
 			break;
 		case HWPROF_PT_EV_ENABLE:
-			rc = emit_branch(&r, &ev, 0, ev.ip, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN, 0);
+			rc = emit_branch(&r, &ev, 0, ev.ip,
+					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN |
+					 ((ev.flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
 			break;
 		case HWPROF_PT_EV_ASYNC:
 			r.last_len = 0; /* perf keeps no instruction for async branches */
