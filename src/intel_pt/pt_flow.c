@@ -194,18 +194,33 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 		*off = f->back_off;
 		return 1;
 	}
-	*off = hwprof_pt_decoder_offset(&f->dec);
-	int ret = hwprof_pt_decoder_next(&f->dec, p);
-	if (ret == 1) {
-		f->blocks_without_packet = 0;
-		timing(f, p);
-		return 1;
+	for (;;) {
+		*off = hwprof_pt_decoder_offset(&f->dec);
+		int ret = hwprof_pt_decoder_next(&f->dec, p);
+		if (ret == 1) {
+			f->blocks_without_packet = 0;
+			timing(f, p);
+			return 1;
+		}
+		if (ret == 0)
+			return 0;
+		if ((f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && (f->st == ST_ON || f->st == ST_OFF)) {
+			/* perf's way: report the byte and read on as if it
+			 * were not there; the walk goes on */
+			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR,
+							 hwprof_pt_decoder_error_offset(&f->dec));
+			if (e) {
+				e->err = ret;
+				e->count = HWPROF_PT_ERR_PACKET;
+				e->ip = f->ip;
+			}
+			hwprof_pt_decoder_skip(&f->dec, 1);
+			continue;
+		}
+		error(f, HWPROF_PT_ERR_PACKET, ret, hwprof_pt_decoder_error_offset(&f->dec));
+		hwprof_pt_decoder_skip(&f->dec, 1);
+		return ret;
 	}
-	if (ret == 0)
-		return 0;
-	error(f, HWPROF_PT_ERR_PACKET, ret, hwprof_pt_decoder_error_offset(&f->dec));
-	hwprof_pt_decoder_skip(&f->dec, 1);
-	return ret;
 }
 
 static void unread(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p, uint64_t off)
