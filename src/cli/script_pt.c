@@ -135,8 +135,12 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 {
 	struct script_pt *x = ctx;
 	if (s->kind == HWPROF_PT_SAMPLE_ERROR) {
+		/* timeless decoding: perf's error records carry time 0 (a
+		 * corrupt trace may still hold TSC packets) */
+		struct hwprof_pt_sample e = *s;
+		e.time = 0;
 		x->nerrors++;
-		print_pt_error(x->f, &x->fmt, s);
+		print_pt_error(x->f, &x->fmt, &e);
 		return 0;
 	}
 	print_pt_sample(x->f, &x->fmt, s);

@@ -139,10 +139,10 @@ static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off
 		e->count = kind;
 		e->ip = f->ip;
 	}
-	/* a bad packet or lost code cannot be walked past by IP: those
-	 * always look for a PSB */
-	f->st = (f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && kind != HWPROF_PT_ERR_PACKET
-		? ST_RESYNC : ST_SYNC;
+	/* a bad packet or missing code cannot be walked past by IP: those
+	 * look for a PSB (as perf does after failing to get an instruction) */
+	f->st = (f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && kind != HWPROF_PT_ERR_PACKET &&
+		kind != HWPROF_PT_ERR_NOCODE ? ST_RESYNC : ST_SYNC;
 	f->resync_ip = f->ip;
 }
 
@@ -204,7 +204,7 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 		}
 		if (ret == 0)
 			return 0;
-		if ((f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && (f->st == ST_ON || f->st == ST_OFF)) {
+		if ((f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && f->st != ST_END) {
 			/* perf's way: report the byte and read on as if it
 			 * were not there; the walk goes on */
 			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR,
@@ -212,7 +212,7 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 			if (e) {
 				e->err = ret;
 				e->count = HWPROF_PT_ERR_PACKET;
-				e->ip = f->ip;
+				e->ip = f->st == ST_RESYNC ? f->resync_ip : f->ip;
 			}
 			hwprof_pt_decoder_skip(&f->dec, 1);
 			continue;
@@ -962,6 +962,10 @@ static void step_on(struct hwprof_pt_flow *f)
 			f->ip = next;
 			break;
 		}
+		/* a call pushes its return address whatever its TIP says
+		 * (the hardware does; perf's decoder too) */
+		if (b->iclass == HWPROF_PT_IC_CALL_IND)
+			stack_push(f, next);
 		r = need_tip(f, &to);
 		if (r < 0)
 			goto unresolved;
@@ -980,8 +984,6 @@ static void step_on(struct hwprof_pt_flow *f)
 		if (b->iclass == HWPROF_PT_IC_RET) {
 			uint64_t dummy;
 			stack_pop(f, &dummy); /* the hardware pops on every RET */
-		} else if (b->iclass == HWPROF_PT_IC_CALL_IND) {
-			stack_push(f, next);
 		}
 		flags = HWPROF_PT_EVF_TAKEN;
 		f->ip = to;
