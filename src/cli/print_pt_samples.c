@@ -74,14 +74,14 @@ size_t pt_flags_text(uint32_t flags, char *buf, size_t size)
 /* The line is built in a buffer and written once: printf was most of the
  * run time on large traces. */
 struct line {
-	char b[8192];
-	size_t n;
+	char *b;
+	size_t n, cap;
 };
 
 static void put(struct line *l, const char *s, size_t n)
 {
-	if (n > sizeof(l->b) - 1 - l->n)
-		n = sizeof(l->b) - 1 - l->n;
+	if (n > l->cap - 1 - l->n)
+		n = l->cap - 1 - l->n;
 	memcpy(l->b + l->n, s, n);
 	l->n += n;
 }
@@ -180,7 +180,7 @@ static void prefix(struct line *l, const struct pt_print_fmt *fmt, const struct 
 
 static void sym(struct line *l, struct pt_print_fmt *fmt, uint64_t addr)
 {
-	l->n += fmt->sym(fmt->ctx, fmt->cur_synth, addr, l->b + l->n, sizeof(l->b) - l->n);
+	l->n += fmt->sym(fmt->ctx, fmt->cur_synth, addr, l->b + l->n, l->cap - l->n);
 }
 
 /* perf's synth text, padded to 34 columns like its PT events */
@@ -210,12 +210,15 @@ static void insn(struct line *l, const struct pt_print_fmt *fmt, const struct hw
 		dec(l, s->insn_len, 0, false);
 	}
 	if (F(INSN) && s->insn_len) {
-		puts_(l, " insn:");
-		for (unsigned i = 0; i < s->insn_len; i++) {
-			char b[3] = { "0123456789abcdef"[s->insn[i] >> 4], "0123456789abcdef"[s->insn[i] & 15], 0 };
-			put(l, " ", 1);
-			put(l, b, 2);
+		char b[6 + 3 * sizeof(s->insn)];
+		size_t n = 6;
+		memcpy(b, " insn:", 6);
+		for (unsigned i = 0; i < s->insn_len && i < sizeof(s->insn); i++) {
+			b[n++] = ' ';
+			b[n++] = "0123456789abcdef"[s->insn[i] >> 4];
+			b[n++] = "0123456789abcdef"[s->insn[i] & 15];
 		}
+		put(l, b, n);
 	}
 }
 
@@ -281,13 +284,18 @@ static void callindent(struct line *l, struct pt_print_fmt *fmt, const struct hw
 
 void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
-	struct line l;
-	l.n = 0;
+	/* lines go to the format's buffer, written out in large pieces */
+	if (fmt->out_cap - fmt->out_n < 8192)
+		pt_print_flush(f, fmt);
+	struct line l = { fmt->out, fmt->out_n, fmt->out_cap };
 	bool is_synth = s->kind == HWPROF_PT_SAMPLE_PSB || s->kind == HWPROF_PT_SAMPLE_CBR;
 	fmt->cur = is_synth ? fmt->fields_synth : fmt->fields_hw;
 	fmt->cur_synth = is_synth;
 	if (!fmt->cur)
 		return;
+	char one[8192];
+	if (!l.b) /* no buffer: one line on the stack */
+		l = (struct line){ one, 0, sizeof(one) };
 	prefix(&l, fmt, s);
 	if (F(PERIOD)) {
 		num(&l, s->period, false, 10, 10, false);
@@ -334,11 +342,22 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 		ipc(&l, fmt, s);
 	}
 	put(&l, "\n", 1);
-	fwrite(l.b, 1, l.n, f);
+	if (l.b == fmt->out)
+		fmt->out_n = l.n;
+	else
+		fwrite(l.b, 1, l.n, f);
 }
 
-void print_pt_error(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+void pt_print_flush(FILE *f, struct pt_print_fmt *fmt)
 {
+	if (fmt->out_n)
+		fwrite(fmt->out, 1, fmt->out_n, f);
+	fmt->out_n = 0;
+}
+
+void print_pt_error(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	pt_print_flush(f, fmt);
 	fprintf(f, " instruction trace error type 1");
 	if (s->time)
 		fprintf(f, " time %" PRIu64 ".%09" PRIu64, s->time / UINT64_C(1000000000), s->time % UINT64_C(1000000000));

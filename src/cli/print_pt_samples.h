@@ -38,14 +38,18 @@ struct pt_print_fmt {
 	void *ctx;
 	int pad_dso;              /* DSO names in callindent padded to this */
 	int callindent_spacing;   /* running width of the callindent column */
+	char *out;                /* caller's output buffer (NULL: none), */
+	size_t out_n, out_cap;    /* written by pt_print_flush() */
 };
 
 /* perf's flags text ("call", "tr end  syscall", "bcrB", ...); returns its length. */
 size_t pt_flags_text(uint32_t flags, char *buf, size_t size);
 
 void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s);
+/* Writes out the buffered lines (before anything else goes to f). */
+void pt_print_flush(FILE *f, struct pt_print_fmt *fmt);
 
 /* perf's AUXTRACE_ERROR line for a decoder error. */
-void print_pt_error(FILE *f, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s);
+void print_pt_error(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s);
 
 #endif

@@ -91,6 +91,7 @@ void script_pt_free(struct script_pt *x)
 		free(x->q[i].buf);
 	free(x->q);
 	free(x->symc);
+	free(x->fmt.out);
 	hwprof_pt_image_free(x->img);
 	free(x);
 }
@@ -98,6 +99,7 @@ void script_pt_free(struct script_pt *x)
 static int fail(struct script_pt *x, const char *msg)
 {
 	x->failed = true;
+	pt_print_flush(x->f, &x->fmt);
 	fflush(x->f);
 	cli_error("script", "%s", msg);
 	return 1;
@@ -298,6 +300,10 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		x->fmt.names[k] = x->names[k];
 	x->fmt.sym = pt_sym;
 	x->fmt.symname = pt_symname;
+	x->fmt.out_cap = 1 << 16;
+	x->fmt.out = malloc(x->fmt.out_cap);
+	if (!x->fmt.out)
+		x->fmt.out_cap = 0;
 	x->fmt.ctx = x;
 	x->fmt.pad_dso = script_printer_pad_dso(x->p);
 	/* perf keeps the thread stack for the callindent column */
@@ -419,6 +425,7 @@ int script_pt_flush(struct script_pt *x)
 		if (rc < 0)
 			return fail(x, hwprof_strerror(rc));
 	}
+	pt_print_flush(x->f, &x->fmt);
 	if (x->nerrors) {
 		fflush(x->f);
 		fprintf(stderr, "Warning:\n%llu instruction trace errors\n", (unsigned long long)x->nerrors);
