@@ -131,6 +131,7 @@ struct run {
 	uint64_t tot, last;      /* instruction counts */
 	uint64_t last_ip;        /* the last instruction walked: a trace */
 	unsigned last_len;       /* begin shows its bytes, as perf's does */
+	bool at_branch;          /* nothing walked since the last branch */
 	/* perf's thread stack: return addresses of the calls seen; calls made
 	 * as the trace ended are marked (they may never return in the trace) */
 	struct frame {
@@ -322,6 +323,7 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 		r->last_ip = ev->end_ip;
 		r->last_len = ev->ilen[ev->ninsn - 1];
 	}
+	r->at_branch = ev->ninsn && hwprof_pt_iclass_flags(ev->iclass);
 	if (r->want_insn && ev->ninsn)
 		rc = block_insns(r, ev, flags, to);
 	if (!rc && taken)
@@ -351,7 +353,9 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	memset(&s, 0, sizeof(s));
 	s.kind = HWPROF_PT_SAMPLE_PSB;
 	s.ip = ev->ip;
-	if (r->last_len) /* perf's state still holds the last instruction */
+	/* perf's PSB state keeps the bytes of the branch its walk stopped
+	 * at, unless it walked on to the PSB's FUP (then none) */
+	if (r->at_branch && r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
 	s.payload = ev->offset;
 	s.period = 1;
