@@ -48,6 +48,9 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,
 				       uint64_t bias);
 
+/* A copy of src's sections with an empty block cache, for a decoder on
+ * another thread. It reads src's file mappings: free it before src. */
+HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct hwprof_pt_image *src);
 /* Caller-owned bytes that must outlive the image. */
 HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,
 				       size_t len, uint64_t vaddr);
@@ -216,6 +219,29 @@ HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t
 
 HWPROF_API const char *hwprof_pt_ev_name(unsigned type);
 
+/* Parallel decoding: the trace is cut at PSBs into segments decoded on
+ * worker threads (each with a clone of img) and joined so that fn sees
+ * exactly the events hwprof_pt_flow_next() gives (the cyc totals included),
+ * in the same order, on the calling thread. ev->ilen is valid during the
+ * call only. fn returns 0 to go on; anything else stops the decode and is
+ * returned. img must not change meanwhile. Returns 0, fn's value or
+ * -HWPROF_E_*. */
+struct hwprof_pt_par_opts {
+	unsigned nthreads;       /* 0: the online CPUs; 1: serial */
+	size_t segment_bytes;    /* cut at the first PSB after this many bytes
+				  * (0: 64 KiB) */
+};
+struct hwprof_pt_par_stats {
+	size_t segments;         /* segments decoded in parallel */
+	size_t joins;            /* cuts where the segments were joined */
+	size_t reruns;           /* cuts decoded again serially (no join) */
+};
+typedef int (*hwprof_pt_event_fn)(void *ctx, const struct hwprof_pt_event *ev);
+HWPROF_API int hwprof_pt_flow_decode_parallel(const void *buf, size_t len, struct hwprof_pt_image *img,
+					      const struct hwprof_pt_flow_config *cfg,
+					      const struct hwprof_pt_par_opts *opts,
+					      hwprof_pt_event_fn fn, void *ctx,
+					      struct hwprof_pt_par_stats *stats);
 /* ---- 4. Time ------------------------------------------------------------------ */
 
 /* perf time (ns) of a TSC value: time_zero + tsc * mult >> shift, computed
@@ -231,6 +257,8 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 #define HWPROF_PT_EMU_DEFER_TIP 0x8   /* hold indirect JMP/CALL TIPs behind a
 				       * filling TNT, send them after it (SDM
 				       * "Deferred TIPs"); implies long TNTs */
+#define HWPROF_PT_EMU_TIME_ZERO 0x10  /* perf.data: cap_user_time_zero set, so
+				       * perf decodes a TIMING trace with time */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */
@@ -238,6 +266,8 @@ struct hwprof_pt_emu_config {
 				   * bytes (0: 4096) */
 	uint64_t max_steps;       /* stop (kill) after this many (0: 5,000,000) */
 	unsigned mtc_freq;        /* MTC every 2^mtc_freq CTC ticks (default 3) */
+	unsigned repeat;          /* hwprof_pt_emu_write_perfdata: each trace this
+				   * many times in a row (0, 1: once) */
 };
 
 struct hwprof_pt_emu_map {
@@ -272,6 +302,16 @@ struct hwprof_pt_emu_result {
 HWPROF_API int hwprof_pt_emulate(char *const argv[], const struct hwprof_pt_emu_config *cfg,
 				 struct hwprof_pt_emu_result *res);
 HWPROF_API void hwprof_pt_emu_result_free(struct hwprof_pt_emu_result *res);
+
+/* The intel_pt config word of the emulated PMU for cfg (pt, branch, plus
+ * noretcomp, or tsc/mtc/mtc_period/cyc with HWPROF_PT_EMU_TIMING). */
+HWPROF_API uint64_t hwprof_pt_emu_config_word(const struct hwprof_pt_emu_config *cfg);
+/* Writes res as a perf.data that perf 6.1 and hwprof decode with --itrace:
+ * an intel_pt event, AUXTRACE_INFO, COMM and MMAP2 records, one AUXTRACE
+ * buffer per thread (per-thread mode). Returns 0 or -HWPROF_E_* (err set). */
+HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwprof_pt_emu_result *res,
+					    const struct hwprof_pt_emu_config *cfg,
+					    struct hwprof_error *err);
 
 #ifdef __cplusplus
 }

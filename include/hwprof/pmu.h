@@ -64,6 +64,9 @@ struct hwprof_pmu {
 	size_t nr_aliases;
 	struct hwprof_pmu_cap *caps;       /* sorted by name */
 	size_t nr_caps;
+	/* top-level files AUX PMUs have; -1 when absent or not a number */
+	long long nr_addr_filters;         /* address filter slots (intel_pt, cs_etm) */
+	long long max_nonturbo_ratio;      /* intel_pt: MSR_PLATFORM_INFO[15:8] */
 };
 
 struct hwprof_pmus;

@@ -39,6 +39,8 @@ struct hwprof_record_event {
 	const char *unit;        /* EVENT_UPDATE unit ("msec" for clocks) or NULL */
 	double scale;            /* EVENT_UPDATE scale (1e-6 for clocks), 0 = none */
 	bool aux;                /* an AUX-area PMU (Intel PT, Arm SPE) */
+	const char *filter;      /* PERF_EVENT_IOC_SET_FILTER text after open, or NULL
+	                          * (address filters: "filter 0x1130/0x2a@/usr/bin/x") */
 };
 
 /* AUX-area PMU hook: fills the AUXTRACE_INFO record body (after the

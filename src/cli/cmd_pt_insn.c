@@ -21,6 +21,7 @@ struct insn_opts {
 	int nimages;
 	enum print_pt_flow_what what;
 	int stats, noretcomp, quiet;
+	struct hwprof_pt_par_opts par;
 };
 
 static void usage(FILE *f)
@@ -31,7 +32,11 @@ static void usage(FILE *f)
 		   "  --branches    print 'from => to' per taken branch (0: trace begin/end)\n"
 		   "  --events      print every decoder event\n"
 		   "  --stats       decode statistics on stderr\n"
-		   "  --quiet       decode only, print nothing (with --stats: speed)\n");
+		   "  --quiet       decode only, print nothing (with --stats: speed)\n"
+		   "  -j, --jobs N  decode on N threads (default: every online CPU; 1: serial);\n"
+		   "                the output is the serial decoder's either way\n"
+		   "  --segment B   parallel decode: cut the trace at the first PSB after\n"
+		   "                every B bytes (default 65536)\n");
 }
 
 static int parse(int argc, char **argv, struct insn_opts *o)
@@ -50,6 +55,17 @@ static int parse(int argc, char **argv, struct insn_opts *o)
 				o->images[o->nimages++] = v;
 			else
 				return cli_usage_error("pt", "too many --image");
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs") || !strcmp(a, "--segment")) {
+			char *end;
+			if (i + 1 >= argc)
+				return cli_usage_error("pt", "%s needs a number", a);
+			unsigned long long v = strtoull(argv[++i], &end, 0);
+			if (*end || !argv[i][0] || !v || (a[1] != '-' || a[2] == 'j' ? v > 64 : v > (1ULL << 40)))
+				return cli_usage_error("pt", "bad value '%s' for %s", argv[i], a);
+			if (!strcmp(a, "--segment"))
+				o->par.segment_bytes = (size_t)v;
+			else
+				o->par.nthreads = (unsigned)v;
 		} else if (!strcmp(a, "--branches")) {
 			o->what = PRINT_PT_BRANCH;
 		} else if (!strcmp(a, "--events")) {
@@ -255,29 +271,42 @@ static double now(void)
 struct totals {
 	uint64_t ninsn, nev, nerr, bytes;
 	double secs;
+	struct hwprof_pt_par_stats par;
 };
+
+struct sink {
+	const struct insn_opts *o;
+	struct totals *t;
+};
+
+static int on_event(void *ctx, const struct hwprof_pt_event *ev)
+{
+	struct sink *k = ctx;
+	k->t->nev++;
+	if (ev->type == HWPROF_PT_EV_BLOCK)
+		k->t->ninsn += ev->ninsn;
+	if (ev->type == HWPROF_PT_EV_ERROR)
+		k->t->nerr++;
+	if (!k->o->quiet)
+		print_pt_flow_event(stdout, k->o->what, ev);
+	return 0;
+}
 
 static int decode(const struct insn_opts *o, const uint8_t *buf, size_t len,
 		  struct hwprof_pt_image *img, const struct hwprof_pt_flow_config *cfg,
 		  struct totals *t)
 {
-	struct hwprof_pt_flow *flow;
-	if (hwprof_pt_flow_new(&flow, buf, len, img, cfg) < 0)
-		return cli_error("pt", "cannot create the decoder");
+	struct sink k = { o, t };
+	struct hwprof_pt_par_stats ps;
 	double t0 = now();
-	struct hwprof_pt_event ev;
-	while (hwprof_pt_flow_next(flow, &ev) == 1) {
-		t->nev++;
-		if (ev.type == HWPROF_PT_EV_BLOCK)
-			t->ninsn += ev.ninsn;
-		if (ev.type == HWPROF_PT_EV_ERROR)
-			t->nerr++;
-		if (!o->quiet)
-			print_pt_flow_event(stdout, o->what, &ev);
-	}
+	int r = hwprof_pt_flow_decode_parallel(buf, len, img, cfg, &o->par, on_event, &k, &ps);
+	if (r < 0)
+		return cli_error("pt", "decoding: %s", hwprof_strerror(r));
 	t->secs += now() - t0;
 	t->bytes += len;
-	hwprof_pt_flow_free(flow);
+	t->par.segments += ps.segments;
+	t->par.joins += ps.joins;
+	t->par.reruns += ps.reruns;
 	return 0;
 }
 
@@ -323,6 +352,9 @@ int cmd_pt_insn(int argc, char **argv)
 			" instructions, %" PRIu64 " errors, %.3f s (%.1f M insn/s)\n", t.bytes,
 			t.nev, t.ninsn, t.nerr, t.secs,
 			t.secs > 0 ? t.ninsn / t.secs / 1e6 : 0.0);
+	if (!ret && o.stats && t.par.segments)
+		fprintf(stderr, "parallel: %zu segments, %zu joined, %zu decoded again serially\n",
+			t.par.segments, t.par.joins, t.par.reruns);
 	hwprof_pt_image_free(img);
 	return ret;
 }

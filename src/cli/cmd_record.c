@@ -15,6 +15,8 @@
 #include "hwprof/sys.h"
 #include "cli/cli.h"
 #include "cli/print_event_attr.h"
+#include "cli/record_pt.h"
+#include "cli/record_pt_emulate.h"
 #include "cli/record_run.h"
 
 /* perf's usage trailer after -I? and register warnings (parse-options):
@@ -108,8 +110,10 @@ static int parse_u64(const char *s, uint64_t *v)
 /* Parse and configure the events: the -e specs (or perf's default), the
  * evlist defaults, then the -I/--user-regs registers, checked. */
 static int build_events(const char **specs, int nspecs, const struct hwprof_evlist_opts *o,
-			const struct hwprof_attr *regs, struct hwprof_evlist *l, struct hwprof_pmus **pmusp)
+			const struct hwprof_attr *regs, struct hwprof_evlist *l, struct hwprof_pmus **pmusp,
+			struct record_pt *pt, const struct record_pt_filters *fl, int verbose)
 {
+	size_t spec_end[MAX_E];
 	struct hwprof_error err;
 	int rc = cli_pmus_open(pmusp);
 	if (rc < 0)
@@ -120,9 +124,13 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 		nspecs = 1;
 	}
 	rc = 0;
-	for (int i = 0; i < nspecs && !rc; i++)
+	for (int i = 0; i < nspecs && !rc; i++) {
 		if (hwprof_evlist_parse(l, specs[i], *pmusp, &err) < 0)
 			rc = cli_error("record", "%s", err.msg);
+		spec_end[i] = l->nr;
+	}
+	if (!rc)
+		rc = record_pt_prepare(pt, l, *pmusp, fl, spec_end, verbose);
 	if (!rc && hwprof_evlist_config(l, o, *pmusp, &err) < 0)
 		rc = cli_error("record", "%s", err.msg);
 	for (size_t i = 0; !rc && i < l->nr; i++) {
@@ -201,9 +209,13 @@ int cmd_record(int argc, char **argv)
 	struct hwprof_attr regs;
 	struct hwprof_evlist_opts o;
 	struct record_cli_opts ro;
+	struct record_pt_filters filters = { .n = 0 };
+	struct record_pt pt = { 0 };
 	const char *specs[MAX_E];
 	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
 
+	if (record_wants_pt_emulate(argc, argv))
+		return record_pt_emulate(argc, argv);
 	memset(&regs, 0, sizeof(regs));
 	memset(&ro, 0, sizeof(ro));
 	regs.size = HWPROF_ATTR_SIZE_VER7;
@@ -325,6 +337,10 @@ int cmd_record(int argc, char **argv)
 			if (s[12] && (parse_u64(s + 13, &val) || !val || val > 0xffffffffULL))
 				return cli_usage_error("record", "bad --aux-sample size '%s'", s + 13);
 			ro.aux_sample = (uint32_t)val;
+		} else if (is_opt(s, NULL, "--filter")) {
+			if (!(v = opt_value(argc, argv, &i, s, NULL, "--filter")))
+				return cli_usage_error("record", "option '%s' requires a value", s);
+			rc = record_pt_add_filter(&filters, nspecs, v);
 		} else if (!strncmp(s, "--control=", 10))
 			ro.control = s + 10;
 		else
@@ -339,7 +355,9 @@ int cmd_record(int argc, char **argv)
 		return rc;
 	struct hwprof_evlist l = { 0 };
 	struct hwprof_pmus *pmus = NULL;
-	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus);
+	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus, &pt, &filters, verbose);
+	if (!rc)
+		rc = record_pt_finish(&pt, &l, &ro.aux_pages, &ro.mmap_pages, ro.snapshot);
 	if (!rc && dry) {
 		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
 	} else if (!rc) {
@@ -350,6 +368,9 @@ int cmd_record(int argc, char **argv)
 				print_attrs(stderr, &l, &o, arch_given, verbose);
 			ro.events = record_events(&l);
 			ro.nr_events = (uint32_t)l.nr;
+			if (ro.events)
+				record_pt_attach(&pt, ro.events, l.nr, &ro.aux_ops, ro.system_wide || ro.cpus,
+						 &ro.switch_events);
 			ro.argv = i < argc ? argv + i : NULL;
 			ro.verbose = verbose;
 			ro.argc = argc;
@@ -358,6 +379,7 @@ int cmd_record(int argc, char **argv)
 			free(ro.events);
 		}
 	}
+	record_pt_free(&pt);
 	hwprof_evlist_free(&l);
 	hwprof_pmus_close(pmus);
 	return rc;

@@ -21,7 +21,7 @@ static int cmd_version(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "list", cmd_list, "List the events and PMUs of this machine (like perf list)" },
-	{ "record", cmd_record, "Record a profile (register listing and --dry-run for now)" },
+	{ "record", cmd_record, "Record a profile (perf record's options; --pt-emulate traces Intel PT by single-stepping)" },
 	{ "report", cmd_report, "Read perf.data and display it (-D dumps every record)" },
 	{ "script", cmd_script, "Read perf.data and display its samples, like perf script" },
 	{ "version", cmd_version, "Print the hwprof version" },

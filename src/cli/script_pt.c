@@ -14,6 +14,8 @@
 #include "hwprof/intel_pt_synth.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/perfdata.h"
+#include "hwprof/perfdata_feat.h"
+#include "hwprof/regs.h"
 #include "util/bytes.h"
 
 #define AUXTRACE_INTEL_PT 1
@@ -53,6 +55,8 @@ struct script_pt {
 	struct pt_print_fmt fmt;
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	uint64_t nerrors;
+	bool native;              /* the file's arch is this machine's: perf
+				   * then reads missing instruction bytes itself */
 	struct symc_entry *symc; /* for the queue being printed */
 };
 
@@ -143,6 +147,20 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		e.time = 0;
 		x->nerrors++;
 		print_pt_error(x->f, &x->fmt, &e);
+		return 0;
+	}
+	if (!s->insn_len && s->ip && x->native) {
+		/* perf's script_fetch_insn(): the bytes at ip from the binary,
+		 * as long as they decode */
+		struct hwprof_pt_sample c = *s;
+		uint8_t b[16];
+		struct hwprof_pt_insn in;
+		int n = hwprof_pt_image_read(x->img, s->ip, b, sizeof(b));
+		if (n > 0 && hwprof_pt_insn_decode(b, (size_t)n, s->ip, 64, &in) > 0) {
+			c.insn_len = in.len;
+			memcpy(c.insn, b, in.len);
+		}
+		print_pt_sample(x->f, &x->fmt, &c);
 		return 0;
 	}
 	print_pt_sample(x->f, &x->fmt, s);
@@ -238,6 +256,16 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	}
 	if (hwprof_pt_image_new(&x->img) < 0)
 		return fail(x, "out of memory");
+	const uint8_t *arch;
+	uint64_t arch_size;
+	if (hwprof_perfdata_feature(x->h, HWPROF_FEAT_ARCH, &arch, &arch_size, NULL) == 1 && arch_size > 4) {
+		char name[64];
+		size_t n = arch_size - 4 < sizeof(name) - 1 ? (size_t)arch_size - 4 : sizeof(name) - 1;
+		memcpy(name, arch + 4, n);
+		name[n] = 0;
+		enum hwprof_arch a = hwprof_arch_from_name(name);
+		x->native = a != HWPROF_ARCH_UNKNOWN && a == hwprof_arch_host();
+	}
 	x->cfg.itrace = x->itrace;
 	x->cfg.img = x->img;
 	x->cfg.emit = pt_emit;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "event/event_int.h"
+#include "hwprof/intel_pt_cfg.h"
 
 HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o)
 {
@@ -109,6 +110,21 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 		if (e->precise_max)
 			a->flags |= 3ULL << HWPROF_ATTR_PRECISE_IP; /* perf lowers it to what opens */
 
+		if (e->is_aux && !strcmp(e->pmu, "intel_pt")) {
+			/* perf record's checks against caps/ (a copy: forcing pt=1
+			 * is the caller's, who also owes perf's warning) */
+			const struct hwprof_pmu *pmu = pmus ? hwprof_pmus_find(pmus, e->pmu) : NULL;
+			uint64_t cfg = a->config;
+			struct hwprof_error perr;
+			int rc = pmu ? hwprof_pt_check_config(pmu, &cfg, NULL, &perr) : 0;
+			if (rc < 0) {
+				if (err) {
+					*err = perr;
+					err->offset = e->spec_off;
+				}
+				return rc;
+			}
+		}
 		if (e->is_aux) {
 			off(a, HWPROF_ATTR_FREQ);
 			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period : aux_period(e, pmus);

@@ -217,6 +217,17 @@ static void pmu_free(struct hwprof_pmu *p)
 	free(p->caps);
 }
 
+/* A PMU's top-level decimal file (nr_addr_filters, ...), -1 if absent. */
+static long long top_num(const char *devdir, const char *name, const char *file)
+{
+	char path[4096], buf[64], *end;
+	if (path_join(path, sizeof(path), devdir, name, file) || read_small(path, buf, sizeof(buf)) <= 0 ||
+	    buf[0] < '0' || buf[0] > '9')
+		return -1;
+	long long v = strtoll(buf, &end, 10);
+	return *end ? -1 : v;
+}
+
 /* 1 loaded, 0 skipped (no numeric type), < 0 error. */
 static int pmu_load(struct hwprof_pmu *p, const char *devdir, const char *name)
 {
@@ -239,6 +250,8 @@ static int pmu_load(struct hwprof_pmu *p, const char *devdir, const char *name)
 			p->cpumask[0] = 0;
 	}
 	p->is_core |= core_name(name);
+	p->nr_addr_filters = top_num(devdir, name, "nr_addr_filters");
+	p->max_nonturbo_ratio = top_num(devdir, name, "max_nonturbo_ratio");
 	int rc;
 	if (!path_join(path, sizeof(path), devdir, name, "format") && (rc = load_formats(p, path)))
 		goto fail;

@@ -1074,3 +1074,53 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_ev
 	f->qn--;
 	return 1;
 }
+
+/* ---- state for the parallel decoder (pt_flow_par.c) ---------------------------- */
+
+int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (f->qn)
+		return 0; /* events queued: the state is ahead of them */
+	s->pos = hwprof_pt_decoder_offset(&f->dec);
+	s->ctx = f->dec.ctx;
+	s->st = f->st;
+	s->ip = f->ip;
+	s->mode = f->mode;
+	s->pending_mode = f->pending_mode;
+	s->after_ovf = f->after_ovf;
+	s->tnt = f->ntnt ? f->tnt : 0;
+	s->ntnt = f->ntnt;
+	s->ah_kind = f->ah.kind;
+	if (f->ah.kind != AH_NONE) { /* else stale */
+		s->ah_have_ip = f->ah.have_ip;
+		s->ah_have_to = f->ah.have_to;
+		s->ah_ip = f->ah.ip;
+		s->ah_to = f->ah.to;
+		s->ah_off = f->ah.off;
+	}
+	s->have_back = f->have_back;
+	s->back_off = f->have_back ? f->back_off : 0;
+	s->bind = f->bind;
+	s->bind_tsx = f->bind_tsx;
+	s->bind_ptw = f->bind_ptw;
+	s->bind_cfe = f->bind_cfe;
+	s->bind_cfe_type = f->bind_cfe_type;
+	s->bind_psb_off = (f->bind & BIND_PSB) ? f->bind_psb_off : 0;
+	s->resync_ip = f->st == ST_RESYNC ? f->resync_ip : 0;
+	s->lip = f->lip.ip;
+	s->lip_have = f->lip.have_ip;
+	s->tsc = f->tsc;
+	s->tsc_ref = f->tsc_ref;
+	s->ctc_ref = f->ctc_ref;
+	s->last_ctc = f->last_ctc;
+	s->have_tma = f->have_tma;
+	s->cbr = f->cbr;
+	s->blocks_without_packet = f->blocks_without_packet;
+	return 1;
+}
+
+uint64_t ipt_flow_pos(const struct hwprof_pt_flow *f)
+{
+	return hwprof_pt_decoder_offset(&f->dec);
+}

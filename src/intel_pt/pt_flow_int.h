@@ -53,4 +53,24 @@ int ipt_insn_classify(const ZydisDecodedInstruction *zi, uint64_t ip, struct hwp
 /* The image's block cache (created with the image). */
 struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
 
+/* What decides a flow decoder's future events (all but the return stack,
+ * the block cache and the running cyc total). Two decoders of one trace
+ * with equal states produce the same instructions from there on, which is
+ * how pt_flow_par.c joins segments. Zero-filled (compared with memcmp). */
+struct ipt_flow_state {
+	uint64_t pos, ip, tnt, ah_ip, ah_to, ah_off, back_off, lip;
+	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_psb_off, resync_ip;
+	uint64_t tsc, tsc_ref, ctc_ref, last_ctc;
+	uint32_t ctx, st, mode, pending_mode, ntnt, bind, bind_cfe_type, cbr;
+	uint32_t blocks_without_packet;
+	int32_t after_ovf, have_back, have_tma;
+	uint8_t ah_kind, ah_have_ip, ah_have_to, lip_have;
+	uint32_t pad;
+};
+struct hwprof_pt_flow;
+/* Fills s when no events are queued (returns 1), else returns 0. */
+int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s);
+/* The offset of the next packet the decoder reads. */
+uint64_t ipt_flow_pos(const struct hwprof_pt_flow *f);
+
 #endif

@@ -98,6 +98,27 @@ static int reserve(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct hwprof_pt_image *src)
+{
+	if (!out || !src)
+		return -HWPROF_E_INVAL;
+	int ret = hwprof_pt_image_new(out);
+	if (ret < 0)
+		return ret;
+	struct hwprof_pt_image *img = *out;
+	/* the sections only: their bytes stay the source's file mappings */
+	if (src->nsec && reserve((void **)&img->sec, &img->capsec, src->nsec, sizeof(*img->sec)) < 0) {
+		hwprof_pt_image_free(img);
+		*out = NULL;
+		return -HWPROF_E_NOMEM;
+	}
+	if (src->nsec)
+		memcpy(img->sec, src->sec, src->nsec * sizeof(*img->sec));
+	img->nsec = src->nsec;
+	img->generation = src->generation;
+	return 0;
+}
+
 /* Inserts [start, end) after cutting whatever overlaps it. */
 static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
 		  const uint8_t *bytes, size_t avail)

@@ -17,6 +17,7 @@
 #define REC_IOC_DISABLE    0x2401UL
 #define REC_IOC_SET_OUTPUT 0x2405UL
 #define REC_IOC_ID         0x80082407UL
+#define REC_IOC_SET_FILTER 0x40082406UL
 
 /* struct perf_event_mmap_page offsets */
 #define REC_PG_DATA_HEAD   1024

@@ -325,6 +325,13 @@ static int open_events(struct hwprof_recorder *r, struct hwprof_error *err, stru
 							     -rc, strerror(-rc), name);
 				}
 				r->nr_fds++;
+				const char *flt = r->ev[e].filter;
+				if (flt && *flt &&
+				    (rc = r->sys.ioctl(r->fds[r->nr_fds - 1].fd, REC_IOC_SET_FILTER,
+						       (unsigned long)(uintptr_t)flt)) < 0)
+					return rec_set_error(err, errno_code(-rc),
+							     "failed to set filter \"%s\" on event %s with %d (%s)", flt,
+							     r->ev[e].name ? r->ev[e].name : "event", -rc, strerror(-rc));
 			}
 	/* rings: per cpu (all threads share it), or per thread on cpu -1; the
 	 * AUX event (if any) owns the ring so its AUX area can be mapped */

@@ -91,6 +91,37 @@ for c in "${cases[@]}"; do
     skip "$label: perf comparisons (no perf)"
   fi
 
+  # parallel decoding (small segments so the trace has many cuts) gives the
+  # serial decoder's instructions and branches, intact or corrupted
+  par_ok=1 parmsg=""
+  "$HWPROF" pt insn -i "$p.data" -j 1 --branches >"$p.serb" 2>/dev/null
+  for seg in 300 1000; do
+    "$HWPROF" pt insn -i "$p.data" -j 2 --segment $seg >"$p.par" 2>/dev/null
+    "$HWPROF" pt insn -i "$p.data" -j 2 --segment $seg --branches >"$p.parb" 2>/dev/null
+    if ! cmp -s "$p.par" "$p.ours2" || ! cmp -s "$p.parb" "$p.serb"; then
+      par_ok=0; parmsg="segment $seg: $(diff "$p.par" "$p.ours2" | head -3 | tr '\n' ' ')"
+    fi
+  done
+  # flip bytes of the first trace (errors, resyncs): still the same output
+  cp "$p.raw" "$p.bad"
+  size=$(stat -c %s "$p.bad")
+  for off in $((size / 3)) $((size / 2)) $((size * 3 / 4)); do
+    printf '\x5a' | dd of="$p.bad" bs=1 seek=$off conv=notrunc 2>/dev/null
+  done
+  "$HWPROF" pt insn "$p.bad" --maps "$p.maps" -j 1 --events >"$p.bad1" 2>/dev/null
+  "$HWPROF" pt insn "$p.bad" --maps "$p.maps" -j 2 --segment 256 --events >"$p.bad2" 2>/dev/null
+  # block boundaries may differ (each thread's block cache splits runs of
+  # instructions its own way): compare instructions and non-block events
+  expand() { awk '$1 != "block"' "$1"; }
+  if [ "$(expand "$p.bad1")" != "$(expand "$p.bad2")" ]; then
+    par_ok=0; parmsg="corrupted trace: $(diff <(expand "$p.bad1") <(expand "$p.bad2") | head -3 | tr '\n' ' ')"
+  fi
+  "$HWPROF" pt insn "$p.bad" --maps "$p.maps" -j 1 >"$p.bad1"  2>/dev/null
+  "$HWPROF" pt insn "$p.bad" --maps "$p.maps" -j 2 --segment 256 >"$p.bad2" 2>/dev/null
+  cmp -s "$p.bad1" "$p.bad2" || { par_ok=0; parmsg="corrupted trace instructions: $(diff "$p.bad1" "$p.bad2" | head -3 | tr '\n' ' ')"; }
+  if [ $par_ok = 1 ]; then pass "$label: parallel decode (2 threads, many cuts) = serial, intact and corrupted"
+  else fail "$label: parallel decode differs: $parmsg"; fi
+
   if [ ! -x "$blk" ]; then skip "$label: libipt comparison (no $blk)"
   elif [ $blk_ok = 1 ]; then pass "$label: libipt block decoder agrees ($what)"
   else fail "$label: libipt block decoder: $blkmsg"; fi

@@ -1,0 +1,115 @@
+/* The perf.data of an emulated Intel PT run (hwprof_pt_emulate): one
+ * intel_pt event, an AUXTRACE_INFO with the fields perf 6.1 needs to
+ * decode it offline, COMM and MMAP2 records for the traced process and one
+ * AUXTRACE buffer per thread (perf's per-thread mode: idx = thread number,
+ * tid, cpu -1). What perf requires of such a file is listed in
+ * docs/intel-pt-notes.md §2 (sample_id_all with an IDENTIFIER, mappings at
+ * time 0, whole traces per buffer). */
+#include <string.h>
+
+#include "hwprof/intel_pt_flow.h"
+#include "hwprof/perfdata_write.h"
+
+/* intel_pt AUXTRACE_INFO private words, in perf's order */
+enum {
+	PTI_PMU_TYPE, PTI_TIME_SHIFT, PTI_TIME_MULT, PTI_TIME_ZERO, PTI_CAP_USER_TIME_ZERO,
+	PTI_TSC_BIT, PTI_NORETCOMP_BIT, PTI_HAVE_SCHED_SWITCH, PTI_SNAPSHOT_MODE,
+	PTI_PER_CPU_MMAPS, PTI_MTC_BIT, PTI_MTC_FREQ_BITS, PTI_TSC_CTC_N, PTI_TSC_CTC_D,
+	PTI_CYC_BIT, PTI_MAX_NONTURBO_RATIO, PTI_FILTER_STR_LEN, PTI_NR
+};
+
+/* The emulated PMU: type 8 with the config bits of a Skylake-era intel_pt
+ * format/ directory (pt 0, cyc 1, mtc 9, tsc 10, noretcomp 11, mtc_period
+ * 14-17, branch 13). */
+#define EMU_PMU_TYPE 8
+#define EMU_SAMPLE_ID 42
+
+uint64_t hwprof_pt_emu_config_word(const struct hwprof_pt_emu_config *cfg)
+{
+	uint64_t config = 0x2001; /* pt, branch */
+	if (cfg->flags & HWPROF_PT_EMU_NORETCOMP)
+		config |= 0x800;
+	if (cfg->flags & HWPROF_PT_EMU_TIMING) /* tsc, mtc, mtc_period, cyc */
+		config |= 0x400 | 0x200 | ((uint64_t)(cfg->mtc_freq ? cfg->mtc_freq : 3) << 14) | 0x2;
+	return config;
+}
+
+static int put(struct hwprof_writer *w, const uint8_t *buf, int n)
+{
+	return n < 0 ? n : hwprof_writer_write(w, buf, (size_t)n);
+}
+
+HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwprof_pt_emu_result *r,
+					    const struct hwprof_pt_emu_config *cfg, struct hwprof_error *err)
+{
+	const bool timing = cfg->flags & HWPROF_PT_EMU_TIMING;
+	struct hwprof_attr a;
+	memset(&a, 0, sizeof(a));
+	a.type = EMU_PMU_TYPE;
+	a.size = HWPROF_ATTR_SIZE_VER7;
+	a.config = hwprof_pt_emu_config_word(cfg);
+	a.sample_type = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_IDENTIFIER;
+	a.flags = 1ULL << HWPROF_ATTR_DISABLED | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
+		  1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_ENABLE_ON_EXEC |
+		  1ULL << HWPROF_ATTR_SAMPLE_ID_ALL;
+
+	struct hwprof_writer *w;
+	int rc = hwprof_writer_open(&w, path, HWPROF_WRITE_FILE, err);
+	if (rc < 0)
+		return rc;
+	const uint64_t id = EMU_SAMPLE_ID;
+	rc = hwprof_writer_add_evsel(w, &a, "intel_pt//u", &id, 1);
+	if (!rc)
+		rc = hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
+
+	/* Fake clocks: perf time = TSC >> 1 when timing packets are emitted. */
+	uint64_t info[1 + PTI_NR]; /* u32 type, u32 reserved, the words */
+	memset(info, 0, sizeof(info));
+	info[0] = 1; /* PERF_AUXTRACE_INTEL_PT */
+	uint64_t *p = info + 1;
+	p[PTI_PMU_TYPE] = EMU_PMU_TYPE;
+	p[PTI_TIME_SHIFT] = timing;
+	p[PTI_TIME_MULT] = timing;
+	p[PTI_CAP_USER_TIME_ZERO] = (cfg->flags & HWPROF_PT_EMU_TIME_ZERO) != 0;
+	p[PTI_TSC_BIT] = 0x400;
+	p[PTI_NORETCOMP_BIT] = 0x800;
+	p[PTI_MTC_BIT] = 0x200;
+	p[PTI_MTC_FREQ_BITS] = 0x3c000;
+	p[PTI_TSC_CTC_N] = timing ? 32 : 0;
+	p[PTI_TSC_CTC_D] = timing;
+	p[PTI_CYC_BIT] = 0x2;
+	uint8_t buf[8 + sizeof(info) > 512 ? 8 + sizeof(info) : 512];
+	if (!rc)
+		rc = put(w, buf, hwprof_build_user_record(buf, sizeof(buf), HWPROF_RECORD_AUXTRACE_INFO, info,
+							 sizeof(info)));
+
+	struct hwprof_sample id_s;
+	memset(&id_s, 0, sizeof(id_s));
+	id_s.id = EMU_SAMPLE_ID;
+	id_s.pid = (uint32_t)r->pid;
+	/* perf learns each thread's pid from its COMM */
+	for (size_t t = 0; !rc && t < r->nthreads; t++) {
+		id_s.tid = (uint32_t)r->threads[t].tid;
+		rc = put(w, buf, hwprof_build_comm(buf, sizeof(buf), &a, &id_s, (uint32_t)r->pid,
+						   id_s.tid, r->comm, 0));
+	}
+	/* mappings at time 0 so every trace position finds its code */
+	id_s.tid = (uint32_t)r->pid;
+	for (size_t i = 0; !rc && i < r->nmaps; i++) {
+		const struct hwprof_pt_emu_map *m = &r->maps[i];
+		rc = put(w, buf, hwprof_build_mmap2(buf, sizeof(buf), &a, &id_s, HWPROF_MISC_USER,
+						    (uint32_t)r->pid, (uint32_t)r->pid, m->start,
+						    m->end - m->start, m->pgoff, 0, 0, 0, 0,
+						    5 /* r-x */, 2 /* MAP_PRIVATE */, m->path));
+	}
+	/* one whole trace per buffer: perf splits nothing at PSBs itself */
+	for (size_t t = 0; !rc && t < r->nthreads; t++) {
+		const struct hwprof_pt_emu_thread *th = &r->threads[t];
+		/* repeat: the same trace again (large benchmark inputs) */
+		for (unsigned k = 0; !rc && k < (cfg->repeat > 1 ? cfg->repeat : 1); k++)
+			rc = hwprof_writer_write_auxtrace(w, k * ((th->trace_len + 7) & ~(size_t)7), 0x1234 + t,
+							  (uint32_t)t, th->tid, -1, th->trace, th->trace_len);
+	}
+	int crc = hwprof_writer_close(w, err);
+	return rc < 0 ? rc : crc;
+}
