@@ -83,6 +83,7 @@ static int emit(void *ctx, const struct hwprof_pt_sample *s)
 }
 
 static bool with_stack;
+static unsigned flow_flags;
 
 static int run(const char *itrace, const struct trace *t, struct got *g)
 {
@@ -94,6 +95,7 @@ static int run(const char *itrace, const struct trace *t, struct got *g)
 	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, itrace, false), 0);
 	cfg.img = img;
 	cfg.thread_stack = with_stack;
+	cfg.flow.flags = flow_flags;
 	cfg.emit = emit;
 	cfg.ctx = g;
 	int stop = g->stop_after;
@@ -340,6 +342,52 @@ static void test_thread_stack(void **state)
 		assert_int_equal(g.s[i].depth, depth[i]);
 }
 
+/* perf's recovery (HWPROF_PT_FLOW_RESYNC_IP): after a mismatch the next
+ * IP packet begins the trace again; a bad byte is reported and skipped */
+static void test_resync_ip(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	ip(&t, HWPROF_PT_TIP, 0x1020);     /* the jne wants a TNT bit */
+	size_t bad = hwprof_pt_encoder_offset(&t.enc);
+	t.buf[bad] = 0x02;                 /* not a packet (then a PAD) */
+	t.buf[bad + 1] = 0x00;
+	t.enc.pos = bad + 2;
+	ip(&t, HWPROF_PT_TIP, 0x1030);     /* resume here */
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_TIP_PGD };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+
+	/* the default: wait for a PSB (there is none) */
+	assert_int_equal(run("be", &t, &g), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.s[1].kind, HWPROF_PT_SAMPLE_ERROR);
+
+	flow_flags = HWPROF_PT_FLOW_RESYNC_IP;
+	assert_int_equal(run("be", &t, &g), 0);
+	flow_flags = 0;
+	/* tr strt, mismatch at the jne, bad packet, tr strt at 1030, syscall
+	 * leaving the trace */
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.s[1].kind, HWPROF_PT_SAMPLE_ERROR);
+	assert_int_equal(g.s[1].code, HWPROF_PT_SERR_MISMAT);
+	assert_int_equal(g.s[1].ip, 0x100a);
+	assert_int_equal(g.s[2].kind, HWPROF_PT_SAMPLE_ERROR);
+	assert_int_equal(g.s[2].code, HWPROF_PT_SERR_BADPKT);
+	assert_int_equal(g.s[2].ip, 0x100a); /* perf: the IP it resumes from */
+	assert_int_equal(g.s[3].kind, HWPROF_PT_SAMPLE_BRANCHES);
+	assert_int_equal(g.s[3].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN);
+	assert_int_equal(g.s[3].addr, 0x1030);
+	assert_int_equal(g.s[4].ip, 0x1030);
+	assert_true(g.s[4].flags & HWPROF_PT_FLAG_TRACE_END);
+}
+
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -378,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_psb_cbr),
 		cmocka_unit_test(test_unsupported_packets),
 		cmocka_unit_test(test_thread_stack),
+		cmocka_unit_test(test_resync_ip),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
