@@ -213,7 +213,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	fc->time_conv.time_mult = (uint32_t)PRIV(2);
 	fc->time_conv.time_zero = PRIV(3);
 	uint64_t mtc_bits = nr > 11 ? PRIV(11) : 0;
-	uint64_t cyc_bit = nr > 14 ? PRIV(14) : 0;
+	uint64_t cyc_bit = nr > 14 ? PRIV(14) : 0, mtc_bit = nr > 10 ? PRIV(10) : 0;
 	if (nr > 13) {
 		fc->tsc_ctc_n = (uint32_t)PRIV(12);
 		fc->tsc_ctc_d = (uint32_t)PRIV(13);
@@ -321,10 +321,10 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 			}
 	}
 	x->fmt.fields_hw = checked[0] ? script_printer_fields(x->p, OT_HW) : 0;
-	/* IPC needs perf's attribution of CYC cycles to branches, not done
-	 * yet; without CYC packets perf prints no IPC either */
-	if ((x->fmt.fields_hw & SFB(SF_IPC)) && (pt->attr.config & cyc_bit))
-		return fail(x, "field 'ipc' is not supported for Intel PT traces with CYC packets yet");
+	/* IPC needs perf's cycle counting (CYC, or TSC/MTC with the core
+	 * ratio), not done yet; without timing packets perf prints no IPC */
+	if ((x->fmt.fields_hw & SFB(SF_IPC)) && (pt->attr.config & (cyc_bit | tsc_bit | mtc_bit)))
+		return fail(x, "field 'ipc' is not supported for Intel PT traces with timing packets yet");
 	x->fmt.fields_synth = checked[1] ? script_printer_fields(x->p, OT_SYNTH) : 0;
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
 	x->fmt.print_flags = script_printer_print_flags(x->p);

@@ -104,9 +104,9 @@ if gcc -O0 -static -o "$TMP/tz" tests/data/pt/loops.c 2>/dev/null &&
   done
   "$HWPROF" script -i "$TMP/tz.data" --itrace=bZ -F +ipc >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
-    pass "ipc with CYC packets refused: $(cat "$TMP/e")"
+    pass "ipc with timing packets refused: $(cat "$TMP/e")"
   else
-    fail "ipc with CYC packets: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+    fail "ipc with timing packets: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
   fi
   "$HWPROF" script -i "$TMP/tz.data" --itrace=b >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
