@@ -109,6 +109,9 @@ struct hwprof_pt_synth_config {
 	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
 	bool thread_stack;                  /* keep perf's per-thread call stack
 					     * (sample depth, for callindent) */
+	uint64_t *events;                   /* s<N> (initial skip): samples made
+					     * so far, kept by the caller across
+					     * queues (NULL: counted per run) */
 	hwprof_pt_emit_fn emit;             /* a non-zero return stops the run */
 	void *ctx;
 };

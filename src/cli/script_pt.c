@@ -55,6 +55,7 @@ struct script_pt {
 	struct pt_print_fmt fmt;
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	uint64_t nerrors;
+	uint64_t events;          /* samples so far, for s<N> across queues */
 	bool native;              /* the file's arch is this machine's: perf
 				   * then reads missing instruction bytes itself */
 	struct symc_entry *symc; /* for the queue being printed */
@@ -269,6 +270,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	}
 	x->cfg.itrace = x->itrace;
 	x->cfg.img = x->img;
+	x->cfg.events = &x->events;
 	x->cfg.emit = pt_emit;
 	x->cfg.ctx = x;
 	/* perf adds its events in this order; the first of each output type

@@ -98,10 +98,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 		*what = "q (quick decoding)";
 		return -HWPROF_E_UNSUPPORTED;
 	}
-	if (o->initial_skip) {
-		*what = "s (initial skip)";
-		return -HWPROF_E_UNSUPPORTED;
-	}
 	if (o->error_plus_flags || o->error_minus_flags) {
 		*what = "e+/-flags";
 		return -HWPROF_E_UNSUPPORTED;
@@ -140,7 +136,14 @@ struct run {
 	} *stack;
 	size_t depth, cap;
 	bool oom;
+	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
 };
+
+/* perf's intel_pt_skip_event(): the first `skip` samples are dropped */
+static bool skip_event(struct run *r)
+{
+	return r->skip && (*r->events)++ < r->skip;
+}
 
 #define MAX_STACK (1u << 20)
 
@@ -199,15 +202,22 @@ static void ts_branch(struct run *r, uint32_t flags, uint64_t from, uint64_t to,
 /* perf: the CBR sample comes with the first decoder state after the
  * ratio changed (and with the very first one), before that state's own
  * samples, at its ip */
-static int emit(struct run *r, struct hwprof_pt_sample *s)
+/* Emits s (unless the initial skip drops it; *skipped says so), with a
+ * pending CBR sample in perf's order. */
+static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 {
+	bool dropped = false;
 	/* a PSB state's own sample comes first */
 	if (s->kind == HWPROF_PT_SAMPLE_PSB) {
-		int rc = r->cfg->emit(r->cfg->ctx, s);
+		int rc = 0;
+		if (!(dropped = skip_event(r)))
+			rc = r->cfg->emit(r->cfg->ctx, s);
 		if (rc || !r->cbr_pending)
 			return rc;
 	}
-	if (r->cbr_pending && s->kind != HWPROF_PT_SAMPLE_ERROR) {
+	/* a CBR sample is not counted, but waits until at most 4 samples
+	 * are left to skip so that it comes first */
+	if (r->cbr_pending && s->kind != HWPROF_PT_SAMPLE_ERROR && !(r->skip && *r->events + 4 < r->skip)) {
 		r->cbr_pending = false;
 		r->cbr_seen = r->cbr;
 		struct hwprof_pt_sample c;
@@ -226,7 +236,14 @@ static int emit(struct run *r, struct hwprof_pt_sample *s)
 		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
 			return rc;
 	}
-	return s->kind == HWPROF_PT_SAMPLE_PSB ? 0 : r->cfg->emit(r->cfg->ctx, s);
+	if (s->kind == HWPROF_PT_SAMPLE_PSB)
+		return 0;
+	if (s->kind != HWPROF_PT_SAMPLE_ERROR && (dropped = skip_event(r))) {
+		if (skipped)
+			*skipped = true;
+		return 0;
+	}
+	return r->cfg->emit(r->cfg->ctx, s);
 }
 
 static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t ip, unsigned len)
@@ -264,7 +281,7 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 		insn_bytes(r, &s, from, len);
 	else if (r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
-	return emit(r, &s);
+	return emit(r, &s, NULL);
 }
 
 /* The instructions of a block: every period-th one is a sample. */
@@ -298,13 +315,17 @@ static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 				s.addr = last_addr;
 			}
 			s.period = r->tot - r->last;
-			r->last = r->tot;
 			stamp(&s, ev);
 			insn_bytes(r, &s, ip, len);
 			r->left = r->period;
-			int rc = emit(r, &s);
+			bool skipped = false;
+			int rc = emit(r, &s, &skipped);
 			if (rc)
 				return rc;
+			/* perf counts a skipped sample's instructions into the
+			 * next one's period */
+			if (!skipped)
+				r->last = r->tot;
 		}
 		ip += len;
 	}
@@ -342,7 +363,7 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 	s.ip = ev->ip;
 	s.offset = ev->offset;
 	stamp(&s, ev);
-	return emit(r, &s);
+	return emit(r, &s, NULL);
 }
 
 static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
@@ -360,7 +381,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	s.payload = ev->offset;
 	s.period = 1;
 	stamp(&s, ev);
-	return emit(r, &s);
+	return emit(r, &s, NULL);
 }
 
 /* perf's TSC frequency guess when AUXTRACE_INFO has no ratio: the ticks
@@ -401,6 +422,8 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.want_pwr = kinds & 1u << HWPROF_PT_SAMPLE_PSB;
 	r.cbr_pending = r.want_pwr;
 	r.cbr_seen = UINT32_MAX;
+	r.skip = cfg->itrace.initial_skip;
+	r.events = cfg->events ? cfg->events : &r.own_events;
 	cbr_setup(&r, &cfg->flow);
 
 	struct hwprof_pt_flow *flow;

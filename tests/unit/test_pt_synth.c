@@ -388,6 +388,24 @@ static void test_resync_ip(void **state)
 	assert_true(g.s[4].flags & HWPROF_PT_FLAG_TRACE_END);
 }
 
+/* s<N>: the first N samples are dropped; a dropped instruction sample's
+ * instructions count into the next one's period */
+static void test_initial_skip(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1is3", &t, &g), 0);
+	assert_int_equal(g.n, NPATH - 3);
+	assert_int_equal(g.s[0].ip, path[3]);
+	assert_int_equal(g.s[0].period, 4);
+	assert_int_equal(g.s[1].period, 1);
+	assert_int_equal(run("bs2", &t, &g), 0);
+	assert_int_equal(g.n, 7);
+	assert_int_equal(g.s[0].ip, 0x100a);
+}
+
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -402,7 +420,7 @@ static void test_kinds(void **state)
 	memset(&o, 0, sizeof(o));
 	assert_int_equal(hwprof_itrace_opts_parse(&o, "bZ", false), 0); /* timeless: the caller's */
 	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
-	static const char *const refused[] = { "d", "g", "l", "i10us", "i5t", "s3", "q", "e+o" };
+	static const char *const refused[] = { "d", "g", "l", "i10us", "i5t", "q", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
@@ -427,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported_packets),
 		cmocka_unit_test(test_thread_stack),
 		cmocka_unit_test(test_resync_ip),
+		cmocka_unit_test(test_initial_skip),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
