@@ -99,6 +99,9 @@ struct hwprof_pt_sample {
 	uint32_t max_nonturbo;   /* CBR: maximum non-turbo ratio (8 bits) */
 	uint32_t depth;          /* with thread_stack: the call depth after this
 				  * branch (perf's thread stack) */
+	const uint64_t *chain;   /* g: ip and the return addresses on the thread
+				  * stack, newest first (valid during emit) */
+	uint32_t nchain;
 };
 
 typedef int (*hwprof_pt_emit_fn)(void *ctx, const struct hwprof_pt_sample *s);
@@ -108,7 +111,8 @@ struct hwprof_pt_synth_config {
 	struct hwprof_pt_flow_config flow;
 	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
 	bool thread_stack;                  /* keep perf's per-thread call stack
-					     * (sample depth, for callindent) */
+					     * (sample depth, for callindent; on
+					     * anyway for g callchains) */
 	uint64_t *events;                   /* s<N> (initial skip): samples made
 					     * so far, kept by the caller across
 					     * queues (NULL: counted per run) */

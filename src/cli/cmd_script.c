@@ -45,7 +45,7 @@ static void usage(FILE *f, bool full, bool fields)
 		   "        --header          Show data header.\n"
 		   "        --itrace[=<opts>]\n"
 		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
-		   "                          perf-arm-spe(1); Intel PT: b c r e p i<N>i s<N>, see perf-intel-pt(1));\n"
+		   "                          perf-arm-spe(1); Intel PT: b c r e p g i<N>i s<N>, see perf-intel-pt(1));\n"
 		   "                          without it perf's default set\n"
 		   "        --no-itrace       Do not decode AUX trace data\n"
 		   "        --insn-trace      Decode instructions from itrace\n"

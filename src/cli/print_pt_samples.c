@@ -144,7 +144,8 @@ static void dec(struct line *l, int32_t v, int width, bool left)
 static void prefix(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
 	if (F(COMM)) {
-		padded(l, fmt->comm, 16, false);
+		/* perf: unpadded when the sample's callchain is shown */
+		padded(l, fmt->comm, F(IP) && fmt->callchains && s->chain ? 0 : 16, false);
 		put(l, " ", 1);
 	}
 	if (F(PID) && F(TID)) {
@@ -333,7 +334,13 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 			synth(&l, s);
 		if (F(ADDR))
 			num(&l, s->addr, false, 16, 16, false);
-		if (F(IP)) {
+		if (F(IP) && fmt->callchains && s->chain) {
+			for (uint32_t i = 0; i < s->nchain; i++) {
+				put(&l, "\n", 1);
+				l.n += fmt->chain(fmt->ctx, s->chain[i], l.b + l.n, l.cap - l.n);
+			}
+			put(&l, "\n", 1);
+		} else if (F(IP)) {
 			put(&l, " ", 1);
 			num(&l, s->ip, false, 16, 16, false);
 			sym(&l, fmt, s->ip);

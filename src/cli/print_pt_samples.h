@@ -18,6 +18,9 @@
  * or synthesized event type ask; returns the length. */
 typedef size_t (*pt_sym_fn)(void *ctx, bool synth, uint64_t addr, char *buf, size_t size);
 
+/* A callchain line "\taddr sym (dso)" for addr; returns the length. */
+typedef size_t (*pt_chain_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
+
 /* The symbol name at addr (NULL: none) and its DSO's name (NULL: no map). */
 typedef const char *(*pt_symname_fn)(void *ctx, uint64_t addr, const char **dso);
 
@@ -35,6 +38,9 @@ struct pt_print_fmt {
 	int32_t pid, tid, cpu;
 	pt_sym_fn sym;
 	pt_symname_fn symname;
+	pt_chain_fn chain;
+	bool callchains;          /* perf's use_callchain (g): samples with a
+				   * chain print it instead of ip, comm unpadded */
 	void *ctx;
 	int pad_dso;              /* DSO names in callindent padded to this */
 	int callindent_spacing;   /* running width of the callindent column */

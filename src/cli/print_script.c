@@ -284,6 +284,22 @@ static void print_ip_sym(struct script_printer *p, int t, int32_t pid, int32_t t
 	fwrite(buf, 1, n, p->f);
 }
 
+size_t script_chain_entry(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			  char *buf, size_t size)
+{
+	char sym[4096];
+	uint64_t addr;
+	size_t n = sym_text(p, t, pid, tid, cpumode, ip, true, sym, sizeof(sym), &addr);
+	int k = snprintf(buf, size, "\t%16llx", (unsigned long long)addr);
+	if (k < 0 || (size_t)k >= size)
+		return 0;
+	if (n > size - 1 - (size_t)k)
+		n = size - 1 - (size_t)k;
+	memcpy(buf + k, sym, n);
+	buf[k + n] = 0;
+	return (size_t)k + n;
+}
+
 size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		       char *buf, size_t size)
 {

@@ -67,6 +67,10 @@ bool script_printer_nanosecs(const struct script_printer *p);
 bool script_printer_user_set(const struct script_printer *p, int t);
 bool script_printer_print_flags(const struct script_printer *p);
 int script_printer_pad_dso(const struct script_printer *p);
+/* One callchain line "\t<addr in dso> sym+off (dso)" (no newline) as the
+ * sample lines of type t show it; returns the length. */
+size_t script_chain_entry(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			  char *buf, size_t size);
 /* The symbol name at ip (NULL: none) and its DSO's name (NULL: no map),
  * for perf's callindent column. */
 const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,

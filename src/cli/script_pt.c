@@ -138,6 +138,13 @@ static const char *pt_symname(void *ctx, uint64_t addr, const char **dso)
 	return script_sym_name(x->p, x->fmt.pid, x->fmt.tid, mode, addr, dso);
 }
 
+static size_t pt_chain(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	struct script_pt *x = ctx;
+	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	return script_chain_entry(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
+}
+
 static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 {
 	struct script_pt *x = ctx;
@@ -335,6 +342,9 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		x->fmt.names[k] = x->names[k];
 	x->fmt.sym = pt_sym;
 	x->fmt.symname = pt_symname;
+	x->fmt.chain = pt_chain;
+	/* perf turns callchains back on for g, even after -G */
+	x->fmt.callchains = x->itrace.callchain;
 	x->fmt.out_cap = 1 << 16;
 	x->fmt.out = malloc(x->fmt.out_cap);
 	if (!x->fmt.out)
@@ -342,7 +352,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	x->fmt.ctx = x;
 	x->fmt.pad_dso = script_printer_pad_dso(x->p);
 	/* perf keeps the thread stack for the callindent column */
-	x->cfg.thread_stack = (x->fmt.fields_hw & SFB(SF_CALLINDENT)) != 0;
+	x->cfg.thread_stack = (x->fmt.fields_hw & SFB(SF_CALLINDENT)) != 0 || x->itrace.callchain;
 	return 0;
 }
 

@@ -84,7 +84,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 	/* options that add samples or events we do not make yet */
 	static const struct { size_t off; const char *what; } no[] = {
 		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
-		{ offsetof(struct hwprof_itrace_opts, callchain), "g (callchains)" },
 		{ offsetof(struct hwprof_itrace_opts, add_callchain), "G (callchains)" },
 		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
 		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
@@ -137,7 +136,22 @@ struct run {
 	size_t depth, cap;
 	bool oom;
 	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
+	uint64_t chain[HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1];
+	bool thread_stack;       /* callindent or callchains need it */
 };
+
+/* perf's thread_stack__sample(): the sampled ip, then return addresses
+ * from the top of the stack, callchain_sz entries at most (user space) */
+static void fill_chain(struct run *r, struct hwprof_pt_sample *s)
+{
+	unsigned sz = r->cfg->itrace.callchain_sz ? r->cfg->itrace.callchain_sz : HWPROF_ITRACE_DEFAULT_CALLCHAIN_SZ;
+	uint32_t n = 0;
+	r->chain[n++] = s->ip;
+	for (size_t j = 1; n < sz && j <= r->depth; j++)
+		r->chain[n++] = r->stack[r->depth - j].ret;
+	s->chain = r->chain;
+	s->nchain = n;
+}
 
 /* perf's intel_pt_skip_event(): the first `skip` samples are dropped */
 static bool skip_event(struct run *r)
@@ -264,7 +278,7 @@ static void stamp(struct hwprof_pt_sample *s, const struct hwprof_pt_event *ev)
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
 		       uint32_t flags, unsigned len)
 {
-	if (r->cfg->thread_stack)
+	if (r->thread_stack)
 		ts_branch(r, flags, from, to, len);
 	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
 		return 0;
@@ -317,6 +331,8 @@ static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 			s.period = r->tot - r->last;
 			stamp(&s, ev);
 			insn_bytes(r, &s, ip, len);
+			if (r->cfg->itrace.callchain)
+				fill_chain(r, &s);
 			r->left = r->period;
 			bool skipped = false;
 			int rc = emit(r, &s, &skipped);
@@ -423,6 +439,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.cbr_pending = r.want_pwr;
 	r.cbr_seen = UINT32_MAX;
 	r.skip = cfg->itrace.initial_skip;
+	r.thread_stack = cfg->thread_stack || cfg->itrace.callchain;
 	r.events = cfg->events ? cfg->events : &r.own_events;
 	cbr_setup(&r, &cfg->flow);
 

@@ -24,7 +24,7 @@ cases=("loops-O0-static tests/data/pt/loops.c -O0 -static"
 variants=("" "--noretcomp" "--defer-tip --psb 100" "--long-tnt --timing --psb 256")
 
 # itrace set | -F list ('' = perf's default fields)
-static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth,+insn" "b|+callindent" "cr|tid,callindent,dso" "pb|+insn" "b|+ipc" "bs3|" "i1is7|" "pbs3|" "i2is5|+flags"
+static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth,+insn" "b|+callindent" "cr|tid,callindent,dso" "pb|+insn" "b|+ipc" "bs3|" "i1is7|" "pbs3|" "i2is5|+flags" "i7ig|" "bi9ig2|ip,sym,flags,addr,insn"
 	       "b|+flags" "i1i|+flags,+addr,+insn,+insnlen"
 	       "b|ip,sym,symoff,dso,addr,flags,insn,insnlen"
 	       "i1i|comm,tid,pid,event,period,ip,sym,symoff,addr,flags"
@@ -117,7 +117,7 @@ if gcc -O0 -static -o "$TMP/tz" tests/data/pt/loops.c 2>/dev/null &&
 fi
 
 # options whose samples we do not make: one line on stderr, non-zero exit
-for it in d g l L5 q i100ns i10t e+o; do
+for it in d G l L5 q i100ns i10t e+o; do
   "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
     pass "--itrace=$it refused: $(cat "$TMP/e")"

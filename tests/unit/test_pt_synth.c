@@ -70,6 +70,7 @@ static void build(struct trace *t)
 
 struct got {
 	struct hwprof_pt_sample s[64];
+	uint64_t chain[64][2];  /* the chains live only during the callback */
 	size_t n;
 	int stop_after;   /* >0: return 7 from the emit after that many */
 };
@@ -78,6 +79,8 @@ static int emit(void *ctx, const struct hwprof_pt_sample *s)
 {
 	struct got *g = ctx;
 	assert_true(g->n < 64);
+	for (uint32_t i = 0; i < s->nchain && i < 2; i++)
+		g->chain[g->n][i] = s->chain[i];
 	g->s[g->n++] = *s;
 	return g->stop_after && (int)g->n >= g->stop_after ? 7 : 0;
 }
@@ -406,6 +409,24 @@ static void test_initial_skip(void **state)
 	assert_int_equal(g.s[0].ip, 0x100a);
 }
 
+/* g: instruction samples carry ip and the thread stack's return addresses */
+static void test_callchain(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1ig", &t, &g), 0);
+	/* 1020 (nop) inside the first call: called from 100c, returns to 1011 */
+	assert_int_equal(g.s[11].ip, 0x1020);
+	assert_int_equal(g.s[11].nchain, 2);
+	assert_int_equal(g.chain[11][0], 0x1020);
+	assert_int_equal(g.chain[11][1], 0x1011);
+	assert_int_equal(g.s[0].nchain, 1);
+	assert_int_equal(run("i1ig1", &t, &g), 0);
+	assert_int_equal(g.s[11].nchain, 1);
+}
+
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -420,7 +441,7 @@ static void test_kinds(void **state)
 	memset(&o, 0, sizeof(o));
 	assert_int_equal(hwprof_itrace_opts_parse(&o, "bZ", false), 0); /* timeless: the caller's */
 	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
-	static const char *const refused[] = { "d", "g", "l", "i10us", "i5t", "q", "e+o" };
+	static const char *const refused[] = { "d", "G", "l", "i10us", "i5t", "q", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
@@ -446,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_thread_stack),
 		cmocka_unit_test(test_resync_ip),
 		cmocka_unit_test(test_initial_skip),
+		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
