@@ -42,11 +42,33 @@ if cmp -s "$out/script.perf" "$out/script.hw"; then echo "outputs identical ($sa
 echo "ratio: hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster than perf"
 rm -f "$out/script.perf" "$out/script.hw"
 
+echo; echo "== report --stdio: hwprof vs perf 6.1 on the same files"; bench/report_bench.sh "$big" "$out"
+echo
+echo "== script with DWARF unwinding: hwprof vs perf 6.1 (libunwind) on one process's --call-graph dwarf file"
+dw="$out/dwarf.data"
+if [ ! -s "$dw" ]; then
+  # one process, no exec inside it (perf 6.1's libunwind keeps stale
+  # unwind state across an exec, so its output differs there)
+  perf record -q -o "$dw" -e cpu-clock -c 100000 --call-graph dwarf -- \
+    xz -6 -c /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/bin/bash /usr/bin/perf >/dev/null 2>&1
+fi
+echo "input: $dw, $(mb "$(stat -c %s "$dw")") MB"
+t0=$(date +%s.%N); perf script -i "$dw" >"$out/dw.perf" 2>/dev/null; t1=$(date +%s.%N)
+/usr/bin/time -f "%M" -o "$out/dw.rss" "$HW" script -i "$dw" >"$out/dw.hw" 2>/dev/null; t2=$(date +%s.%N)
+perf_s=$(echo "$t1 - $t0" | bc); hw_s=$(echo "$t2 - $t1" | bc)
+samples=$(grep -c "cpu-clock:" "$out/dw.hw")
+echo "perf script:   $perf_s s  ($(echo "$samples / $perf_s" | bc) samples/s)"
+echo "hwprof script: $hw_s s  ($(echo "$samples / $hw_s" | bc) samples/s), max RSS $(( $(cat "$out/dw.rss") / 1024 )) MB"
+if cmp -s "$out/dw.perf" "$out/dw.hw"; then echo "outputs identical ($(wc -l <"$out/dw.hw") lines)"; else echo "outputs differ"; fi
+echo "ratio: hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster than perf"
+rm -f "$out/dw.perf" "$out/dw.hw"
+
 for b in build/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
   echo; echo "== $(basename "$b")"; "$b"
 done
 
+echo; echo "== Intel PT flow: hwprof (1 thread, all CPUs) vs libipt's block decoder and perf"; bench/pt_flow_bench.sh
 echo; echo "== Arm SPE: perf script --itrace=i1i vs hwprof synthesis"; bench/spe_bench.sh
 echo; echo "== Intel PT: perf script --itrace=b / i100i / --insn-trace vs hwprof"; bench/pt_script_bench.sh
 echo; ./bench/record_overhead.sh

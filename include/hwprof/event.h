@@ -70,6 +70,7 @@ struct hwprof_event {
 	uint16_t max_stack;
 	int inherit, time;          /* values of the inherit / time terms */
 	int precise_max, weak, sample_read, exclude_gh;
+	uint64_t terms_set;         /* bit i: the spec gave format term pmu->formats[i] (i < 64) */
 };
 
 struct hwprof_evlist {
@@ -97,6 +98,7 @@ struct hwprof_evlist_opts {
 	int call_graph;          /* -g / --call-graph, enum hwprof_call_graph */
 	uint32_t stack_size;     /* dwarf dump size, default 8192 */
 	int no_inherit;          /* -i */
+	int user_freq;           /* -F was given (Arm SPE refuses frequencies) */
 	enum hwprof_arch arch;   /* register mask for dwarf call graphs */
 };
 HWPROF_API void hwprof_evlist_opts_default(struct hwprof_evlist_opts *o);

@@ -266,8 +266,6 @@ struct hwprof_pt_emu_config {
 				   * bytes (0: 4096) */
 	uint64_t max_steps;       /* stop (kill) after this many (0: 5,000,000) */
 	unsigned mtc_freq;        /* MTC every 2^mtc_freq CTC ticks (default 3) */
-	unsigned repeat;          /* hwprof_pt_emu_write_perfdata: each trace this
-				   * many times in a row (0, 1: once) */
 };
 
 struct hwprof_pt_emu_map {

@@ -41,6 +41,7 @@ struct hwprof_record_event {
 	bool aux;                /* an AUX-area PMU (Intel PT, Arm SPE) */
 	const char *filter;      /* PERF_EVENT_IOC_SET_FILTER text after open, or NULL
 	                          * (address filters: "filter 0x1130/0x2a@/usr/bin/x") */
+	bool tracking;           /* carries mmap/comm/task records (default: the first event) */
 };
 
 /* AUX-area PMU hook: fills the AUXTRACE_INFO record body (after the

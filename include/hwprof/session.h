@@ -53,6 +53,11 @@ struct hwprof_map_info {
 	const char *dso;     /* the DSO's long name */
 };
 
+/* A number that changes whenever threads, comms or maps change (records
+ * applied, threads created by lookups): lookups made at the same version
+ * give the same answers, so callers may cache them. */
+HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s);
+
 /* Finds (creating it, like perf) the thread pid/tid and returns its comm
  * (":<tid>" until a COMM record names it). */
 HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int32_t pid, int32_t tid);

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "hwprof/hwprof.h"
 
@@ -47,6 +48,8 @@ struct hwprof_sym {
 	uint64_t start, end;      /* DSO-relative (file offsets for ELF DSOs,
 	                           * absolute for the kernel and JIT maps) */
 	const char *name;
+	bool object;              /* a data object (STT_OBJECT; kallsyms D/B):
+	                           * perf report shows it as name+offset */
 };
 
 /* The result of a lookup. */
@@ -74,6 +77,52 @@ HWPROF_API size_t hwprof_dso_nr_syms(const struct hwprof_dso *d);
 HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, size_t i);
 /* The file the symbols came from (NULL if none). */
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
+
+/* The file the program runs from (its code and CFI; NULL if none) and
+ * the DSO's name as the maps give it. */
+HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d);
+HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d);
+/* Bytes of the runfile at a file offset (code bytes for an address's
+ * DSO-relative offset): the count read, 0 past the end, < 0 when the
+ * DSO has no file. */
+HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *buf, size_t len);
+
+/* Source positions of a DSO-relative address (a file offset, as in
+ * hwprof_symres.addr) from the DSO's debuginfo, like `addr2line -i -f`:
+ * frames[0] is the innermost inlined function, the last the function that
+ * holds the code. func may be NULL when DWARF names none; file NULL and
+ * line 0 when unknown. Returns the number of frames (0 when no debuginfo
+ * covers the address). Results are cached per DSO and stay valid until
+ * the cache is closed. */
+struct hwprof_srcframe {
+	const char *func;
+	const char *file;
+	unsigned line;
+};
+HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const struct hwprof_srcframe **frames);
+/* Whether binutils' addr2line (perf 6.1's source of srcline) names a
+ * function at addr when DWARF does not: a function-like symbol at or
+ * below it in its section (.symtab, else .dynsym). When it does not, perf
+ * shows "<dso>[addr]" for the source line. */
+HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr);
+
+/* perf 6.1's inline expansion of an unwound callchain entry (its
+ * append_inlines): the entries perf puts in place of the frame at the
+ * DSO-relative address addr whose symbol is sym, innermost first, at most
+ * max. name is sym's name where addr2line names that function, else the
+ * inlined (or aliased) function's name with inlined set (perf prints
+ * "(inlined)" and no DSO for those; offsets stay relative to sym). file and
+ * line are the entry's source position (file NULL: unknown, "??:0").
+ * Returns the count, 0 when perf keeps the frame as one ordinary entry
+ * (no DSO file, or addr2line knows nothing there). */
+struct hwprof_inline_entry {
+	const char *name;
+	bool inlined;
+	const char *file;
+	unsigned line;
+};
+HWPROF_API int hwprof_dso_inline_entries(struct hwprof_dso *d, uint64_t addr, const struct hwprof_sym *sym,
+					 struct hwprof_inline_entry *out, size_t max);
 
 /* Resolve ip inside the map [start, end) at file offset pgoff of DSO
  * dso_name: perf's map_ip, then the symbol. Always fills *res; returns 1

@@ -5,6 +5,7 @@
  * the cache events on other cores, and the TLB walk result from the TLB
  * events. Table-driven: one row per Neoverse source value. */
 #include "hwprof/arm_spe_synth.h"
+#include "arm_spe/spe_int.h"
 
 /* perf_mem_data_src field values (uapi perf_event.h) */
 enum {
@@ -77,11 +78,16 @@ static uint64_t spe_ds_generic(uint64_t ev)
 
 HWPROF_API uint64_t hwprof_spe_data_src(const struct hwprof_spe_record *rec, uint64_t midr, unsigned flags)
 {
+	if (!rec)
+		return 0;
+	return spe_data_src_kind(rec, hwprof_spe_midr_is_neoverse(midr, flags));
+}
+
+uint64_t spe_data_src_kind(const struct hwprof_spe_record *rec, bool neoverse)
+{
 	uint64_t v, ev;
 	unsigned seen;
 
-	if (!rec)
-		return 0;
 	seen = rec->ldst_seen;
 	if (!seen && (rec->present & HWPROF_SPE_HAS_OP)) {
 		if (rec->op_class == HWPROF_SPE_OP_CLASS_LDST)
@@ -95,7 +101,7 @@ HWPROF_API uint64_t hwprof_spe_data_src(const struct hwprof_spe_record *rec, uin
 	/* a record with both a load and a store packet is a load for the op,
 	 * and a store for the Neoverse table (as perf 6.1) */
 	v = F((seen & 1) ? HWPROF_MEM_OP_LOAD : HWPROF_MEM_OP_STORE, OP);
-	if (hwprof_spe_midr_is_neoverse(midr, flags))
+	if (neoverse)
 		v |= spe_ds_neoverse(rec, seen & 2);
 	else
 		v |= spe_ds_generic(ev);

@@ -6,40 +6,8 @@
 #include <string.h>
 
 #include "hwprof/arm_spe.h"
+#include "arm_spe/spe_fast.h"
 #include "util/bytes.h"
-
-/* Header classes. The first byte picks one; for the extended 2-byte form
- * (0x20-0x23) the second byte is looked up again and must be ADDRESS or
- * COUNTER, or 0x00 for ALIGNMENT. */
-enum { B, P, E, T, V, D, C, O, X, A, N };
-
-static const uint8_t spe_hdr_class[256] = {
-	/* 00 */ P, E, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 10 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 20 */ X, X, X, X, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 30 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 40 */ B, B, V, D, B, B, B, B, O, O, O, O, B, B, B, B,
-	/* 50 */ B, B, V, D, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 60 */ B, B, V, D, C, C, C, C, B, B, B, B, B, B, B, B,
-	/* 70 */ B, T, V, D, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 80 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* 90 */ B, B, B, B, B, B, B, B, N, N, N, N, N, N, N, N,
-	/* a0 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* b0 */ A, A, A, A, A, A, A, A, B, B, B, B, B, B, B, B,
-	/* c0 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* d0 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* e0 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-	/* f0 */ B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
-};
-
-/* Packet type per class (X resolves through the second byte). */
-static const uint8_t spe_class_type[] = {
-	[B] = HWPROF_SPE_BAD, [P] = HWPROF_SPE_PAD, [E] = HWPROF_SPE_END,
-	[T] = HWPROF_SPE_TIMESTAMP, [V] = HWPROF_SPE_EVENTS,
-	[D] = HWPROF_SPE_DATA_SOURCE, [C] = HWPROF_SPE_CONTEXT,
-	[O] = HWPROF_SPE_OP_TYPE, [X] = HWPROF_SPE_BAD,
-	[A] = HWPROF_SPE_ADDRESS, [N] = HWPROF_SPE_COUNTER,
-};
 
 HWPROF_API int hwprof_spe_pkt_decode(const void *vbuf, size_t len, uint64_t addr,
 				     struct hwprof_spe_pkt *pkt)
@@ -58,24 +26,24 @@ HWPROF_API int hwprof_spe_pkt_decode(const void *vbuf, size_t len, uint64_t addr
 	pkt->hdr_len = 1;
 
 	switch (cls) {
-	case B:
+	case SC_B:
 		return -HWPROF_E_BAD_PACKET;
-	case P:
-	case E:
+	case SC_P:
+	case SC_E:
 		pkt->len = 1;
 		return 1;
-	case V:
+	case SC_V:
 		pkt->index = (uint8_t)(1u << ((h >> 4) & 3));
 		break;
-	case C:
-	case O:
+	case SC_C:
+	case SC_O:
 		pkt->index = h & 3;
 		break;
-	case A:
-	case N:
+	case SC_A:
+	case SC_N:
 		pkt->index = h & 7;
 		break;
-	case X: {
+	case SC_X: {
 		unsigned h1, cls1;
 
 		if (len < 2)
@@ -95,7 +63,7 @@ HWPROF_API int hwprof_spe_pkt_decode(const void *vbuf, size_t len, uint64_t addr
 			return pkt->len;
 		}
 		cls1 = spe_hdr_class[h1];
-		if (cls1 != A && cls1 != N)
+		if (cls1 != SC_A && cls1 != SC_N)
 			return -HWPROF_E_BAD_PACKET;
 		pkt->type = spe_class_type[cls1];
 		pkt->index = (uint8_t)(((h & 3) << 3) | (h1 & 7));
@@ -176,26 +144,5 @@ HWPROF_API const struct hwprof_error *hwprof_spe_decoder_error(const struct hwpr
 
 HWPROF_API uint64_t hwprof_spe_addr_value(unsigned index, uint64_t payload)
 {
-	uint64_t va = HWPROF_SPE_ADDR_VA(payload);
-
-	switch (index) {
-	case HWPROF_SPE_ADDR_INS:
-	case HWPROF_SPE_ADDR_BRANCH: {
-		unsigned el = HWPROF_SPE_ADDR_EL(payload);
-
-		/* Kernel (and VHE hypervisor) text lives in the top half. */
-		if (HWPROF_SPE_ADDR_NS(payload) && (el == 1 || el == 2))
-			va |= 0xffull << 56;
-		return va;
-	}
-	case HWPROF_SPE_ADDR_DATA_VIRT:
-		/* Top byte is a tag; bits 55:52 all set means a kernel address. */
-		if (((va >> 52) & 0xf) == 0xf)
-			va |= 0xffull << 56;
-		return va;
-	case HWPROF_SPE_ADDR_DATA_PHYS:
-		return va;
-	default:
-		return payload;
-	}
+	return spe_addr_inline(index, payload);
 }

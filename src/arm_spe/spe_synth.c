@@ -15,6 +15,8 @@
 
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
+#include "arm_spe/spe_fast.h"
+#include "arm_spe/spe_int.h"
 
 struct spe_buf {
 	const uint8_t *data;
@@ -53,6 +55,7 @@ struct hwprof_spe_synth {
 	uint32_t ncur;
 	bool use_ctx;
 	bool new_data;
+	bool neoverse;            /* data source table by the MIDR, decided once */
 };
 
 static const char *const spe_group_names[HWPROF_SPE_G_NR] = {
@@ -112,6 +115,7 @@ HWPROF_API int hwprof_spe_synth_new(struct hwprof_spe_synth **out, const struct 
 		s->ids[g] = id++;
 	}
 	s->period = o->period ? o->period : 1;
+	s->neoverse = hwprof_spe_midr_is_neoverse(s->cfg.midr, s->cfg.ds_flags);
 	*out = s;
 	return 0;
 }
@@ -193,6 +197,11 @@ HWPROF_API int hwprof_spe_synth_add_buffer(struct hwprof_spe_synth *s, uint32_t 
 
 static int spe_set_current(struct hwprof_spe_synth *s, int32_t cpu, int32_t pid, int32_t tid)
 {
+	if (cpu >= 0 && (uint32_t)cpu < s->ncur) { /* the usual case: a known cpu */
+		s->cur_tid[cpu] = tid;
+		s->cur_pid[cpu] = pid;
+		return 0;
+	}
 	if (cpu < 0)
 		return 0;
 	if ((uint32_t)cpu >= SPE_MAX_CPUS)
@@ -243,10 +252,19 @@ static void spe_update_thread(struct hwprof_spe_synth *s, struct spe_queue *q)
 
 /* ---- record assembly (perf 6.1's decoder semantics) ------------------------ */
 
+static const struct hwprof_spe_record spe_rec_empty = { .context_id = (uint64_t)-1 };
+
+/* Once per record: 8-byte moves (a memset was a slow rep stos). */
 static void spe_rec_reset(struct hwprof_spe_record *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->context_id = (uint64_t)-1;
+	char *d = (char *)r;
+	const char *src = (const char *)&spe_rec_empty;
+	size_t i = 0;
+
+	for (; i + 8 <= sizeof(*r); i += 8)
+		memcpy(d + i, src + i, 8);
+	for (; i < sizeof(*r); i++)
+		d[i] = src[i];
 }
 
 static void spe_rec_packet(struct hwprof_spe_record *r, const struct hwprof_spe_pkt *p)
@@ -339,6 +357,146 @@ static bool spe_next_buffer(struct spe_queue *q)
 
 /* perf's arm_spe_decode: 1 record complete, 0 no more data (the partial
  * record is dropped), -1 bad byte (the partial record stays in q->rec). */
+/* The common packets straight from the buffer, one jump per header byte
+ * and the record updated in place (what spe_rec_packet does for them):
+ * 1 when a record closed, 0 at a packet for the general path (extended
+ * headers, unknown indexes, bad or cut packets) or the buffer's end. PADs
+ * are skipped one byte at a time, which ends where perf's folded PAD does. */
+static int spe_decode_fast(struct spe_queue *q)
+{
+	struct hwprof_spe_decoder *d = &q->dec;
+	struct hwprof_spe_record *r = &q->rec;
+	const uint8_t *b = d->buf;
+	size_t pos = d->pos, len = d->len;
+
+	/* queues interleave by time: fetch this one's next bytes early */
+	if (len - pos > 512)
+		__builtin_prefetch(b + pos + 512);
+	while (pos < len) {
+		const uint8_t *p = b + pos;
+		size_t left = len - pos;
+		uint64_t v;
+
+		switch (p[0]) {
+		case 0x00: /* PAD */
+			pos++;
+			continue;
+		case 0x01: /* END */
+			r->end = HWPROF_SPE_REC_END;
+			d->pos = pos + 1;
+			return 1;
+		case 0x71: /* TIMESTAMP */
+			if (left < 9)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_TIMESTAMP;
+			r->timestamp = spe_le(p + 1, 8);
+			r->end = HWPROF_SPE_REC_TIMESTAMP;
+			d->pos = pos + 9;
+			return 1;
+		case 0xb0: /* PC */
+			if (left < 9)
+				goto slow;
+			v = spe_le(p + 1, 8);
+			r->present |= HWPROF_SPE_HAS_PC;
+			r->pc = spe_addr_inline(HWPROF_SPE_ADDR_INS, v);
+			r->pc_el = (uint8_t)HWPROF_SPE_ADDR_EL(v);
+			r->pc_ns = (uint8_t)HWPROF_SPE_ADDR_NS(v);
+			pos += 9;
+			continue;
+		case 0xb1: /* branch target */
+			if (left < 9)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_TARGET;
+			r->target = spe_addr_inline(HWPROF_SPE_ADDR_BRANCH, spe_le(p + 1, 8));
+			pos += 9;
+			continue;
+		case 0xb2: /* data VA */
+			if (left < 9)
+				goto slow;
+			v = spe_le(p + 1, 8);
+			r->present |= HWPROF_SPE_HAS_VA;
+			r->va = spe_addr_inline(HWPROF_SPE_ADDR_DATA_VIRT, v);
+			r->va_tag = (uint8_t)HWPROF_SPE_ADDR_TAG(v);
+			pos += 9;
+			continue;
+		case 0xb3: /* data PA */
+			if (left < 9)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_PA;
+			r->pa = spe_addr_inline(HWPROF_SPE_ADDR_DATA_PHYS, spe_le(p + 1, 8));
+			pos += 9;
+			continue;
+		case 0x98: /* total latency */
+			if (left < 3)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_LAT_TOTAL;
+			r->lat_total = (uint16_t)spe_le(p + 1, 2);
+			pos += 3;
+			continue;
+		case 0x99: /* issue latency */
+			if (left < 3)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_LAT_ISSUE;
+			r->lat_issue = (uint16_t)spe_le(p + 1, 2);
+			pos += 3;
+			continue;
+		case 0x9a: /* translation latency */
+			if (left < 3)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_LAT_XLAT;
+			r->lat_xlat = (uint16_t)spe_le(p + 1, 2);
+			pos += 3;
+			continue;
+		case 0x42: case 0x52: case 0x62: case 0x72: { /* EVENTS, ORed over the record */
+			unsigned n = 1u << ((p[0] >> 4) & 3);
+			if (left < 1 + n)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_EVENTS;
+			r->events |= spe_le(p + 1, n);
+			pos += 1 + n;
+			continue;
+		}
+		case 0x43: case 0x53: case 0x63: case 0x73: { /* DATA_SOURCE */
+			unsigned n = 1u << ((p[0] >> 4) & 3);
+			if (left < 1 + n)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_DATA_SOURCE;
+			r->data_source = (uint16_t)spe_le(p + 1, n);
+			pos += 1 + n;
+			continue;
+		}
+		case 0x64: case 0x65: /* CONTEXT */
+			if (left < 5)
+				goto slow;
+			r->present |= HWPROF_SPE_HAS_CONTEXT;
+			r->context_id = spe_le(p + 1, 4);
+			r->context_el = p[0] & 3;
+			pos += 5;
+			continue;
+		case 0x48: case 0x49: case 0x4a: { /* OP_TYPE classes perf knows */
+			unsigned cls = p[0] & 3, op;
+			if (left < 2)
+				goto slow;
+			op = p[1];
+			r->present |= HWPROF_SPE_HAS_OP;
+			r->op_class = (uint8_t)cls;
+			r->op = (uint8_t)op;
+			if (cls == HWPROF_SPE_OP_CLASS_LDST)
+				r->ldst_seen |= (op & 1) ? 2 : 1;
+			else if (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08)
+				r->ldst_seen |= 1;
+			pos += 2;
+			continue;
+		}
+		default:
+			goto slow;
+		}
+	}
+slow:
+	d->pos = pos;
+	return 0;
+}
+
 static int spe_decode(struct hwprof_spe_synth *s, struct spe_queue *q)
 {
 	struct hwprof_spe_pkt pkt;
@@ -349,6 +507,8 @@ static int spe_decode(struct hwprof_spe_synth *s, struct spe_queue *q)
 
 		if (!q->dec_live && !spe_next_buffer(q))
 			return 0;
+		if (spe_decode_fast(q))
+			return 1;
 		r = hwprof_spe_decoder_next(&q->dec, &pkt);
 		if (r == 0) {
 			q->dec_live = false;
@@ -424,7 +584,7 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 		want |= 1u << HWPROF_SPE_G_BRANCH_MISS;
 	if (ev & 1u << HWPROF_SPE_EV_REMOTE_ACCESS)
 		want |= 1u << HWPROF_SPE_G_REMOTE_ACCESS;
-	ds = hwprof_spe_data_src(r, s->cfg.midr, s->cfg.ds_flags);
+	ds = spe_data_src_kind(r, s->neoverse);
 	if (ds) /* not a load or store: no memory sample */
 		want |= 1u << HWPROF_SPE_G_MEMORY;
 	want |= 1u << HWPROF_SPE_G_INSTRUCTIONS;
@@ -432,7 +592,12 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 	if (!want)
 		return 0;
 
-	memset(&smp, 0, sizeof(smp));
+	/* every field set here or per group below (a memset was a slow
+	 * rep stos in the hottest loop) */
+	smp.group = 0;
+	smp.name = NULL;
+	smp.id = 0;
+	smp.addr = smp.phys_addr = smp.data_src = 0;
 	smp.time = s->cfg.timeless ? 0 : hwprof_tsc_to_perf_time(&s->cfg.tc, r->timestamp);
 	smp.ip = r->pc;
 	smp.cpumode = r->pc >= s->cfg.kernel_start ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
@@ -442,9 +607,10 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 	smp.weight = r->lat_total;
 	smp.period = 1;
 	smp.rec = r;
-	for (unsigned g = 0; g < HWPROF_SPE_G_INSTRUCTIONS; g++) {
-		if (!(want & 1u << g))
-			continue;
+	/* the wanted groups before instructions, lowest first */
+	for (unsigned m = want & ((1u << HWPROF_SPE_G_INSTRUCTIONS) - 1); m; m &= m - 1) {
+		unsigned g = (unsigned)__builtin_ctz(m);
+
 		if (g == HWPROF_SPE_G_BRANCH_MISS) {
 			smp.addr = r->target;
 			smp.phys_addr = 0;
@@ -513,13 +679,12 @@ static void spe_heap_pop(struct hwprof_spe_synth *s)
 			s->heap[pos] = s->heap[l];
 			return;
 		}
-		if (s->heap[l].key < s->heap[r].key) {
-			s->heap[pos] = s->heap[l];
-			pos = l;
-		} else {
-			s->heap[pos] = s->heap[r];
-			pos = r;
-		}
+		/* the smaller child, right on ties; computed, not branched on
+		 * (the keys of interleaved queues compare at random) */
+		uint32_t c = l + (s->heap[r].key <= s->heap[l].key);
+
+		s->heap[pos] = s->heap[c];
+		pos = c;
 	}
 	last = s->heap[n - 1];
 	while (pos) {

@@ -22,6 +22,7 @@ struct insn_opts {
 	enum print_pt_flow_what what;
 	int stats, noretcomp, quiet;
 	struct hwprof_pt_par_opts par;
+	int jobs_given;
 };
 
 static void usage(FILE *f)
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 		   "  --events      print every decoder event\n"
 		   "  --stats       decode statistics on stderr\n"
 		   "  --quiet       decode only, print nothing (with --stats: speed)\n"
-		   "  -j, --jobs N  decode on N threads (default: every online CPU; 1: serial);\n"
+		   "  -j, --jobs N  decode on N threads (default 1; 0: every online CPU);\n"
 		   "                the output is the serial decoder's either way\n"
 		   "  --segment B   parallel decode: cut the trace at the first PSB after\n"
 		   "                every B bytes (default 65536)\n");
@@ -60,12 +61,14 @@ static int parse(int argc, char **argv, struct insn_opts *o)
 			if (i + 1 >= argc)
 				return cli_usage_error("pt", "%s needs a number", a);
 			unsigned long long v = strtoull(argv[++i], &end, 0);
-			if (*end || !argv[i][0] || !v || (a[1] != '-' || a[2] == 'j' ? v > 64 : v > (1ULL << 40)))
+			int jobs = a[1] != '-' || a[2] == 'j';
+			if (*end || !argv[i][0] || (!v && !jobs) || (jobs ? v > 64 : v > (1ULL << 40)))
 				return cli_usage_error("pt", "bad value '%s' for %s", argv[i], a);
 			if (!strcmp(a, "--segment"))
 				o->par.segment_bytes = (size_t)v;
 			else
-				o->par.nthreads = (unsigned)v;
+				o->par.nthreads = v ? (unsigned)v : 0;
+			o->jobs_given = 1;
 		} else if (!strcmp(a, "--branches")) {
 			o->what = PRINT_PT_BRANCH;
 		} else if (!strcmp(a, "--events")) {
@@ -316,6 +319,8 @@ int cmd_pt_insn(int argc, char **argv)
 	int ret = parse(argc, argv, &o);
 	if (ret)
 		return ret;
+	if (!o.jobs_given)
+		o.par.nthreads = 1; /* parallel only when asked: it costs CPU */
 	struct hwprof_pt_image *img;
 	if (hwprof_pt_image_new(&img) < 0)
 		return cli_error("pt", "out of memory");

@@ -18,6 +18,7 @@
 #include "cli/record_pt.h"
 #include "cli/record_pt_emulate.h"
 #include "cli/record_run.h"
+#include "cli/record_spe.h"
 
 /* perf's usage trailer after -I? and register warnings (parse-options):
  * the help of the option is shown only when its short form -I was used. */
@@ -176,6 +177,7 @@ static struct hwprof_record_event *record_events(const struct hwprof_evlist *l)
 		v[i].name = e->name;
 		v[i].leader = e->leader == i ? -1 : (int)e->leader;
 		v[i].aux = e->is_aux;
+		v[i].tracking = (e->attr.flags >> HWPROF_ATTR_MMAP) & 1;
 		if (e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config <= 1) {
 			v[i].unit = "msec";
 			v[i].scale = 1e-6;
@@ -249,7 +251,7 @@ int cmd_record(int argc, char **argv)
 			if (s[1] == 'c' || s[2] == 'c')
 				o.period = val;
 			else
-				o.freq = val, o.period = 0;
+				o.freq = val, o.period = 0, o.user_freq = 1;
 		} else if (!strcmp(s, "-g"))
 			o.call_graph = HWPROF_CG_FP;
 		else if (!strncmp(s, "--call-graph=", 13) || !strcmp(s, "--call-graph")) {
@@ -358,6 +360,7 @@ int cmd_record(int argc, char **argv)
 	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus, &pt, &filters, verbose);
 	if (!rc)
 		rc = record_pt_finish(&pt, &l, &ro.aux_pages, &ro.mmap_pages, ro.snapshot);
+	rc = rc ? rc : record_spe_setup(&l, pmus, &o, &ro, dry);
 	if (!rc && dry) {
 		rc = print_attrs(stdout, &l, &o, arch_given, verbose);
 	} else if (!rc) {

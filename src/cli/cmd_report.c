@@ -1,5 +1,6 @@
-/* hwprof report: perf report's options. -D/--dump-raw-trace prints every
- * record; --header/--header-only print the file header. */
+/* hwprof report: perf report's options. --stdio (the default) prints the
+ * overhead table; -D/--dump-raw-trace prints every record;
+ * --header/--header-only print the file header. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -7,23 +8,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/print_dump.h"
 #include "cli/print_header.h"
+#include "cli/print_report.h"
 #include "cli/progress.h"
+#include "cli/report_run.h"
+#include "hwprof/itrace.h"
 #include "hwprof/session.h"
+#include "hwprof/symbols.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "\n usage: hwprof report [<options>]\n\n"
 		   "    -D, --dump-raw-trace  dump raw trace in ASCII\n"
+		   "    -F, --fields <key[,keys...]>\n"
+		   "                          output field(s): overhead sample period and the sort keys\n"
+		   "    -g, --call-graph <print_type,threshold,order,sort_key,value>\n"
+		   "                          graph or none, a threshold (percent), caller or callee,\n"
+		   "                          function, percent (default: graph,0.5,caller,function,percent)\n"
+		   "    -G, --inverted        alias for inverted call graph (caller order)\n"
+		   "        --children        accumulate callchains of children and show total overhead as well\n"
+		   "        --no-children     do not accumulate callchains of children\n"
+		   "        --itrace[=<opts>] Instruction Tracing options for Arm SPE (i[period] b f m t a M g)\n"
+		   "        --no-itrace       do not decode AUX trace data\n"
 		   "        --header          show the data header\n"
 		   "        --header-only     show only the data header\n"
 		   "    -I, --show-info       with --header: display extended information\n"
 		   "    -i, --input <file>    input file name (\"-\" for stdin)\n"
+		   "        --max-stack <n>   callchain entries to parse (default 127)\n"
+		   "    -n, --show-nr-samples show the number of samples for each symbol\n"
+		   "        --percent-limit <percent>\n"
+		   "                          don't show entries under that percent\n"
 		   "    -q, --quiet           do not show any message\n"
-		   "        --stdio           use the stdio interface\n\n");
+		   "    -s, --sort <key[,key2...]>\n"
+		   "                          sort by key(s): overhead overhead_children sample period pid comm\n"
+		   "                          dso sym symbol cpu (default: comm,dso,symbol)\n"
+		   "        --stdio           use the stdio interface\n"
+		   "        --symfs <directory>\n"
+		   "                          look for files with symbols relative to this directory\n"
+		   "        --kallsyms <file> kallsyms pathname\n"
+		   "        --buildid-dir <dir>\n"
+		   "                          build-id cache directory (default ~/.debug)\n"
+		   "        --no-demangle     do not demangle symbol names\n\n");
 }
 
 static const char *display_name(const char *input)
@@ -52,34 +81,379 @@ static int report_header(const char *input, bool full)
 	return r < 0;
 }
 
+/* A comma separated list of sort keys / fields into out[]; returns the
+ * count or -1 after printing perf's message. */
+static int parse_keys(const char *list, bool fields, enum hwprof_hist_key *out, size_t max)
+{
+	char buf[1024];
+	size_t n = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		int k = hwprof_hist_key_parse(tok);
+		if (k < 0) {
+			fprintf(stderr, "hwprof report: unknown or unsupported %s key '%s'\n",
+				fields ? "--fields" : "--sort", tok);
+			return -1;
+		}
+		if (n == max) {
+			fprintf(stderr, "hwprof report: too many %s keys\n", fields ? "--fields" : "--sort");
+			return -1;
+		}
+		out[n++] = (enum hwprof_hist_key)k;
+	}
+	if (!n) {
+		fprintf(stderr, "hwprof report: empty %s list\n", fields ? "--fields" : "--sort");
+		return -1;
+	}
+	return (int)n;
+}
+
+static bool has_key(const enum hwprof_hist_key *v, size_t n, enum hwprof_hist_key k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == k)
+			return true;
+	return false;
+}
+
+struct report_args;
+static int parse_graph(struct report_args *a, const char *arg);
+
+struct report_args {
+	const char *input;
+	const char *sort, *fields;
+	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
+	bool order_set, caller, inverted;
+	double cc_min_percent;
+	struct hwprof_itrace_opts itrace;
+	int max_stack;              /* < 0: the default */
+	float percent_limit;
+	struct hwprof_symcfg cfg;
+};
+
+/* perf's column and sort lists: without -F, "overhead" (and -n's
+ * "sample") then the sort keys, sorted by overhead, the keys, then the
+ * other columns; with -F, exactly those columns (plus sort keys not among
+ * them), sorted by the --sort keys then the columns in order. */
+static int build_lists(const struct report_args *a, bool children, struct report_layout *l,
+		       enum hwprof_hist_key *sort, size_t *nr_sort)
+{
+	enum hwprof_hist_key keys[REPORT_MAX_COLS], fl[REPORT_MAX_COLS];
+	int nk = 0, nf = 0;
+	if (a->sort && (nk = parse_keys(a->sort, false, keys, REPORT_MAX_COLS)) < 0)
+		return -1;
+	if (a->fields && (nf = parse_keys(a->fields, true, fl, REPORT_MAX_COLS)) < 0)
+		return -1;
+	size_t ns = 0;
+	l->nr_cols = 0;
+	if (!a->fields) {
+		if (!a->sort) {
+			keys[0] = HWPROF_HK_COMM;
+			keys[1] = HWPROF_HK_DSO;
+			keys[2] = HWPROF_HK_SYM;
+			nk = 3;
+		}
+		if (children)
+			l->cols[l->nr_cols++] = HWPROF_HK_CHILDREN;
+		l->cols[l->nr_cols++] = HWPROF_HK_OVERHEAD;
+		if (a->show_nr)
+			l->cols[l->nr_cols++] = HWPROF_HK_SAMPLES;
+		if (children && !has_key(keys, (size_t)nk, HWPROF_HK_CHILDREN))
+			sort[ns++] = HWPROF_HK_CHILDREN;
+		if (!has_key(keys, (size_t)nk, HWPROF_HK_OVERHEAD))
+			sort[ns++] = HWPROF_HK_OVERHEAD;
+		for (int i = 0; i < nk; i++) {
+			if (!has_key(l->cols, l->nr_cols, keys[i]))
+				l->cols[l->nr_cols++] = keys[i];
+			if (!has_key(sort, ns, keys[i]))
+				sort[ns++] = keys[i];
+		}
+	} else {
+		for (int i = 0; i < nf; i++)
+			if (!has_key(l->cols, l->nr_cols, fl[i]))
+				l->cols[l->nr_cols++] = fl[i];
+		if (a->show_nr && !has_key(l->cols, l->nr_cols, HWPROF_HK_SAMPLES)) {
+			fprintf(stderr, "hwprof report: -n with -F is not supported; add 'sample' to -F\n");
+			return -1;
+		}
+		for (int i = 0; i < nk; i++) {
+			sort[ns++] = keys[i];
+			if (!has_key(l->cols, l->nr_cols, keys[i])) {
+				if (l->nr_cols == REPORT_MAX_COLS)
+					return -1;
+				l->cols[l->nr_cols++] = keys[i];
+			}
+		}
+	}
+	for (size_t i = 0; i < l->nr_cols; i++)
+		if (!has_key(sort, ns, l->cols[i]))
+			sort[ns++] = l->cols[i];
+	*nr_sort = ns;
+	return 0;
+}
+
+/* Whether any event samples callchains (perf then defaults to children
+ * mode with call graphs). */
+static bool has_callchains(struct hwprof_perfdata *h)
+{
+	uint32_t n = hwprof_perfdata_nr_evsels(h);
+	for (uint32_t i = 0; i < n; i++)
+		if (hwprof_perfdata_evsel(h, i)->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+/* --call-graph dwarf: user stacks perf would unwind */
+static bool has_dwarf_stacks(struct hwprof_perfdata *h)
+{
+	uint32_t n = hwprof_perfdata_nr_evsels(h);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t st = hwprof_perfdata_evsel(h, i)->attr.sample_type;
+		if ((st & HWPROF_SAMPLE_CALLCHAIN) && (st & HWPROF_SAMPLE_REGS_USER) && (st & HWPROF_SAMPLE_STACK_USER))
+			return true;
+	}
+	return false;
+}
+
+static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE (Intel PT), which report "
+			      "does not decode in this build; use 'hwprof report -D'";
+
+static int report_stdio(const struct report_args *a, bool full)
+{
+	const char *input = a->input, *shown = display_name(input);
+	struct hwprof_error err;
+	struct hwprof_session *s;
+	if (hwprof_session_open(&s, input, &err) < 0) {
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
+			err.msg);
+		return 1;
+	}
+	struct hwprof_perfdata *h = hwprof_session_data(s);
+	/* perf: callchains in the file turn on call graphs and, unless
+	 * --no-children, children mode; -g none keeps children, drops graphs */
+	const uint8_t *fd;
+	uint64_t fsz;
+	bool pipe = hwprof_perfdata_info(h)->pipe;
+	bool aux = hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1;
+	/* perf: AUX files decoded with the default --itrace get callchains
+	 * (so children mode), as does --itrace with g */
+	bool cc = has_callchains(h) || a->itrace.callchain || a->itrace.add_callchain ||
+		  (!pipe && aux && !a->itrace.set);
+	if (!cc && a->graph_given && !a->graph_none) {
+		/* perf's message, after its first lines, and its exit status 0 */
+		hwprof_session_close(s);
+		if (!a->quiet)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+			      stdout);
+		fflush(stdout);
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+				"Did you call 'perf record' without -g or -b?\n");
+		return 0;
+	}
+	bool children = cc && (a->children_set ? a->children : true);
+	bool graph = cc && !a->graph_none;
+	if ((children || graph) && has_dwarf_stacks(h)) {
+		hwprof_session_close(s);
+		return cli_error("report", "%s: samples have DWARF call graphs (--call-graph dwarf), which this build "
+			  "does not unwind; use --no-children -g none", shown);
+	}
+	bool caller = a->inverted || (a->order_set ? a->caller : children);
+	struct report_layout l;
+	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
+	size_t nr_sort = 0;
+	memset(&l, 0, sizeof(l));
+	if (build_lists(a, children, &l, sort, &nr_sort) < 0) {
+		hwprof_session_close(s);
+		return 1;
+	}
+	l.quiet = a->quiet;
+	l.percent_limit = a->percent_limit;
+	l.children = children;
+	l.self_header = children && !a->fields;
+	l.graph = graph;
+	l.graph_skip_first = a->sort && !a->fields && !strncmp(a->sort, "sym", 3);
+	struct hwprof_symbols *syms;
+	if (hwprof_symbols_open(&syms, &a->cfg) < 0) {
+		hwprof_session_close(s);
+		return cli_error("report", "out of memory");
+	}
+	hwprof_symbols_load_build_ids(syms, h);
+	static char obuf[1 << 20];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	struct report_run run;
+	int rc = report_run_init(&run, s, syms, sort, nr_sort);
+	if (rc >= 0 && (children || graph))
+		report_run_set_callchain(&run, children, graph, caller);
+	run.max_stack = a->max_stack;
+	if (rc >= 0 && (aux || pipe))
+		rc = report_run_enable_spe(&run, &a->itrace);
+	struct cli_progress bar;
+	cli_progress_init(&bar, "reading", hwprof_perfdata_info(h)->file_size, a->quiet);
+	if (rc >= 0)
+		rc = report_run_read(&run, &bar);
+	cli_progress_done(&bar);
+	int status = 0;
+	if (rc == -HWPROF_E_INVAL) { /* the SPE decoder said why */
+		status = 1;
+		goto out;
+	}
+	if (rc == -HWPROF_E_UNSUPPORTED) {
+		fflush(stdout);
+		cli_error("report", "%s: %s", shown, aux_msg);
+		status = 1;
+		goto out;
+	}
+	if (rc < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(h);
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
+			e->msg[0] ? e->msg : hwprof_strerror(rc));
+		status = 1;
+		goto out;
+	}
+	uint64_t total_samples = 0;
+	for (uint32_t i = 0; i < run.nr_hists; i++)
+		total_samples += hwprof_hist_nr_samples(run.hists[i]);
+	if (!total_samples) {
+		/* perf: its first lines, the message, and success */
+		if (a->header)
+			print_header_opts(stdout, h, true, full);
+		else if (!a->quiet)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+			      stdout);
+		fflush(stdout);
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
+		goto out;
+	}
+	if (a->header)
+		print_header_opts(stdout, h, true, full);
+	else if (!a->quiet)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+		      stdout);
+	if (!a->quiet)
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)run.lost_samples);
+	for (uint32_t i = 0; i < run.nr_hists; i++) {
+		if (!hwprof_hist_nr_samples(run.hists[i]))
+			continue; /* perf's --skip-empty default */
+		char nb[256];
+		const char *name = run.names[i] ? run.names[i]
+						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		if (graph) /* perf's min_callchain_hits: a share of the total */
+			hwprof_hist_sort_chains(run.hists[i], (uint64_t)((double)hwprof_hist_total_period(run.hists[i]) *
+									 (a->cc_min_percent / 100.0)));
+		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
+	}
+	if (!a->quiet)
+		print_report_tip(stdout);
+out:
+	fflush(stdout);
+	report_run_fini(&run);
+	hwprof_symbols_close(syms);
+	hwprof_session_close(s);
+	return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
+	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "stdio", no_argument, NULL, 's' },
+		{ "stdio", no_argument, NULL, O_STDIO },
+		{ "tui", no_argument, NULL, O_TUI },
+		{ "gtk", no_argument, NULL, O_GTK },
 		{ "help", no_argument, NULL, 'h' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "header-only", no_argument, NULL, 'O' },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
 		{ "show-info", no_argument, NULL, 'I' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "inverted", no_argument, NULL, 'G' },
+		{ "children", no_argument, NULL, O_CHILDREN },
+		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
+		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
+		{ "itrace", optional_argument, NULL, O_ITRACE },
+		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
+		{ "mem-mode", no_argument, NULL, O_MEM_MODE },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = NULL;
-	bool dump = false, header = false, header_only = false, full = false, quiet = false;
+	/* perf seeds random() with the start time; its tip line depends on it */
+	srandom((unsigned)time(NULL));
+	struct report_args a;
+	memset(&a, 0, sizeof(a));
+	a.cc_min_percent = 0.5;
+	a.max_stack = -1;
+	bool dump = false, header_only = false, full = false;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhI", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::G", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
-		case 'i': input = optarg; break;
-		case 'q': quiet = true; break;
-		case 's': break;
+		case 'i': a.input = optarg; break;
+		case 'q': a.quiet = true; break;
+		case O_STDIO: break;
+		case O_TUI:
+		case O_GTK:
+			return cli_error("report", "only the --stdio interface is implemented");
 		case 'h': usage(stdout); return 0;
-		case 'H': header = true; break;
-		case 'O': header_only = true; break;
+		case O_HEADER: a.header = true; break;
+		case O_HEADER_ONLY: header_only = true; break;
 		case 'I': full = true; break;
+		case 's': a.sort = optarg; break;
+		case 'F': a.fields = optarg; break;
+		case 'n': a.show_nr = true; break;
+		case O_PERCENT_LIMIT:
+			/* perf: also the call graph's threshold */
+			a.percent_limit = strtof(optarg, NULL);
+			a.cc_min_percent = a.percent_limit;
+			break;
+		case 'g': {
+			/* perf: the next word is the argument unless it is an option
+			 * or missing (then the default, "graph,0.5,caller") */
+			const char *arg = optarg;
+			if (!arg && optind < argc && argv[optind][0] != '-')
+				arg = argv[optind++];
+			if (parse_graph(&a, arg ? arg : "graph,0.5,caller,function,percent") < 0)
+				return 129;
+			break;
+		}
+		case 'G': a.inverted = true; break;
+		case O_CHILDREN: a.children_set = true; a.children = true; break;
+		case O_NO_CHILDREN: a.children_set = true; a.children = false; break;
+		case O_SYMFS: a.cfg.symfs = optarg; break;
+		case O_KALLSYMS: a.cfg.kallsyms = optarg; break;
+		case O_BUILDID_DIR: a.cfg.buildid_dir = optarg; break;
+		case O_NO_DEMANGLE: a.cfg.no_demangle = true; break;
+		case O_ITRACE:
+			/* letters add to earlier --itrace options, as in perf */
+			if (hwprof_itrace_opts_parse(&a.itrace, optarg, false) < 0) {
+				fprintf(stderr, "Bad Instruction Tracing options '%s'\n", optarg ? optarg : "");
+				return 129;
+			}
+			break;
+		case O_NO_ITRACE:
+			a.itrace.set = true;
+			a.itrace.dont_decode = true;
+			break;
+		case O_MAX_STACK: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 0);
+			if (*end || end == optarg || v > 1000000)
+				return cli_usage_error("report", "bad --max-stack '%s'", optarg);
+			a.max_stack = (int)v;
+			break;
+		}
+		case O_MEM_MODE:
+			return cli_error("report", "--mem-mode is not implemented in this build");
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -87,15 +461,16 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	if (!input) {
+	if (!a.input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;
-		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+		a.input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
-	if (header_only || (header && !dump))
+	const char *input = a.input;
+	if (header_only)
 		return report_header(input, full);
 	if (!dump)
-		return cli_error("report", "only -D (--dump-raw-trace) and --header-only are implemented in this build");
+		return report_stdio(&a, full);
 
 	struct hwprof_error err;
 	struct hwprof_session *s;
@@ -110,7 +485,7 @@ int cmd_report(int argc, char **argv)
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	struct cli_progress bar;
-	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, quiet);
+	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, a.quiet);
 	int rc = print_dump(stdout, s, display, &bar);
 	fflush(stdout);
 	cli_progress_done(&bar);
@@ -122,5 +497,37 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	hwprof_session_close(s);
+	return 0;
+}
+
+/* perf's -g/--call-graph: print_type,threshold[,print_limit],order,
+ * sort_key[,branch],value in any order. We draw "graph" with percentages
+ * keyed by function; other choices are refused. */
+static int parse_graph(struct report_args *a, const char *arg)
+{
+	char buf[256];
+	int nums = 0;
+	a->graph_given = true;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		if (!strcmp(tok, "graph")) {
+			a->graph_none = false;
+		} else if (!strcmp(tok, "none")) {
+			a->graph_none = true;
+		} else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			a->order_set = true;
+			a->caller = tok[4] == 'e' && tok[5] == 'r';
+		} else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) {
+			/* the defaults */
+		} else if (strtod(tok, &end), end != tok && !*end && nums == 0) {
+			a->cc_min_percent = strtod(tok, NULL);
+			nums++;
+		} else {
+			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, none, "
+					"caller, callee, function, percent and a threshold are)\n", arg, tok);
+			return -1;
+		}
+	}
 	return 0;
 }

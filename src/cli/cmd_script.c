@@ -43,6 +43,9 @@ static void usage(FILE *f, bool full, bool fields)
 	fprintf(f, "    -G, --hide-call-graph\n"
 		   "                          When printing symbols do not display call chain\n"
 		   "        --header          Show data header.\n"
+		   "        --inline          Show inline function\n"
+		   "        --max-stack <n>   Set the maximum stack depth when parsing the callchain, anything "
+		   "beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127\n"
 		   "        --itrace[=<opts>]\n"
 		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
 		   "                          perf-arm-spe(1); Intel PT: b c r e p g i<N>i s<N>, see perf-intel-pt(1));\n"
@@ -61,24 +64,33 @@ static void usage(FILE *f, bool full, bool fields)
 		   "        --no-demangle     do not demangle symbol names\n\n");
 }
 
-/* perf's field checks (exit 255 like perf's -EINVAL), then refuse what we
- * cannot print faithfully. */
+/* perf's field checks (exit 255 like perf's -EINVAL). */
 static int checks(struct script_printer *p, const char *shown)
 {
+	(void)shown;
 	if (script_printer_check(p) < 0)
 		return 255;
-	if (script_printer_needs_unwind(p)) {
-		cli_error("script", "%s: samples have DWARF call graphs (--call-graph dwarf), which this build "
-			  "does not unwind; use -G or -F without ip", shown);
-		return 1;
-	}
 	return 0;
+}
+
+/* perf's default --max-stack: the kernel's perf_event_max_stack */
+static int sysctl_max_stack(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	int v = 0;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v > 0 ? v : 127;
 }
 
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
-	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INSN_TRACE, O_CALL_TRACE, O_CALL_RET_TRACE };
+	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_INSN_TRACE,
+	       O_CALL_TRACE, O_CALL_RET_TRACE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -93,6 +105,9 @@ int cmd_script(int argc, char **argv)
 		{ "show-kernel-path", no_argument, NULL, O_SHOW_KPATH },
 		{ "itrace", optional_argument, NULL, O_ITRACE },
 		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
+		{ "inline", no_argument, NULL, O_INLINE },
+		{ "no-inline", no_argument, NULL, O_NO_INLINE },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ "insn-trace", no_argument, NULL, O_INSN_TRACE },
 		{ "call-trace", no_argument, NULL, O_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
@@ -108,6 +123,7 @@ int cmd_script(int argc, char **argv)
 	int c;
 	memset(&itrace, 0, sizeof(itrace));
 	script_opts_init(&o);
+	o.max_stack = sysctl_max_stack();
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:F:Gqh", opts, NULL)) != -1) {
@@ -141,6 +157,16 @@ int cmd_script(int argc, char **argv)
 				return 129;
 			}
 			break;
+		case O_INLINE: o.no_inline = false; break;
+		case O_NO_INLINE: o.no_inline = true; break;
+		case O_MAX_STACK: {
+			char *end;
+			long v = strtol(optarg, &end, 0);
+			if (*end || v < 0 || v > 1024)
+				return cli_usage_error("script", "bad --max-stack '%s' (0..1024)", optarg);
+			o.max_stack = (int)v;
+			break;
+		}
 		case O_NO_ITRACE:
 			itrace.set = true;
 			itrace.dont_decode = true;

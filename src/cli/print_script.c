@@ -8,7 +8,9 @@
 #include "cli/print_regs.h"
 #include "cli/print_spe_samples.h"
 #include "cli/print_script.h"
+#include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
+#include "hwprof/unwind.h"
 
 struct script_printer {
 	struct script_opts *o;
@@ -21,6 +23,7 @@ struct script_printer {
 	int name_width;
 	int extra_width;           /* longest name of synthesized (AUX) events */
 	int data_src_width;        /* perf pads data_src to the widest so far */
+	struct hwprof_unwinder *uw;
 };
 
 static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
@@ -57,7 +60,36 @@ int script_printer_new(struct script_printer **out, struct script_opts *o, struc
 
 void script_printer_free(struct script_printer *p)
 {
+	if (p)
+		hwprof_unwinder_free(p->uw);
 	free(p);
+}
+
+struct hwprof_session *script_printer_session(struct script_printer *p)
+{
+	return p->s;
+}
+
+struct hwprof_symbols *script_printer_symbols(struct script_printer *p)
+{
+	return p->syms;
+}
+
+FILE *script_printer_file(struct script_printer *p)
+{
+	return p->f;
+}
+
+const struct script_opts *script_printer_opts(const struct script_printer *p)
+{
+	return p->o;
+}
+
+struct hwprof_unwinder *script_printer_unwinder(struct script_printer *p)
+{
+	if (!p->uw && hwprof_unwinder_new(&p->uw, p->s, p->syms, p->arch) < 0)
+		p->uw = NULL;
+	return p->uw;
 }
 
 #define PF(t, x) ((p->o->out[t].fields & SFB(SF_##x)) != 0)
@@ -192,20 +224,6 @@ int script_printer_check(struct script_printer *p)
 	if (pipe && !p->o->no_callchain)
 		p->use_callchain = true;
 	return 0;
-}
-
-bool script_printer_needs_unwind(const struct script_printer *p)
-{
-	uint32_t n = hwprof_perfdata_nr_evsels(p->h);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct hwprof_evsel *ev = hwprof_perfdata_evsel(p->h, i);
-		uint64_t st = ev->attr.sample_type;
-		int t = script_output_type(ev->attr.type);
-		if (p->use_callchain && PF(t, IP) && (st & HWPROF_SAMPLE_CALLCHAIN) &&
-		    (st & HWPROF_SAMPLE_REGS_USER) && (st & HWPROF_SAMPLE_STACK_USER))
-			return true;
-	}
-	return false;
 }
 
 /* s appended at buf[n] (truncated to size - 1); returns the new length */
@@ -388,27 +406,39 @@ int script_printer_check_synth(struct script_printer *p, const struct hwprof_evs
 	return check_attr(p, ev, has_feat(p->h, HWPROF_FEAT_AUXTRACE));
 }
 
-static void print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s)
+/* perf's arch_fetch_insn (x86 only, and only for files of the machine
+ * reading them): up to 16 bytes at the sample's ip from the mapped file,
+ * their first instruction's length; kernel code is not readable (ilen 0). */
+static int fetch_insn(struct script_printer *p, const struct hwprof_sample *s, uint8_t *insn)
 {
-	unsigned cpumode = HWPROF_MISC_USER;
-	uint64_t nr = s->callchain_nr, entries = 0;
-	/* an unknown context marker empties the chain, like perf */
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t ip = hwprof_u64_at(s->callchain, i);
-		if (ip >= HWPROF_CONTEXT_MAX && ip != HWPROF_CONTEXT_HV && ip != HWPROF_CONTEXT_KERNEL &&
-		    ip != HWPROF_CONTEXT_USER)
-			return;
-	}
-	for (uint64_t i = 0; i < nr && entries < 127; i++) {
-		uint64_t ip = hwprof_u64_at(s->callchain, i);
-		if (ip >= HWPROF_CONTEXT_MAX) {
-			cpumode = ip == HWPROF_CONTEXT_HV ? 3 /* HYPERVISOR */
-				  : ip == HWPROF_CONTEXT_KERNEL ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-			continue;
-		}
-		entries++;
-		print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, cpumode, ip, true);
-		fputc('\n', p->f);
+	struct hwprof_map_info mi;
+	struct hwprof_symres r = { 0 };
+	char level;
+	if (!s->ip || p->arch != HWPROF_ARCH_X86_64 || hwprof_arch_host() != HWPROF_ARCH_X86_64)
+		return 0;
+	unsigned cpumode = s->ip >= 0xffff800000000000ULL ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	if (hwprof_session_find_map(p->s, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->ip, &mi, &level) != 1)
+		return 0;
+	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, s->ip, &r);
+	if (!r.dso) /* the kernel has no file to read; the vDSO's is in perf's cache */
+		return 0;
+	ssize_t n = hwprof_dso_read(r.dso, r.addr, insn, 16);
+	struct hwprof_pt_insn in;
+	if (n <= 0 || hwprof_pt_insn_decode(insn, (size_t)n, s->ip, 64, &in) < 0 || in.len > n)
+		return 0;
+	return in.len;
+}
+
+static void print_insn(struct script_printer *p, int t, const struct hwprof_sample *s)
+{
+	uint8_t insn[16];
+	int len = fetch_insn(p, s, insn);
+	if (PF(t, INSNLEN))
+		fprintf(p->f, " ilen: %d", len);
+	if (PF(t, INSN) && len) {
+		fputs(" insn:", p->f);
+		for (int i = 0; i < len; i++)
+			fprintf(p->f, " %02x", insn[i]);
 	}
 }
 
@@ -501,19 +531,30 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		fprintf(f, "%16llu", (unsigned long long)s->weight);
 	if (PF(t, IP)) {
 		bool cursor = p->use_callchain && has_cc && s->callchain;
+		/* perf's unwinder refuses --max-stack 0: no callchain at all
+		 * then (a one-line sample), where it would have unwound */
+		const uint64_t unw = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
+		if (p->o->max_stack == 0 && (a->sample_type & unw) == unw && s->user_regs.abi && s->stack_size &&
+		    s->stack_dyn_size)
+			cursor = false;
 		fputc(cursor ? '\n' : ' ', f);
 		if (cursor) {
-			print_callchain(p, t, s);
+			script_print_callchain(p, t, s);
 		} else {
 			fprintf(f, "%16llx", (unsigned long long)s->ip);
 			print_ip_sym(p, t, (int32_t)s->pid, (int32_t)s->tid, s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip,
 				     false);
+			if (PF(t, SRCLINE))
+				script_print_srcline(p, (int32_t)s->pid, (int32_t)s->tid,
+						     s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip);
 		}
 	}
 	if (PF(t, IREGS))
 		print_regs_script(f, &s->intr_regs, p->arch);
 	if (PF(t, UREGS))
 		print_regs_script(f, &s->user_regs, p->arch);
+	if (PF(t, INSN) || PF(t, INSNLEN))
+		print_insn(p, t, s);
 	if (PF(t, PHYS_ADDR))
 		fprintf(f, "%16llx", (unsigned long long)s->phys_addr);
 	fputc('\n', f);

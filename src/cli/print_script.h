@@ -39,6 +39,8 @@ struct script_opts {
 	bool print_flags;          /* -F flags: perf 6.1 keeps it apart from the
 				    * per-type fields (it sets no user_set) */
 	int pad_dso;               /* --call-trace: DSO names padded to this */
+	bool no_inline;            /* --no-inline: no inlined-function frames */
+	int max_stack;             /* --max-stack (perf: kernel.perf_event_max_stack) */
 };
 
 const char *script_field_name(unsigned f);
@@ -55,8 +57,6 @@ void script_printer_free(struct script_printer *p);
  * evsel__check_attr); prints perf's message and returns < 0 on a field the
  * events cannot give. */
 int script_printer_check(struct script_printer *p);
-/* true when samples of this file need DWARF unwinding for the callchain */
-bool script_printer_needs_unwind(const struct script_printer *p);
 int script_print_sample(struct script_printer *p, const struct hwprof_event *ev);
 
 /* For samples synthesized from AUX-trace data (src/cli/script_spe.c). */
@@ -87,5 +87,20 @@ int script_printer_check_synth(struct script_printer *p, const struct hwprof_evs
  * fields decide which parts); returns the length. */
 size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		       char *buf, size_t size);
+
+/* Callchain lines (src/cli/print_callchain.c): the sample's own chain,
+ * then for DWARF-mode samples the unwound user stack, one "\t<addr>
+ * sym+off (dso)" line per frame, inlined functions expanded like perf. */
+struct hwprof_unwinder;
+void script_print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s);
+/* perf's map__fprintf_srcline: "\n  file:line" for ip, nothing when unknown */
+void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip);
+/* accessors for print_callchain.c */
+struct hwprof_session *script_printer_session(struct script_printer *p);
+struct hwprof_symbols *script_printer_symbols(struct script_printer *p);
+FILE *script_printer_file(struct script_printer *p);
+const struct script_opts *script_printer_opts(const struct script_printer *p);
+/* the DWARF unwinder, made on first use; NULL on allocation failure */
+struct hwprof_unwinder *script_printer_unwinder(struct script_printer *p);
 
 #endif

@@ -172,49 +172,34 @@ int script_mem_text(uint64_t ds, char *buf, size_t size)
 }
 
 /* ---- the line -------------------------------------------------------------
- * Built by hand into one buffer and written with a single fwrite: printf
- * per field was most of the time of a large `script` run. */
+ * Formatted straight into the caller's buffer with our own number
+ * conversion: printf per field, then fwrite per line, were most of the
+ * time of a large `script` run. */
 
-struct line {
-	char b[1024];
-	size_t n;
-};
-
-static void ln_pad(struct line *l, int width, size_t len)
-{
-	while ((int)len < width && l->n < sizeof(l->b) - 1) {
-		l->b[l->n++] = ' ';
-		len++;
-	}
-}
-
-static void ln_str(struct line *l, const char *s, size_t len)
-{
-	if (len > sizeof(l->b) - 1 - l->n)
-		len = sizeof(l->b) - 1 - l->n;
-	memcpy(l->b + l->n, s, len);
-	l->n += len;
-}
-
-/* right-aligned in width (like %*s / %*d / %*lx) */
-static void ln_right(struct line *l, int width, const char *s, size_t len)
-{
-	ln_pad(l, width, len);
-	ln_str(l, s, len);
-}
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
 static size_t fmt_u64(char *out, uint64_t v)
 {
 	char t[24];
-	size_t n = 0, i;
+	char *e = t + sizeof(t), *p = e;
 
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
-	return n;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	memcpy(out, p, (size_t)(e - p));
+	return (size_t)(e - p);
 }
 
 static size_t fmt_i32(char *out, int32_t v)
@@ -229,16 +214,84 @@ static size_t fmt_i32(char *out, int32_t v)
 static size_t fmt_hex(char *out, uint64_t v)
 {
 	static const char hx[] = "0123456789abcdef";
-	char t[16];
-	size_t n = 0, i;
+	size_t n = v ? (size_t)(64 - __builtin_clzll(v) + 3) / 4 : 1;
 
-	do {
-		t[n++] = hx[v & 15];
-		v >>= 4;
-	} while (v);
-	for (i = 0; i < n; i++)
-		out[i] = t[n - 1 - i];
+	for (size_t i = n; i-- > 0; v >>= 4)
+		out[i] = hx[v & 15];
 	return n;
+}
+
+/* s right-aligned in width (like %*s): returns the end */
+static char *put_right(char *o, int width, const char *s, size_t len)
+{
+	if ((int)len < width) {
+		memset(o, ' ', (size_t)width - len);
+		o += (size_t)width - len;
+	}
+	memcpy(o, s, len);
+	return o + len;
+}
+
+static const char spaces[32] = "                                ";
+
+static const char hex_pairs[] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+/* Fixed-size copies as 16-byte moves (the compiler turned 64 and 80 byte
+ * memcpys into slow rep movs). */
+static inline void copy16s(char *d, const char *src, unsigned n16)
+{
+	for (unsigned i = 0; i < n16; i++)
+		memcpy(d + 16 * i, src + 16 * i, 16);
+}
+
+/* v in hex right-aligned in 16 columns (always fits), written in place:
+ * spaces, then two digits per byte from a table */
+static inline char *put_hex16(char *o, uint64_t v)
+{
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, i = 16;
+
+	memcpy(o, spaces, 16);
+	for (unsigned k = (n + 1) / 2; k--; v >>= 8) {
+		i -= 2;
+		memcpy(o + i, hex_pairs + 2 * (v & 0xff), 2);
+	}
+	if (n & 1)
+		o[15 - n] = ' '; /* the odd digit's pair brought a leading 0 */
+	return o + 16;
+}
+
+/* v in decimal right-aligned in width (<= 24) columns, written in place */
+static inline char *put_dec(char *o, unsigned width, uint64_t v)
+{
+	unsigned n = 1;
+
+	for (uint64_t p = 10; n < 20 && v >= p; p *= 10)
+		n++;
+	if (n > width)
+		width = n;
+	memcpy(o, spaces, 24 < width ? 24 : width);
+	char *e = o + width, *p = e;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digits2 + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	return e;
 }
 
 size_t script_data_src_field(uint64_t data_src, int *width, char *out)
@@ -265,109 +318,185 @@ size_t script_data_src_field(uint64_t data_src, int *width, char *out)
 	return len;
 }
 
-void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+/* The comm, pid/tid, cpu and misc columns (comm is n bytes). */
+static char *put_prefix(char *o, unsigned f, const char *comm, size_t n, const struct hwprof_spe_sample *s)
 {
-	unsigned f = fmt->fields;
-	struct line l;
 	char t[32];
-	size_t n;
 
-	l.n = 0;
 	if (f & SCRIPT_F_COMM) {
-		const char *comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
-
-		if (!comm)
-			comm = ":-1";
-		ln_right(&l, 16, comm, strlen(comm));
-		ln_str(&l, " ", 1);
+		o = put_right(o, 16, comm, n);
+		*o++ = ' ';
 	}
 	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
 		n = fmt_i32(t, s->pid);
-		ln_right(&l, 5, t, n);
-		ln_str(&l, "/", 1);
+		o = put_right(o, 5, t, n);
+		*o++ = '/';
 		n = fmt_i32(t, s->tid);
-		ln_str(&l, t, n);
-		ln_pad(&l, 5, n);
-		ln_str(&l, " ", 1);
+		memcpy(o, t, n);
+		o += n;
+		while (n++ < 5)
+			*o++ = ' ';
+		*o++ = ' ';
 	} else if (f & (SCRIPT_F_PID | SCRIPT_F_TID)) {
 		n = fmt_i32(t, (f & SCRIPT_F_PID) ? s->pid : s->tid);
-		ln_right(&l, 5, t, n);
-		ln_str(&l, " ", 1);
+		o = put_right(o, 5, t, n);
+		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_CPU) {
 		/* [%03d] */
+		*o++ = '[';
 		if (s->cpu < 0) {
-			n = (size_t)snprintf(t, sizeof(t), "%03d", s->cpu);
+			/* the sign counts in the width: -1 is "-01" */
+			*o++ = '-';
+			n = fmt_u64(t, (uint64_t)-(int64_t)s->cpu);
+			for (size_t z = n; z < 2; z++)
+				*o++ = '0';
 		} else {
-			char d[16];
-			size_t k = fmt_u64(d, (uint64_t)s->cpu);
-
-			n = 0;
-			while (n + k < 3)
-				t[n++] = '0';
-			memcpy(t + n, d, k);
-			n += k;
+			n = fmt_u64(t, (uint64_t)s->cpu);
+			for (size_t z = n; z < 3; z++)
+				*o++ = '0';
 		}
-		ln_str(&l, "[", 1);
-		ln_str(&l, t, n);
-		ln_str(&l, "] ", 2);
+		memcpy(o, t, n);
+		o += n;
+		*o++ = ']';
+		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_MISC)
-		ln_str(&l, "      ", 6); /* no K/U/H/G/g bits set: padding only */
+	if (f & SCRIPT_F_MISC) {
+		memset(o, ' ', 6); /* no K/U/H/G/g bits set: padding only */
+		o += 6;
+	}
+	return o;
+}
+
+size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+{
+	unsigned f = fmt->fields;
+	char *o = out;
+	size_t n = 0;
+
+	if (f & (SCRIPT_F_COMM | SCRIPT_F_PID | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_MISC)) {
+		const char *comm = NULL;
+
+		if (!(f & SCRIPT_F_COMM)) {
+			comm = "";
+		} else if (fmt->comm_ref) {
+			comm = fmt->comm_ref(fmt->ctx, s->pid, s->tid, &n);
+		} else {
+			comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
+			n = comm ? strnlen(comm, 256) : 0;
+		}
+		if (!comm) {
+			comm = ":-1";
+			n = 3;
+		}
+		if (n > 256)
+			n = 256;
+		/* the columns of this thread as last written, if nothing changed */
+		struct script_prefix *c = &fmt->prefix[((uint32_t)s->tid * 31u + (uint32_t)s->cpu) &
+						       (SCRIPT_PREFIX_SLOTS - 1)];
+		if (c->len && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu && c->fields == f &&
+		    c->comm_len == n && !memcmp(c->comm, comm, n)) {
+			copy16s(o, c->text, sizeof(c->text) / 16); /* the line buffer has room */
+			o += c->len;
+		} else {
+			o = put_prefix(o, f, comm, n, s);
+			size_t len = (size_t)(o - out);
+			if (n <= sizeof(c->comm) && len <= sizeof(c->text)) {
+				c->pid = s->pid;
+				c->tid = s->tid;
+				c->cpu = s->cpu;
+				c->fields = f;
+				c->comm_len = (uint8_t)n;
+				memcpy(c->comm, comm, n);
+				memcpy(c->text, out, len);
+				c->len = (uint8_t)len;
+			}
+		}
+	}
 	if (f & SCRIPT_F_TIME) {
 		/* seconds.microseconds (truncated) right-aligned in 12, or
 		 * %5llu.%09llu with --ns */
-		int digits = fmt->nanosecs ? 9 : 6;
-		uint64_t frac = fmt->nanosecs ? s->time % 1000000000 : (s->time % 1000000000) / 1000;
+		uint64_t secs = s->time / 1000000000;
+		unsigned ns = (unsigned)(s->time % 1000000000);
 
-		n = fmt_u64(t, s->time / 1000000000);
-		t[n++] = '.';
-		for (int d = digits - 1; d >= 0; d--) {
-			t[n + (size_t)d] = (char)('0' + frac % 10);
-			frac /= 10;
+		if (fmt->nanosecs) {
+			o = put_dec(o, 5, secs);
+			*o++ = '.';
+			o[0] = (char)('0' + ns / 100000000);
+			ns %= 100000000;
+			o++;
+		} else {
+			/* the seconds take what the 12 columns leave after ".uuuuuu" */
+			o = put_dec(o, 5, secs);
+			*o++ = '.';
+			ns /= 1000;
 		}
-		n += (size_t)digits;
-		ln_right(&l, fmt->nanosecs ? 6 + digits : 12, t, n);
-		ln_str(&l, ": ", 2);
+		/* the rest in digit pairs: 8 digits of ns, or 6 of us */
+		for (unsigned k = fmt->nanosecs ? 4 : 3; k-- > 0; ns /= 100)
+			memcpy(o + 2 * k, digits2 + 2 * (ns % 100), 2);
+		o += fmt->nanosecs ? 8 : 6;
+		*o++ = ':';
+		*o++ = ' ';
 	}
 	if (f & SCRIPT_F_PERIOD) {
-		n = fmt_u64(t, s->period);
-		ln_right(&l, 10, t, n);
-		ln_str(&l, " ", 1);
+		o = put_dec(o, 10, s->period);
+		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_EVENT) {
-		ln_right(&l, fmt->name_width, s->name, strlen(s->name));
-		ln_str(&l, ": ", 2);
+	if ((f & SCRIPT_F_EVENT) && fmt->name_width > 64) {
+		o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
+		*o++ = ':';
+		*o++ = ' ';
+	} else if (f & SCRIPT_F_EVENT) {
+		/* group names are static strings: the pointer identifies one */
+		if (fmt->ev_name != s->name || fmt->ev_width != fmt->name_width) {
+			char *e = put_right(fmt->ev_text, fmt->name_width, s->name, strnlen(s->name, 64));
+			*e++ = ':';
+			*e++ = ' ';
+			fmt->ev_len = (uint8_t)(e - fmt->ev_text);
+			fmt->ev_name = s->name;
+			fmt->ev_width = fmt->name_width;
+		}
+		copy16s(o, fmt->ev_text, sizeof(fmt->ev_text) / 16); /* the line buffer has room */
+		o += fmt->ev_len;
 	}
-	if (f & SCRIPT_F_ADDR) {
-		n = fmt_hex(t, s->addr);
-		ln_right(&l, 16, t, n);
-	}
-	if (f & SCRIPT_F_DATA_SRC) {
-		char out[100];
-		n = script_data_src_field(s->data_src, &fmt->data_src_width, out);
-		ln_str(&l, out, n);
-	}
-	if (f & SCRIPT_F_WEIGHT) {
-		n = fmt_u64(t, s->weight);
-		ln_right(&l, 16, t, n);
-	}
+	if (f & SCRIPT_F_ADDR)
+		o = put_hex16(o, s->addr);
+	if (f & SCRIPT_F_DATA_SRC)
+		o += script_data_src_field(s->data_src, &fmt->data_src_width, o);
+	if (f & SCRIPT_F_WEIGHT)
+		o = put_dec(o, 16, s->weight);
 	if (f & SCRIPT_F_IP) {
-		ln_str(&l, " ", 1);
-		n = fmt_hex(t, s->ip);
-		ln_right(&l, 16, t, n);
-		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
+		*o++ = ' ';
+		o = put_hex16(o, s->ip);
+		if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym_ref) {
+			const char *txt = fmt->sym_ref(fmt->ctx, s, &n);
+
+			if (n > 511)
+				n = 511;
+			if (n <= 64)
+				copy16s(o, txt, 4); /* one fixed-size copy; the line buffer has room */
+			else
+				memcpy(o, txt, n);
+			o += n;
+		} else if ((f & (SCRIPT_F_SYM | SCRIPT_F_DSO)) && fmt->sym) {
 			char sym[512];
 
 			sym[0] = 0;
 			fmt->sym(fmt->ctx, s, f, sym, sizeof(sym));
-			ln_str(&l, sym, strlen(sym));
+			n = strnlen(sym, sizeof(sym));
+			memcpy(o, sym, n);
+			o += n;
 		}
 	}
-	if (f & SCRIPT_F_PHYS_ADDR) {
-		n = fmt_hex(t, s->phys_addr);
-		ln_right(&l, 16, t, n);
-	}
-	l.b[l.n++] = '\n';
-	fwrite(l.b, 1, l.n, fp);
+	if (f & SCRIPT_F_PHYS_ADDR)
+		o = put_hex16(o, s->phys_addr);
+	*o++ = '\n';
+	return (size_t)(o - out);
+}
+
+void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s)
+{
+	char line[SCRIPT_SPE_LINE_MAX];
+
+	fwrite(line, 1, script_format_spe_sample(line, fmt, s), fp);
 }

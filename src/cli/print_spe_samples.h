@@ -34,6 +34,17 @@ enum {
 typedef void (*script_sym_fn)(void *ctx, const struct hwprof_spe_sample *s, unsigned fields, char *buf,
 			      size_t size);
 
+/* The start of a line (comm, pid/tid, cpu, misc columns) for recent
+ * threads: samples come in runs of a few threads. */
+#define SCRIPT_PREFIX_SLOTS 64
+struct script_prefix {
+	int32_t pid, tid, cpu;
+	unsigned fields;
+	uint8_t comm_len, len;    /* len 0 = empty */
+	char comm[32];
+	char text[64];
+};
+
 struct script_fmt {
 	unsigned fields;          /* SCRIPT_F_* */
 	int name_width;           /* longest event name in the session */
@@ -41,7 +52,18 @@ struct script_fmt {
 	bool nanosecs;            /* --ns: time with 9 decimals */
 	const char *(*comm)(void *ctx, int32_t pid, int32_t tid);
 	script_sym_fn sym;
+	/* optional, preferred when set: text and length kept by the caller
+	 * (cached lookups), so the printer copies each once; a sym_ref text
+	 * must be readable for at least 64 bytes whatever its length */
+	const char *(*comm_ref)(void *ctx, int32_t pid, int32_t tid, size_t *len);
+	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;
+	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
+	/* the event column as last written: name padded, ": " */
+	const char *ev_name;
+	int ev_width;
+	uint8_t ev_len;
+	char ev_text[80];
 };
 
 /* "comm,tid,ip" -> SCRIPT_F_* (perf -F names; a leading "hw:" or "+"/"-"
@@ -57,6 +79,13 @@ int script_mem_text(uint64_t data_src, char *buf, size_t size);
  * returns the length (no NUL). */
 size_t script_data_src_field(uint64_t data_src, int *width, char *out);
 
+/* The longest line script_format_spe_sample writes (comm <= 256, event
+ * name <= 64, data_src <= 100, symbol text <= 511 and the numbers). */
+#define SCRIPT_SPE_LINE_MAX 1280
+
+/* One sample line with its newline into out (SCRIPT_SPE_LINE_MAX bytes
+ * available, no NUL); returns its length. */
+size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct hwprof_spe_sample *s);
 void script_print_spe_sample(FILE *fp, struct script_fmt *fmt, const struct hwprof_spe_sample *s);
 
 #endif

@@ -19,6 +19,36 @@
 
 #define AUXTRACE_ARM_SPE 4
 
+/* Symbol text per (ip, pid, cpumode): direct-mapped 16-byte slots (the
+ * table stays in cache) naming texts in a pool of distinct ones (a trace
+ * has few: one per symbol and DSO). A slot is valid for one epoch; the
+ * epoch moves when the session's version does (threads, comms or maps
+ * changed), and the table is cleared when the 13-bit epoch wraps. */
+#define SYM_SLOTS (1u << 15)
+#define POOL_SLOTS (1u << 14)     /* distinct texts kept, at most half used */
+struct sym_key {
+	uint64_t ip;
+	int32_t who;              /* pid, or -2 - tid for a thread without a pid */
+	uint16_t tag;             /* epoch << 3 | cpumode; 0 = empty */
+	uint16_t text;            /* index in pool_text */
+};
+
+/* pid per tid, direct-mapped */
+#define PID_SLOTS 256
+struct pid_slot {
+	uint64_t ver;             /* session version + 1; 0 = empty */
+	int32_t tid, pid;
+};
+
+/* comm per (pid, tid), direct-mapped */
+#define COMM_SLOTS 256
+struct comm_slot {
+	uint64_t ver;
+	int32_t pid, tid;
+	const char *comm;         /* NULL = empty */
+	size_t len;
+};
+
 struct script_spe {
 	struct script_printer *p;
 	struct hwprof_session *s;
@@ -31,14 +61,35 @@ struct script_spe {
 	struct hwprof_tsc_conv tc;
 	struct hwprof_spe_synth *synth;
 	struct script_fmt fmt;
-	/* last comm lookup; gen moves with every side-band record, which may
-	 * change threads (samples come in runs of one thread) */
-	uint64_t gen, c_gen;
-	int32_t c_pid, c_tid;
-	const char *c_comm;
+	/* lookups cached while the session's version stays (threads, comms
+	 * and maps unchanged): the last comm, the last tid -> pid, and the
+	 * symbol text of recent ips */
+	struct pid_slot pids[PID_SLOTS];
+	struct comm_slot comms[COMM_SLOTS];
+	struct sym_key *sym_keys; /* SYM_SLOTS */
+	uint64_t sym_ver;         /* session version of the current epoch */
+	unsigned epoch;           /* 1..8191 */
+	uint16_t *pool;           /* POOL_SLOTS: hash -> 1 + index in pool_text */
+	char **pool_text;         /* the distinct texts, pool_n of them */
+	uint16_t *pool_len;
+	size_t pool_n;
+	char sym_buf[512];        /* a text not cached */
+	/* sample lines collect here and go out in large writes; flushed
+	 * before anything else is written and when a call returns */
+	char *out;
+	size_t out_n;
 	uint8_t **copies;         /* pipe mode: buffers copied out of the stream */
 	size_t nr_copies;
 };
+
+#define OUT_SIZE (256u << 10)
+
+static void out_flush(struct script_spe *x)
+{
+	if (x->out_n)
+		fwrite(x->out, 1, x->out_n, x->f);
+	x->out_n = 0;
+}
 
 /* SFB field -> the SPE line printer's bit (0: the printer has no such field) */
 static const unsigned spe_field_bits[SF_NR] = {
@@ -52,32 +103,102 @@ static const unsigned spe_field_bits[SF_NR] = {
 static int32_t spe_thread_pid(void *ctx, int32_t tid)
 {
 	struct script_spe *x = ctx;
-	return hwprof_session_thread_pid(x->s, tid);
+	uint64_t v = hwprof_session_version(x->s) + 1;
+	struct pid_slot *e = &x->pids[(uint32_t)tid & (PID_SLOTS - 1)];
+	if (e->ver != v || e->tid != tid)
+		*e = (struct pid_slot){ v, tid, hwprof_session_thread_pid(x->s, tid) }; /* a pure lookup */
+	return e->pid;
 }
 
-static const char *spe_comm(void *ctx, int32_t pid, int32_t tid)
+/* A lookup is cached only if it changed nothing (it may create a thread). */
+static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len)
 {
 	struct script_spe *x = ctx;
-	if (x->c_comm && x->c_gen == x->gen && x->c_pid == pid && x->c_tid == tid)
-		return x->c_comm;
-	x->c_comm = hwprof_session_thread_comm(x->s, pid, tid);
-	x->c_pid = pid;
-	x->c_tid = tid;
-	x->c_gen = x->gen;
-	return x->c_comm;
+	uint64_t v = hwprof_session_version(x->s);
+	struct comm_slot *c = &x->comms[((uint32_t)tid ^ ((uint32_t)pid << 3)) & (COMM_SLOTS - 1)];
+	if (c->comm && c->ver == v && c->pid == pid && c->tid == tid) {
+		*len = c->len;
+		return c->comm;
+	}
+	const char *comm = hwprof_session_thread_comm(x->s, pid, tid);
+	*len = comm ? strnlen(comm, 256) : 0;
+	if (comm && hwprof_session_version(x->s) == v)
+		*c = (struct comm_slot){ v, pid, tid, comm, *len };
+	return comm;
 }
 
-static void spe_sym(void *ctx, const struct hwprof_spe_sample *s, unsigned fields, char *buf, size_t size)
+static inline size_t sym_slot(uint64_t ip, uint32_t who)
+{
+	return (size_t)((ip >> 2) ^ ((uint64_t)who * 0x9e3779b97f4a7c15ULL >> 40)) & (SYM_SLOTS - 1);
+}
+
+/* The pool index of text (n bytes), or -1 when the pool is full. */
+static int intern(struct script_spe *x, const char *text, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)text[i]) * 1099511628211ULL;
+	for (size_t i = (size_t)h & (POOL_SLOTS - 1);; i = (i + 1) & (POOL_SLOTS - 1)) {
+		if (!x->pool[i]) {
+			char *e;
+			/* at least 64 bytes: the printer copies short texts 64 at a time */
+			if (x->pool_n >= POOL_SLOTS / 2 || n > UINT16_MAX || !(e = calloc(1, n + 1 > 64 ? n + 1 : 64)))
+				return -1;
+			memcpy(e, text, n);
+			e[n] = 0;
+			x->pool_text[x->pool_n] = e;
+			x->pool_len[x->pool_n] = (uint16_t)n;
+			x->pool[i] = (uint16_t)++x->pool_n;
+			return (int)x->pool_n - 1;
+		}
+		unsigned k = x->pool[i] - 1u;
+		if (x->pool_len[k] == n && !memcmp(x->pool_text[k], text, n))
+			return (int)k;
+	}
+}
+
+static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, size_t *len)
 {
 	struct script_spe *x = ctx;
-	(void)fields; /* the printer's own field set decides (symoff too) */
-	script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, buf, size);
+	uint64_t v = hwprof_session_version(x->s);
+	if (v != x->sym_ver || !x->epoch) {
+		x->sym_ver = v;
+		if (++x->epoch >= 8192) {
+			memset(x->sym_keys, 0, SYM_SLOTS * sizeof(*x->sym_keys));
+			x->epoch = 1;
+		}
+	}
+	/* the threads of a process share its maps; a thread without a known
+	 * pid has its own */
+	if (s->pid < 0 && (s->tid < -1 || s->tid > 0x3fffffff)) { /* no room in the key: not cached */
+		x->sym_buf[0] = 0;
+		script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
+		*len = strnlen(x->sym_buf, sizeof(x->sym_buf));
+		return x->sym_buf;
+	}
+	int32_t who = s->pid >= 0 ? s->pid : -2 - s->tid;
+	uint16_t tag = (uint16_t)(x->epoch << 3 | (s->cpumode & 7));
+	struct sym_key *k = &x->sym_keys[sym_slot(s->ip, (uint32_t)who)];
+	if (k->tag == tag && k->ip == s->ip && k->who == who) {
+		*len = x->pool_len[k->text];
+		return x->pool_text[k->text];
+	}
+	x->sym_buf[0] = 0;
+	script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
+	size_t n = strnlen(x->sym_buf, sizeof(x->sym_buf));
+	*len = n;
+	int t;
+	if (hwprof_session_version(x->s) != v || (t = intern(x, x->sym_buf, n)) < 0)
+		return x->sym_buf;
+	*k = (struct sym_key){ s->ip, who, tag, (uint16_t)t };
+	return x->pool_text[t];
 }
 
 /* perf's decoder messages, on stderr as it prints them */
 static void spe_notice(void *ctx, unsigned notice, uint64_t value)
 {
 	struct script_spe *x = ctx;
+	out_flush(x);
 	fflush(x->f);
 	if (notice == HWPROF_SPE_NOTE_ADDR_INDEX)
 		fprintf(stderr, "unsupported address packet index: 0x%llx\n", (unsigned long long)value);
@@ -91,9 +212,13 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	/* perf sizes the event column at the first sample it prints */
 	if (!x->fmt.name_width && (x->fmt.fields & SCRIPT_F_EVENT))
 		x->fmt.name_width = script_printer_name_width(x->p);
+	/* the symbol slot is a likely cache miss: start it before the line */
+	__builtin_prefetch(&x->sym_keys[sym_slot(s->ip, s->pid >= 0 ? (uint32_t)s->pid : 0xfffffffeu - (uint32_t)s->tid)]);
 	int *w = script_printer_data_src_width(x->p);
 	x->fmt.data_src_width = *w;
-	script_print_spe_sample(x->f, &x->fmt, s);
+	if (OUT_SIZE - x->out_n < SCRIPT_SPE_LINE_MAX)
+		out_flush(x);
+	x->out_n += script_format_spe_sample(x->out + x->out_n, &x->fmt, s);
 	*w = x->fmt.data_src_width;
 	return 0;
 }
@@ -109,6 +234,20 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 	x->h = hwprof_session_data(s);
 	x->itrace = *itrace;
 	x->f = f;
+	x->out = malloc(OUT_SIZE);
+	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
+	x->pool = calloc(POOL_SLOTS, sizeof(*x->pool));
+	x->pool_text = calloc(POOL_SLOTS / 2, sizeof(*x->pool_text));
+	x->pool_len = calloc(POOL_SLOTS / 2, sizeof(*x->pool_len));
+	if (!x->out || !x->sym_keys || !x->pool || !x->pool_text || !x->pool_len) {
+		free(x->out);
+		free(x->sym_keys);
+		free(x->pool);
+		free(x->pool_text);
+		free(x->pool_len);
+		free(x);
+		return -HWPROF_E_NOMEM;
+	}
 	const uint8_t *d;
 	uint64_t sz, off;
 	x->have_index = hwprof_perfdata_feature(x->h, HWPROF_FEAT_AUXTRACE, &d, &sz, &off) == 1;
@@ -120,6 +259,14 @@ void script_spe_free(struct script_spe *x)
 {
 	if (!x)
 		return;
+	out_flush(x);
+	free(x->out);
+	free(x->sym_keys);
+	for (size_t i = 0; i < x->pool_n; i++)
+		free(x->pool_text[i]);
+	free(x->pool);
+	free(x->pool_text);
+	free(x->pool_len);
 	hwprof_spe_synth_free(x->synth);
 	for (size_t i = 0; i < x->nr_copies; i++)
 		free(x->copies[i]);
@@ -132,6 +279,7 @@ void script_spe_free(struct script_spe *x)
 static int fail(struct script_spe *x, const char *msg)
 {
 	x->failed = true;
+	out_flush(x);
 	fflush(x->f);
 	cli_error("script", "%s", msg);
 	return 1;
@@ -269,8 +417,8 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 		x->fmt.fields |= spe_field_bits[i];
 	}
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
-	x->fmt.comm = spe_comm;
-	x->fmt.sym = spe_sym;
+	x->fmt.comm_ref = spe_comm_ref;
+	x->fmt.sym_ref = spe_sym_ref;
 	x->fmt.ctx = x;
 	x->fmt.name_width = 0;
 	if (!x->have_index || x->itrace.dont_decode)
@@ -321,7 +469,6 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 	const struct hwprof_record *rec = &ev->rec;
 	if (x->failed)
 		return 1;
-	x->gen++;
 	switch (rec->type) {
 	case HWPROF_RECORD_TIME_CONV:
 		x->have_tc = hwprof_tsc_conv_parse(&x->tc, rec->data + 8, rec->size - 8u) == 0;
@@ -349,7 +496,9 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 		se.pid = (int32_t)ld32(rec->data + 8);
 		se.tid = (int32_t)ld32(rec->data + 16);
 	}
-	if (hwprof_spe_synth_event(x->synth, &se) < 0)
+	int r = hwprof_spe_synth_event(x->synth, &se);
+	out_flush(x);
+	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	return 0;
 }
@@ -360,7 +509,9 @@ int script_spe_flush(struct script_spe *x)
 		return 1;
 	if (!x->synth)
 		return 0;
-	if (!x->itrace.dont_decode && hwprof_spe_synth_flush(x->synth) < 0)
+	int r = x->itrace.dont_decode ? 0 : hwprof_spe_synth_flush(x->synth);
+	out_flush(x);
+	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	/* perf's ui__warning at the end of timed decoding (--no-itrace too) */
 	if (!x->timeless && !hwprof_spe_synth_used_context(x->synth)) {

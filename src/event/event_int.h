@@ -39,4 +39,21 @@ int evt_pmu_is_aux(const char *name);
  * "tsc,mtc,mtc_period=N,psb_period=N,pt,branch" chosen from caps). */
 void evt_pmu_default_config(const struct hwprof_pmu *pmu, uint64_t cfg[HWPROF_CFG_WORDS]);
 
+/* Arm SPE (spe_config.c). */
+int evt_pmu_is_spe(const char *name);
+/* "arm_spe" names the first arm_spe_N PMU, as in perf; NULL otherwise. */
+const struct hwprof_pmu *evt_spe_pmu_by_prefix(const struct hwprof_pmus *pmus, const char *name);
+/* name is arm_spe[_N] and no SPE PMU exists: perf's message and what to
+ * check into buf, 1; else 0. */
+int evt_spe_pmu_missing(const struct hwprof_pmus *pmus, const char *name, char *buf, size_t len);
+/* term is an SPE term this PMU does not list in format/: which SPE feature
+ * it needs into buf, 1; else 0. */
+int evt_spe_term_missing(char *buf, size_t len, const struct hwprof_pmu *pmu, const char *term);
+/* Before the record defaults: checks, SPE group to the front, the dummy:u
+ * tracking event appended. *track = the index of the tracking event. */
+int evt_spe_prepare(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
+		    const struct hwprof_pmus *pmus, size_t *track, int *spe, struct hwprof_error *err);
+/* After them: the sample bits and config perf's arm_spe_recording_options set. */
+void evt_spe_finish(struct hwprof_evlist *l, const struct hwprof_pmus *pmus, size_t track);
+
 #endif

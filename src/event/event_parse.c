@@ -342,6 +342,8 @@ static int unknown_term(struct parser *p, const struct term *t, const struct hwp
 		evt_suggest_add(&s, config_terms[i]);
 	for (size_t i = 0; i < NELEM(setting_terms); i++)
 		evt_suggest_add(&s, setting_terms[i]);
+	if (pmu && evt_spe_term_missing(sug, sizeof(sug), pmu, t->key))
+		return fail(p, t->off, "%s", sug);
 	evt_suggest_text(&s, sug, sizeof(sug));
 	if (!sug[0] && pmu && pmu->nr_formats) {
 		size_t n = (size_t)snprintf(sug, sizeof(sug), " (valid:");
@@ -405,6 +407,8 @@ static int apply_terms(struct parser *p, struct hwprof_event *e, const struct hw
 			char ft[96];
 			if (term_num(p, &t[i], &v))
 				return -HWPROF_E_INVAL;
+			if (f - pmu->formats < 64)
+				e->terms_set |= 1ULL << (f - pmu->formats);
 			if (hwprof_pmu_format_place(f, v, cfg)) {
 				hwprof_pmu_format_text(ft, sizeof(ft), f);
 				return fail(p, t[i].off,
@@ -575,6 +579,8 @@ static int parse_event(struct parser *p, int in_group)
 		if ((rc = split_terms(p, s + tstart, tlen, tstart, t, NELEM(t), &nr)))
 			return rc;
 		const struct hwprof_pmu *pmu = hwprof_pmus_find(p->pmus, name);
+		if (!pmu)
+			pmu = evt_spe_pmu_by_prefix(p->pmus, name); /* "arm_spe//" means arm_spe_N */
 		snprintf(e->name, sizeof(e->name), "%s", name);
 		if (pmu) {
 			uint64_t cfg[HWPROF_CFG_WORDS] = { 0 };
@@ -612,6 +618,8 @@ static int parse_event(struct parser *p, int in_group)
 					evt_suggest_add(&sg, hwprof_pmus_get(p->pmus, i)->name);
 				evt_suggest_all_events(&sg, p->pmus);
 				evt_suggest_text(&sg, sug, sizeof(sug));
+				if (evt_spe_pmu_missing(p->pmus, name, sug, sizeof(sug)))
+					return fail(p, start, "%s", sug);
 				return fail(p, start, "unknown PMU or event '%s'%s", name, sug);
 			}
 		}

@@ -66,12 +66,13 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 		a->sample_regs_user |= user_regs_mask(o->arch);
 		a->sample_stack_user = (e->set & HWPROF_EVSET_STACK_SIZE) ? e->stack_size : o->stack_size;
 		on(a, HWPROF_ATTR_EXCLUDE_CALLCHAIN_USER);
-		if (per_event) {
-			/* perf also samples data addresses for a per-event dwarf call graph */
-			a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
-			if (first)
-				on(a, HWPROF_ATTR_MMAP_DATA);
-		}
+		/* perf samples data addresses for a dwarf call graph, global or
+		 * per event ("Enable data address sampling for DWARF unwind"):
+		 * the data maps it brings are what perf's libunwind reads
+		 * .eh_frame_hdr through, so without them perf cannot unwind */
+		a->sample_type |= HWPROF_SAMPLE_ADDR | HWPROF_SAMPLE_DATA_SRC;
+		if (first)
+			on(a, HWPROF_ATTR_MMAP_DATA);
 		break;
 	case HWPROF_CG_LBR:
 		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK;
@@ -96,6 +97,10 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 	}
 	if (err)
 		memset(err, 0, sizeof(*err));
+	size_t track;
+	int spe, rc = evt_spe_prepare(l, o, pmus, &track, &spe, err);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct hwprof_event *e = &l->ev[i];
 		struct hwprof_event *lead = &l->ev[e->leader];
@@ -116,18 +121,20 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			const struct hwprof_pmu *pmu = pmus ? hwprof_pmus_find(pmus, e->pmu) : NULL;
 			uint64_t cfg = a->config;
 			struct hwprof_error perr;
-			int rc = pmu ? hwprof_pt_check_config(pmu, &cfg, NULL, &perr) : 0;
-			if (rc < 0) {
+			int prc = pmu ? hwprof_pt_check_config(pmu, &cfg, NULL, &perr) : 0;
+			if (prc < 0) {
 				if (err) {
 					*err = perr;
 					err->offset = e->spec_off;
 				}
-				return rc;
+				return prc;
 			}
 		}
 		if (e->is_aux) {
 			off(a, HWPROF_ATTR_FREQ);
-			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period : aux_period(e, pmus);
+			/* -c overrides the AUX PMU's own period too (perf 6.1 evsel__config) */
+			a->sample_period = (e->set & HWPROF_EVSET_PERIOD) ? e->period
+					   : o->period ? o->period : aux_period(e, pmus);
 		} else if (e->set & HWPROF_EVSET_PERIOD) {
 			off(a, HWPROF_ATTR_FREQ);
 			a->sample_period = e->period;
@@ -155,15 +162,15 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			on(a, HWPROF_ATTR_DISABLED);
 			on(a, HWPROF_ATTR_ENABLE_ON_EXEC);
 		}
-		if (i == 0) {
-			static const unsigned track[] = {
+		if (i == track) {
+			static const unsigned track_bits[] = {
 				HWPROF_ATTR_MMAP, HWPROF_ATTR_COMM, HWPROF_ATTR_TASK, HWPROF_ATTR_MMAP2,
 				HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL, HWPROF_ATTR_BPF_EVENT,
 			};
-			for (size_t k = 0; k < sizeof(track) / sizeof(track[0]); k++)
-				on(a, track[k]);
+			for (size_t k = 0; k < sizeof(track_bits) / sizeof(track_bits[0]); k++)
+				on(a, track_bits[k]);
 		}
-		config_call_graph(e, i == 0, o);
+		config_call_graph(e, i == track, o);
 		if (e->set & HWPROF_EVSET_MAX_STACK)
 			a->sample_max_stack = e->max_stack;
 		if ((e->set & HWPROF_EVSET_TIME) && !e->time)
@@ -207,5 +214,7 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			}
 		}
 	}
+	if (spe)
+		evt_spe_finish(l, pmus, track);
 	return 0;
 }

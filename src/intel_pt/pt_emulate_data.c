@@ -105,10 +105,8 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	/* one whole trace per buffer: perf splits nothing at PSBs itself */
 	for (size_t t = 0; !rc && t < r->nthreads; t++) {
 		const struct hwprof_pt_emu_thread *th = &r->threads[t];
-		/* repeat: the same trace again (large benchmark inputs) */
-		for (unsigned k = 0; !rc && k < (cfg->repeat > 1 ? cfg->repeat : 1); k++)
-			rc = hwprof_writer_write_auxtrace(w, k * ((th->trace_len + 7) & ~(size_t)7), 0x1234 + t,
-							  (uint32_t)t, th->tid, -1, th->trace, th->trace_len);
+		rc = hwprof_writer_write_auxtrace(w, 0, 0x1234 + t, (uint32_t)t, th->tid, -1, th->trace,
+						  th->trace_len);
 	}
 	int crc = hwprof_writer_close(w, err);
 	return rc < 0 ? rc : crc;

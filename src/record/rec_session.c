@@ -136,6 +136,10 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 	bool workload = o->argv && o->argv[0];
 	bool cpu_wide = o->system_wide || o->cpus;
 	bool same = true;
+	uint32_t tracker = 0; /* perf's tracking evsel: a dummy for AUX tracing, else the first */
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i].tracking)
+			tracker = i;
 	for (uint32_t i = 0; i < n; i++) {
 		struct hwprof_attr *a = &ev[i].attr;
 		if (!a->size)
@@ -157,7 +161,7 @@ HWPROF_API void hwprof_record_config(struct hwprof_record_event *ev, uint32_t n,
 						  HWPROF_ATTR_MMAP2, HWPROF_ATTR_COMM_EXEC, HWPROF_ATTR_KSYMBOL,
 						  HWPROF_ATTR_BPF_EVENT };
 		for (size_t k = 0; k < sizeof(track) / sizeof(track[0]); k++)
-			set_flag(a, track[k], i == 0);
+			set_flag(a, track[k], i == tracker);
 		if (i && a->sample_type != ev[0].attr.sample_type)
 			same = false;
 	}

@@ -142,6 +142,7 @@ struct sess_thread *sess_findnew_thread(struct sess_machine *m, int32_t pid, int
 	if (t) {
 		/* A thread first seen without its pid learns it later. */
 		if (t->pid == -1 && pid != -1 && pid != t->pid) {
+			m->version++;
 			t->pid = pid;
 			if (pid != tid) {
 				struct sess_thread *leader = sess_findnew_thread(m, pid, pid);
@@ -154,6 +155,7 @@ struct sess_thread *sess_findnew_thread(struct sess_machine *m, int32_t pid, int
 		}
 		return t;
 	}
+	m->version++;
 	t = thread_new(m, pid, tid);
 	if (!t)
 		return NULL;

@@ -35,6 +35,7 @@ struct sess_machine {
 	struct sess_maps kmaps;  /* host kernel and modules */
 	char **strings;          /* interned DSO names */
 	size_t nstrings, capstrings;
+	uint64_t version;        /* moves with every change to threads, comms or maps */
 };
 
 int sess_machine_init(struct sess_machine *m);

@@ -112,6 +112,9 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 {
 	const uint8_t *d = r->data;
 	unsigned cpumode = r->misc & HWPROF_MISC_CPUMODE_MASK;
+	if (r->type == HWPROF_RECORD_COMM || r->type == HWPROF_RECORD_FORK || r->type == HWPROF_RECORD_MMAP ||
+	    r->type == HWPROF_RECORD_MMAP2 || r->type == HWPROF_RECORD_KSYMBOL)
+		s->m.version++;
 	switch (r->type) {
 	case HWPROF_RECORD_COMM:
 		if (r->size >= 16) {
@@ -247,6 +250,11 @@ HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int3
 {
 	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
 	return t ? sess_thread_comm(t) : NULL;
+}
+
+HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s)
+{
+	return s->m.version;
 }
 
 HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid)

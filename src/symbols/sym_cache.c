@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbols/sym_int.h"
 
@@ -18,6 +20,9 @@ struct hwprof_dso {
 	bool loaded;
 	struct sym_table tab;
 	char *symsrc;
+	char *runfile;             /* the file the program runs (CFI, code) */
+	struct sym_dbg *dbg;       /* debuginfo for source lines, on first use */
+	int runfd;                 /* runfile opened for reads, + 1 (0: not yet) */
 	struct hwprof_dso *next;
 };
 
@@ -86,6 +91,10 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 			sym_table_free(&d->tab);
 			free(d->name);
 			free(d->symsrc);
+			free(d->runfile);
+			sym_dbg_free(d->dbg);
+			if (d->runfd > 0)
+				close(d->runfd - 1);
 			free(d);
 			d = n;
 		}
@@ -161,6 +170,33 @@ static bool is_file(const char *p)
 	return !stat(p, &st) && S_ISREG(st.st_mode);
 }
 
+/* Whether /sys/kernel/notes holds the GNU build id the DSO was recorded
+ * with (an unreadable notes file counts as a match, as before). */
+static bool running_kernel_is(const struct hwprof_dso *d)
+{
+	uint8_t buf[4096];
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	for (size_t off = 0; off + 12 <= n;) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3u) & ~3u);
+		if (desc_off > n || descsz > n - desc_off)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
+			size_t l = descsz < d->bid_len ? descsz : d->bid_len;
+			return descsz >= d->bid_len && !memcmp(buf + desc_off, d->bid, l);
+		}
+		off = desc_off + ((descsz + 3u) & ~3u);
+	}
+	return true;
+}
+
 static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
 {
 	if (s->cfg.kallsyms) {
@@ -170,8 +206,13 @@ static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *pat
 		char hex[41];
 		bid_hex(d, hex);
 		snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->cfg.buildid_dir, hex);
-		if (!d->bid_len || !is_file(path))
+		if (!d->bid_len || !is_file(path)) {
+			/* like perf: the running kernel's symbols only when the
+			 * recorded build id is the running kernel's */
+			if (d->bid_len && !running_kernel_is(d))
+				return 0;
 			snprintf(path, len, "/proc/kallsyms");
+		}
 	}
 	return sym_load_kallsyms(&d->tab, path);
 }
@@ -186,7 +227,7 @@ static void copy_path(char *dst, size_t len, const char *src)
 /* ELF DSOs: pick the symbol file and the runtime file among candidates. */
 static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, char *run, size_t len)
 {
-	char sys[4096], hex[41], cand[4][4096];
+	char sys[4096], hex[41], cand[6][4096];
 	struct sym_elf_info info;
 	int nc = 0;
 	snprintf(sys, sizeof(sys), "%s%s", s->cfg.symfs, d->name);
@@ -195,8 +236,13 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 		d->bid_len = info.build_id_len;
 	}
 	bid_hex(d, hex);
-	if (d->bid_len)
+	if (d->bid_len) {
+		/* perf's cache: a file (older perf), or a directory holding the
+		 * binary as "elf" ("vdso" for the vDSO, which has no file) */
 		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s/%s", s->cfg.buildid_dir, hex, hex + 2,
+			 d->kind == DSO_VDSO ? "vdso" : "elf");
+	}
 	if (d->kind == DSO_ELF) {
 		snprintf(cand[nc++], 4096, "%s%s.debug", s->cfg.debug_root, d->name);
 		if (d->bid_len)
@@ -227,7 +273,7 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 
 static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
 {
-	char path[4096], run[4096];
+	char path[4096], run[4096] = "";
 	int rc = 0;
 	d->loaded = true;
 	path[0] = 0;
@@ -255,6 +301,8 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
 		return -HWPROF_E_NOMEM;
 	}
 	if (rc > 0 && path[0] && !(d->symsrc = strdup(path)))
+		return -HWPROF_E_NOMEM;
+	if ((d->kind == DSO_ELF || d->kind == DSO_VDSO) && run[0] && !(d->runfile = strdup(run)))
 		return -HWPROF_E_NOMEM;
 	return d->tab.nsyms > 0;
 }
@@ -298,6 +346,34 @@ HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, s
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d)
 {
 	return d->symsrc;
+}
+
+HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)
+{
+	return d->runfile;
+}
+
+HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *buf, size_t len)
+{
+	if (!d->runfile)
+		return -1;
+	if (d->runfd == 0) {
+		int fd = open(d->runfile, O_RDONLY | O_CLOEXEC);
+		d->runfd = fd < 0 ? -1 : fd + 1;
+	}
+	if (d->runfd < 0 || offset > (uint64_t)INT64_MAX)
+		return -1;
+	return pread(d->runfd - 1, buf, len, (off_t)offset);
+}
+
+HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d)
+{
+	return d->name;
+}
+
+struct sym_dbg **sym_dso_dbg(struct hwprof_dso *d)
+{
+	return &d->dbg;
 }
 
 HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_name, uint64_t map_start,

@@ -65,4 +65,9 @@ int sym_elf_probe(const char *path, struct sym_elf_info *info);
 
 char *sym_demangle(const char *name);
 
+/* Debuginfo of one DSO (sym_srcline.c), kept by the cache. */
+struct sym_dbg;
+void sym_dbg_free(struct sym_dbg *g);
+struct sym_dbg **sym_dso_dbg(struct hwprof_dso *d);
+
 #endif

@@ -6,12 +6,13 @@
  * Threads after the first get PREFIX.tN.raw / PREFIX.tN.gt (N = 1, 2, ...),
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
- * --time-zero sets AUXTRACE_INFO's cap_user_time_zero, so that perf decodes
- * a --timing trace with timestamps (without it perf decodes timeless);
- * --repeat N writes each thread's trace N times in a row (one AUXTRACE
- * buffer each: large inputs for benchmarks).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--defer-tip] [--psb N]
- *                   [--max N] [--repeat N] PREFIX PROG [ARGS...] */
+ *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
+ * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
+ * (PREFIX.gt stays one run's), for benchmarks that need a large trace of a
+ * real program.
+ * --time-zero: AUXTRACE_INFO's cap_user_time_zero set, so that perf decodes
+ * a --timing trace with timestamps (without it perf decodes timeless). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ static void write_file(const char *path, const void *p, size_t n)
 int main(int argc, char **argv)
 {
 	struct hwprof_pt_emu_config cfg = { .mtc_freq = 3 };
+	unsigned long repeat = 1;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--noretcomp"))
@@ -43,12 +45,12 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_DEFER_TIP;
 		else if (!strcmp(argv[i], "--time-zero"))
 			cfg.flags |= HWPROF_PT_EMU_TIME_ZERO;
-		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
-			cfg.repeat = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
 			cfg.psb_period = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
 			cfg.max_steps = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = strtoul(argv[++i], NULL, 0);
 		else
 			break;
 	}
@@ -63,6 +65,20 @@ int main(int argc, char **argv)
 	if (ret < 0) {
 		fprintf(stderr, "pt_emulate: %s\n", hwprof_strerror(ret));
 		return 1;
+	}
+	if (repeat > 1 && r.nthreads) {
+		/* each copy starts with its PSB+, so the stream stays valid */
+		struct hwprof_pt_emu_thread *th = &r.threads[0];
+		uint8_t *t = malloc(th->trace_len * repeat);
+		if (!t) {
+			fprintf(stderr, "pt_emulate: out of memory for --repeat\n");
+			return 1;
+		}
+		for (unsigned long k = 0; k < repeat; k++)
+			memcpy(t + k * th->trace_len, th->trace, th->trace_len);
+		free(th->trace);
+		th->trace = t;
+		th->trace_len *= repeat;
 	}
 	char path[4096];
 	FILE *f;

@@ -74,6 +74,9 @@ int main(int argc, char **argv)
 	if (!dec)
 		return 2;
 	struct pt_image *img = pt_blk_get_image(dec);
+	struct pt_image_section_cache *isc = pt_iscache_alloc(NULL);
+	if (!isc)
+		return 2;
 	f = fopen(argv[2], "r");
 	if (!f) {
 		perror(argv[2]);
@@ -82,7 +85,10 @@ int main(int argc, char **argv)
 	unsigned long long s, e, off;
 	char path[4097];
 	while (fscanf(f, "%llx %llx %llx %4096s", &s, &e, &off, path) == 4) {
-		int r = pt_image_add_file(img, path, off, e - s, NULL, s);
+		/* through an image section cache, libipt's fast configuration */
+		int r = pt_iscache_add_file(isc, path, off, e - s, s);
+		if (r >= 0)
+			r = pt_image_add_cached(img, isc, r, NULL);
 		if (r < 0) {
 			fprintf(stderr, "pt_image_add_file %s: %s\n", path, pt_errstr(pt_errcode(r)));
 			return 2;
@@ -139,6 +145,7 @@ out:
 	if (!bad)
 		printf("ok: %zu blocks, %zu instructions\n", nblocks, k);
 	pt_blk_free_decoder(dec);
+	pt_iscache_free(isc);
 	free(buf);
 	free(list);
 	return bad;

@@ -262,10 +262,14 @@ static const struct {
 	{ INTEL, "intel_pt//u", 0, BASE, 0x14,
 	  LEADER | TRACK | F(INHERIT) | F(SAMPLE_ID_ALL) | F(EXCLUDE_KERNEL) | F(EXCLUDE_HV) | F(EXCLUDE_GUEST),
 	  1, 0, 0, 0 },
-	{ NEOVERSE, "arm_spe_0//", 0, BASE, 0x14,
-	  LEADER | TRACK | F(INHERIT) | F(SAMPLE_ID_ALL) | F(EXCLUDE_GUEST), 1024, 0, 0, 0 },
-	{ NEOVERSE, "arm_spe_0/period=4096/", 0, BASE, 0x14,
-	  LEADER | TRACK | F(INHERIT) | F(SAMPLE_ID_ALL) | F(EXCLUDE_GUEST), 4096, 0, 0, 0 },
+	/* arm_spe: perf's SPE recording options (the full set in test_spe_config) */
+	{ NEOVERSE, "arm_spe_0//", 0, BASE | ST(CPU) | ST(DATA_SRC) | ST(IDENTIFIER), 0x14,
+	  LEADER | F(INHERIT) | F(SAMPLE_ID_ALL) | F(EXCLUDE_GUEST), 1024, 0, 0, 0 },
+	{ NEOVERSE, "arm_spe_0/period=4096/", 0, BASE | ST(CPU) | ST(DATA_SRC) | ST(IDENTIFIER), 0x14,
+	  LEADER | F(INHERIT) | F(SAMPLE_ID_ALL) | F(EXCLUDE_GUEST), 4096, 0, 0, 0 },
+	{ NEOVERSE, "arm_spe_0//", 1, BASE | ST(CPU) | ST(IDENTIFIER), 0x14,
+	  LEADER | TRACK | F(INHERIT) | F(SAMPLE_ID_ALL) | F(EXCLUDE_GUEST) | F(EXCLUDE_KERNEL) | F(EXCLUDE_HV) |
+	  F(CONTEXT_SWITCH), 1, 0, 0, 0 },
 	{ INTEL, "{intel_pt//,cycles/aux-sample-size=4096/}", 1, BASE | ST(PERIOD) | ST(AUX) | ST(IDENTIFIER), 0x14,
 	  F(INHERIT) | F(FREQ) | F(SAMPLE_ID_ALL) | F(EXCLUDE_GUEST), 4000, 0, 0, 0 },
 };

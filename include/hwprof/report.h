@@ -1,0 +1,163 @@
+/* Histograms for `hwprof report`: samples summed into entries keyed by
+ * perf report's sort keys (comm, pid, dso, symbol, cpu), and the entries
+ * ordered as perf 6.1 orders them. No printing here: the CLI's printer
+ * formats the entries.
+ *
+ *   hwprof_hist_new()     a histogram for one event with its sort keys
+ *   hwprof_hist_add()     one sample (already resolved to comm/dso/sym)
+ *   hwprof_hist_finish()  sort into output order
+ *   hwprof_hist_entry()   the entries in output order
+ *
+ * Equality and ordering follow perf's sort functions exactly: entries are
+ * equal when every sort key compares equal (an unresolved symbol compares
+ * by address, a resolved one by its DSO's short name and its start/end),
+ * and the output order is overhead (period) descending, then each key's
+ * sort order, then the order perf's entry tree had (ties left in insertion
+ * order of that tree). Entries are kept in one array and found through a
+ * red-black tree walked with perf's compare functions, as perf does (they
+ * are not a total order, so the tree's shape matters); nothing is
+ * allocated per sample once the arrays have grown.
+ */
+#ifndef HWPROF_REPORT_H
+#define HWPROF_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/symbols.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hwprof_hist_key {
+	HWPROF_HK_COMM,     /* "comm": the thread's comm at the sample */
+	HWPROF_HK_PID,      /* "pid": the thread (by tid), shown pid:comm */
+	HWPROF_HK_DSO,      /* "dso": the DSO's short name */
+	HWPROF_HK_SYM,      /* "sym"/"symbol" */
+	HWPROF_HK_CPU,      /* "cpu" */
+	HWPROF_HK_SYM_SIZE, /* size of the symbol (perf's "symbol_size"; not
+	                     * parsed: perf 6.1 adds an IPC column with it) */
+	/* output fields: they order entries but do not tell them apart */
+	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
+	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
+	HWPROF_HK_SAMPLES,  /* "sample": number of samples, descending */
+	HWPROF_HK_PERIOD,   /* "period": descending */
+	HWPROF_HK_NR
+};
+#define HWPROF_HK_FIRST_FIELD HWPROF_HK_CHILDREN
+
+/* One sample, resolved by the caller. */
+struct hwprof_hist_sample {
+	const char *comm;           /* comm at sample time (copied) */
+	int32_t pid, tid, cpu;
+	const char *dso;            /* DSO long name (kept by the caller for the
+	                             * hist's lifetime), NULL without a map */
+	bool kernel_map;            /* the map is a kernel map (modules get
+	                             * "[name]" short names) */
+	const struct hwprof_sym *sym; /* NULL when unresolved (kept by caller) */
+	uint64_t ip;                /* DSO-relative when a map holds it */
+	uint64_t map_start, map_pgoff; /* the map (perf's unmap_ip for data
+	                             * objects' offsets) */
+	char level;                 /* '.', 'k', 'g', 'u', 'H' */
+	uint64_t period;
+};
+
+/* One callchain entry, resolved by the caller (perf's cursor node). */
+struct hwprof_hist_frame {
+	const char *dso;            /* DSO long name (kept by the caller), NULL
+	                             * without a map */
+	uint32_t dso_rank;          /* perf's order of DSO objects: creation
+	                             * order, 0 for none (siblings with equal
+	                             * hits are ordered by it) */
+	bool kernel_map;
+	const struct hwprof_sym *sym;
+	uint64_t ip;                /* the raw address */
+	uint64_t map_start, map_pgoff;
+	char level;                 /* the map's level; ignored without a map */
+};
+
+struct hwprof_hist_entry {
+	const char *comm;           /* interned */
+	int32_t pid, tid, cpu;
+	const char *dso;            /* long name of the first sample, or NULL */
+	const char *dso_short;      /* interned short name, or NULL */
+	const struct hwprof_sym *sym;
+	uint64_t ip;
+	uint64_t map_start, map_pgoff;
+	char level;
+	uint64_t period, nr_samples;
+	uint64_t acc_period, acc_samples; /* children mode: with callees */
+	uint32_t chain;             /* callchain root node (HWPROF_CHAIN_NONE) */
+	uint32_t max_depth;         /* longest chain appended */
+	/* internal */
+	uint32_t comm_id, dso_id;
+};
+
+struct hwprof_hist;
+
+/* sort: perf's sort list in order (keys and fields, at most 2 * HK_NR);
+ * entries are told apart by the keys (< HWPROF_HK_FIRST_FIELD) in it. */
+HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort);
+HWPROF_API void hwprof_hist_free(struct hwprof_hist *h);
+HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s);
+/* Orders the entries for output (call once, after the last add). */
+HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h);
+
+HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h);
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i);
+HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h);
+HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h);
+
+/* ---- callchains ----------------------------------------------------------
+ * Each entry keeps the callchains appended to it as a trie of frames, as
+ * perf's callchain_root does (its nodes are runs of this trie). With
+ * children (perf's --children, "cumulate"), every distinct entry of a
+ * sample's chain gets the period accumulated and the chain from that frame
+ * on; the sample's own entry gets the whole chain. */
+#define HWPROF_CHAIN_NONE UINT32_MAX
+
+/* Before the first add. HWPROF_HIST_CHILDREN: accumulate callees'
+ * periods; HWPROF_HIST_GRAPH: keep the chains for a call graph (perf's
+ * use_callchain); HWPROF_HIST_CALLER: chains come root first (with both
+ * children and graph, entries of equal accumulated period and thread are
+ * ordered by their longest chain: the caller above the callee, as perf). */
+#define HWPROF_HIST_CHILDREN 1u
+#define HWPROF_HIST_GRAPH 2u
+#define HWPROF_HIST_CALLER 4u
+HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags);
+/* A sample with its chain in cursor order (caller or callee first, as the
+ * graph is to be shown). n may be 0. */
+HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_hist_sample *s,
+				     const struct hwprof_hist_frame *chain, size_t n);
+/* Sorts every entry's callchain for output: children by hits (cumulated
+ * period) descending, ties in perf's node order, those under min_hit
+ * dropped. Call after hwprof_hist_finish(). */
+HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit);
+/* Node accessors. A node is one frame; perf prints runs of nodes that
+ * have one child and no hits of their own as one graph node. */
+HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwprof_hist *h, uint32_t node);
+/* period of the chains ending at the node / passing through it */
+HWPROF_API uint64_t hwprof_chain_hit(const struct hwprof_hist *h, uint32_t node);
+HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t node);
+/* number of children before sorting (the run rule uses it) */
+HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node);
+/* sorted children: first, then next sibling; HWPROF_CHAIN_NONE at the end */
+HWPROF_API uint32_t hwprof_chain_first(const struct hwprof_hist *h, uint32_t node);
+HWPROF_API uint32_t hwprof_chain_next(const struct hwprof_hist *h, uint32_t node);
+
+/* perf's short DSO name: basename, "[name]" for kernel modules, names in
+ * brackets unchanged. Writes at most len bytes (NUL-terminated). */
+HWPROF_API void hwprof_dso_short_name(const char *long_name, bool kernel_map, char *out, size_t len);
+
+/* Parses a perf sort key or field name ("comm", "pid", "dso", "sym",
+ * "symbol", "cpu", "overhead", "sample", "period"); returns
+ * the key or -1. */
+HWPROF_API int hwprof_hist_key_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,265 @@
+/* perf report --stdio's histogram text, as perf 6.1 prints it.
+ *
+ * Columns are joined by two spaces and every line starts with "# " (header)
+ * or two spaces (rows). Column widths are perf's: the header's length or
+ * the widest value over all entries (also those under the percent limit),
+ * where the comm width comes from each entry's thread's final comm, an
+ * unresolved symbol counts as 16 hex digits plus "[.] " and 2, and an
+ * unresolved symbol makes the DSO column at least 16 wide. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/print_report.h"
+#include "hwprof/session.h"
+
+#define TIPS_FILE "/usr/share/doc/linux-perf/tips.txt"
+
+static const char *col_header(enum hwprof_hist_key k)
+{
+	switch (k) {
+	case HWPROF_HK_COMM: return "Command";
+	case HWPROF_HK_PID: return "    Pid:Command";
+	case HWPROF_HK_DSO: return "Shared Object";
+	case HWPROF_HK_SYM: return "Symbol";
+	case HWPROF_HK_CPU: return "CPU";
+	case HWPROF_HK_SYM_SIZE: return "Symbol size";
+	case HWPROF_HK_OVERHEAD: return "Overhead";
+	case HWPROF_HK_CHILDREN: return "Children";
+	case HWPROF_HK_SAMPLES: return "Samples";
+	case HWPROF_HK_PERIOD: return "Period";
+	case HWPROF_HK_NR: break;
+	}
+	return "";
+}
+
+static bool is_field(enum hwprof_hist_key k)
+{
+	return k >= HWPROF_HK_FIRST_FIELD;
+}
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Value widths over all entries (perf's hists__calc_col_len). */
+struct widths { int comm, thread, dso, sym, cpu, sym_size; };
+
+static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, struct widths *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->cpu = 3;
+
+	size_t n = hwprof_hist_nr_entries(h);
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
+		const char *comm = hwprof_session_thread_comm(s, e->pid, e->tid);
+		int cl = comm ? (int)strlen(comm) : 0;
+		if (cl > w->comm) {
+			w->comm = cl;
+			w->thread = cl + 8;
+		}
+		if (e->dso_short)
+			w->dso = imax(w->dso, (int)strlen(e->dso_short));
+		if (e->sym) {
+			w->sym = imax(w->sym, (int)strlen(e->sym->name) + 4);
+		} else {
+			w->sym = imax(w->sym, 16 + 4 + 2);
+			w->dso = imax(w->dso, 16);
+		}
+	}
+}
+
+static int col_width(enum hwprof_hist_key k, const struct widths *w)
+{
+	int v = 0;
+	switch (k) {
+	case HWPROF_HK_COMM: v = w->comm; break;
+	case HWPROF_HK_PID: v = w->thread; break;
+	case HWPROF_HK_DSO: v = w->dso; break;
+	case HWPROF_HK_SYM: v = w->sym; break;
+	case HWPROF_HK_CPU: v = w->cpu; break;
+	case HWPROF_HK_SYM_SIZE: v = w->sym_size; break;
+	case HWPROF_HK_OVERHEAD: return 8;
+	case HWPROF_HK_CHILDREN: return 8;
+	case HWPROF_HK_SAMPLES: return 12;
+	case HWPROF_HK_PERIOD: return 12;
+	case HWPROF_HK_NR: break;
+	}
+	return imax(v, (int)strlen(col_header(k)));
+}
+
+/* perf's convert_unit for the sample count */
+static void print_samples_line(FILE *f, const struct hwprof_hist *h, const char *evname)
+{
+	unsigned long n = (unsigned long)hwprof_hist_nr_samples(h);
+	char unit = ' ';
+	if (n > 1000) { n /= 1000; unit = 'K'; }
+	if (n > 1000) { n /= 1000; unit = 'M'; }
+	if (n > 1000) { n /= 1000; unit = 'G'; }
+	fprintf(f, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %llu\n#\n", n, unit, evname,
+		(unsigned long long)hwprof_hist_total_period(h));
+}
+
+static void print_header(FILE *f, const struct report_layout *l, const struct widths *w)
+{
+	fputs("# ", f);
+	for (size_t i = 0; i < l->nr_cols; i++) {
+		int wd = col_width(l->cols[i], w);
+		if (i)
+			fputs("  ", f);
+		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->self_header)
+			fprintf(f, "%*s", wd, "Self");
+		else if (is_field(l->cols[i]))
+			fprintf(f, "%*s", wd, col_header(l->cols[i]));
+		else
+			fprintf(f, "%-*.*s", wd, wd, col_header(l->cols[i]));
+	}
+	fputs("\n# ", f);
+	for (size_t i = 0; i < l->nr_cols; i++) {
+		int wd = col_width(l->cols[i], w);
+		if (i)
+			fputs("  ", f);
+		for (int j = 0; j < wd; j++)
+			fputc('.', f);
+	}
+	fputs("\n#\n", f);
+}
+
+/* One cell; returns the number of bytes written. */
+static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e,
+		      const struct hwprof_hist *h, struct hwprof_session *s)
+{
+	switch (k) {
+	case HWPROF_HK_OVERHEAD:
+	case HWPROF_HK_CHILDREN: {
+		uint64_t total = hwprof_hist_total_period(h);
+		uint64_t v = k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
+		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
+		return fprintf(f, "%*.2f%%", wd - 1, pct);
+	}
+	case HWPROF_HK_SAMPLES: return fprintf(f, "%*llu", wd, (unsigned long long)e->nr_samples);
+	case HWPROF_HK_PERIOD: return fprintf(f, "%*llu", wd, (unsigned long long)e->period);
+	case HWPROF_HK_COMM: return fprintf(f, "%-*.*s", wd, wd, e->comm);
+	case HWPROF_HK_PID: {
+		const char *comm = hwprof_session_thread_comm(s, e->pid, e->tid);
+		return fprintf(f, "%7d:%-*.*s", (int)e->tid, wd - 8, wd - 8, comm ? comm : "");
+	}
+	case HWPROF_HK_DSO: return fprintf(f, "%-*.*s", wd, wd, e->dso_short ? e->dso_short : "[unknown]");
+	case HWPROF_HK_CPU: return fprintf(f, "%*.*d", wd, wd, (int)e->cpu);
+	case HWPROF_HK_SYM_SIZE:
+		if (e->sym)
+			return fprintf(f, "%*d", wd, (int)(e->sym->end - e->sym->start));
+		return fprintf(f, "%*s", wd, "unknown");
+	case HWPROF_HK_SYM: {
+		int n = fprintf(f, "[%c] ", e->level);
+		if (e->sym && e->sym->object) {
+			/* perf: name+offset from the object's start, ip minus
+			 * unmap_ip(start) (the kernel map's is the identity) */
+			uint64_t base = e->sym->start;
+			if (e->level != 'k' && e->level != 'g')
+				base += e->map_start - e->map_pgoff;
+			return n + fprintf(f, "%s+0x%llx", e->sym->name, (unsigned long long)(e->ip - base));
+		}
+		if (e->sym)
+			return n + fprintf(f, "%.*s", imax(wd - n, 0), e->sym->name);
+		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)e->ip);
+	}
+	case HWPROF_HK_NR: break;
+	}
+	return 0;
+}
+
+static void print_row(FILE *f, const struct report_layout *l, const struct widths *w,
+		      const struct hwprof_hist_entry *e, const struct hwprof_hist *h, struct hwprof_session *s)
+{
+	fputs("  ", f);
+	for (size_t i = 0; i < l->nr_cols; i++) {
+		int wd = col_width(l->cols[i], w);
+		if (i)
+			fputs("  ", f);
+		int n = print_cell(f, l->cols[i], wd, e, h, s);
+		/* every column but the last is padded to its width */
+		if (i + 1 < l->nr_cols && n < wd)
+			fprintf(f, "%*s", wd - n, "");
+	}
+	fputc('\n', f);
+}
+
+void print_report_hist(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, const char *evname,
+		       struct hwprof_session *s)
+{
+	struct widths w;
+	calc_widths(h, s, &w);
+	if (!l->quiet) {
+		print_samples_line(f, h, evname);
+		print_header(f, l, &w);
+	}
+	uint64_t total = hwprof_hist_total_period(h);
+	size_t n = hwprof_hist_nr_entries(h);
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
+		uint64_t v = l->children ? e->acc_period : e->period;
+		float pct = total ? (float)((double)v * 100.0 / (double)total) : 0.0f;
+		if (pct < l->percent_limit)
+			continue;
+		print_row(f, l, &w, e, h, s);
+		if (l->graph && e->chain != HWPROF_CHAIN_NONE)
+			print_report_graph(f, h, e->chain, total, v, l->graph_skip_first);
+	}
+	fputs("\n\n", f);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perf picks tips.txt's line number random() % count (after sorting the
+ * distinct non-empty lines), random() seeded with time(NULL) at start. */
+void print_report_tip(FILE *f)
+{
+	FILE *t = fopen(TIPS_FILE, "r");
+	char **lines = NULL;
+	size_t n = 0, cap = 0;
+	char buf[4096];
+	while (t && fgets(buf, sizeof(buf), t)) {
+		char *nl = strchr(buf, '\n');
+		if (nl)
+			*nl = 0;
+		if (!buf[0])
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			char **nv = realloc(lines, nc * sizeof(*lines));
+			if (!nv)
+				break;
+			lines = nv;
+			cap = nc;
+		}
+		if (!(lines[n] = strdup(buf)))
+			break;
+		n++;
+	}
+	if (t)
+		fclose(t);
+	qsort(lines, n, sizeof(*lines), str_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !strcmp(lines[m - 1], lines[i])) {
+			free(lines[i]);
+			continue;
+		}
+		lines[m++] = lines[i];
+	}
+	if (m) {
+		srandom((unsigned)time(NULL));
+		fprintf(f, "#\n# (Tip: %s)\n#\n", lines[(size_t)random() % m]);
+	} else {
+		fputs("#\n# (Cannot load tips.txt file, please install perf!)\n#\n", f);
+	}
+	for (size_t i = 0; i < m; i++)
+		free(lines[i]);
+	free(lines);
+}

@@ -1,0 +1,46 @@
+/* perf report --stdio's text: the per-event "# Samples" block, the column
+ * header and the entry rows of a histogram, byte for byte as perf 6.1
+ * prints them. The reading and summing is report_run.c's job. */
+#ifndef HWPROF_CLI_PRINT_REPORT_H
+#define HWPROF_CLI_PRINT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hwprof/report.h"
+
+struct hwprof_session;
+
+#define REPORT_MAX_COLS 16
+
+struct report_layout {
+	enum hwprof_hist_key cols[REPORT_MAX_COLS];  /* output columns in order */
+	size_t nr_cols;
+	float percent_limit;
+	bool quiet;
+	bool children;          /* accumulated periods (limit, graph root) */
+	bool self_header;       /* "Self" heads the overhead column */
+	bool graph;             /* call graph under each row */
+	bool graph_skip_first;  /* --sort starting with "sym": a single root's
+	                         * first frame is the row's symbol, not shown */
+};
+
+/* One event's section: "# Samples: ..." (unless quiet), the header and the
+ * rows at or above the percent limit, then the two closing newlines.
+ * Thread comms for the column widths come from the session, as perf takes
+ * them from its thread table after reading. */
+void print_report_hist(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, const char *evname,
+		       struct hwprof_session *s);
+
+/* perf's graph call graph (absolute percentages of total) of one entry's
+ * sorted callchain root; parent is the entry's period (accumulated in
+ * children mode): a single root is drawn without percentage only when it
+ * holds all of it. */
+void print_report_graph(FILE *f, const struct hwprof_hist *h, uint32_t root, uint64_t total, uint64_t parent,
+			bool skip_first);
+
+/* The closing tip block perf prints after the sections (unless quiet). */
+void print_report_tip(FILE *f);
+
+#endif

@@ -1,0 +1,127 @@
+/* perf report --stdio's call graph ("graph" mode, absolute percentages),
+ * as perf 6.1's ui/stdio/hist.c draws it: a single root shown after
+ * "---" with its frames one per line, then each level's children with a
+ * "|" column per open level, a separator line before each child, and
+ * "--NN.NN%--" before the first frame of each graph node. A graph node is
+ * a run of frames without branches or chain ends inside. */
+#include "cli/print_report.h"
+
+static void margin(FILE *f, int left)
+{
+	fprintf(f, "            %*s", left, "");
+}
+
+/* perf's masks are ints shifted by the depth: on x86 the count wraps at 32 */
+static int bit(int d)
+{
+	return (int)(1u << (d & 31));
+}
+
+static uint32_t run_next(const struct hwprof_hist *h, uint32_t t)
+{
+	if (hwprof_chain_hit(h, t) == 0 && hwprof_chain_nr_children(h, t) == 1)
+		return hwprof_chain_first(h, t);
+	return HWPROF_CHAIN_NONE;
+}
+
+static uint32_t run_end(const struct hwprof_hist *h, uint32_t t)
+{
+	for (uint32_t n; (n = run_next(h, t)) != HWPROF_CHAIN_NONE;)
+		t = n;
+	return t;
+}
+
+static void frame_name(FILE *f, const struct hwprof_hist *h, uint32_t t)
+{
+	const struct hwprof_hist_frame *fr = hwprof_chain_frame(h, t);
+	if (fr->sym)
+		fputs(fr->sym->name, f);
+	else
+		fprintf(f, "%#llx", (unsigned long long)fr->ip);
+}
+
+static void graph_line(FILE *f, int depth, int mask, int left)
+{
+	margin(f, left);
+	for (int i = 0; i < depth; i++)
+		fputs(mask & bit(i) ? "|          " : "           ", f);
+	fputc('\n', f);
+}
+
+static void ipchain(FILE *f, const struct hwprof_hist *h, uint32_t t, uint64_t node_cumul, int depth, int mask,
+		    int idx, uint64_t total, int left)
+{
+	margin(f, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask & bit(i) ? '|' : ' ', f);
+		if (!idx && i == depth - 1) {
+			double pct = total ? (double)node_cumul * 100.0 / (double)total : 0.0;
+			fprintf(f, "--%.2f%%--", pct);
+		} else {
+			fputs("          ", f);
+		}
+	}
+	frame_name(f, h, t);
+	fputc('\n', f);
+}
+
+/* The sorted children of node (the end of a graph node), as graph nodes. */
+static size_t level(FILE *f, const struct hwprof_hist *h, uint32_t node, uint64_t total, int depth, int mask,
+		    int left)
+{
+	size_t printed = 0;
+	int new_mask = mask;
+	for (uint32_t c = hwprof_chain_first(h, node); c != HWPROF_CHAIN_NONE;) {
+		uint32_t next = hwprof_chain_next(h, c);
+		if (next == HWPROF_CHAIN_NONE)
+			new_mask &= ~bit(depth - 1);
+		graph_line(f, depth, mask, left);
+		uint64_t cum = hwprof_chain_cumul(h, c);
+		int idx = 0;
+		uint32_t t = c, last = c;
+		for (; t != HWPROF_CHAIN_NONE; t = run_next(h, t)) {
+			ipchain(f, h, t, cum, depth, new_mask, idx++, total, left);
+			last = t;
+		}
+		printed++;
+		printed += level(f, h, last, total, depth + 1, new_mask | bit(depth), left);
+		c = next;
+	}
+	return printed;
+}
+
+void print_report_graph(FILE *f, const struct hwprof_hist *h, uint32_t root, uint64_t total, uint64_t parent,
+			bool skip_first)
+{
+	int left = 0;
+	size_t printed = 0;
+	uint32_t first = hwprof_chain_first(h, root);
+	if (first != HWPROF_CHAIN_NONE && hwprof_chain_next(h, first) == HWPROF_CHAIN_NONE &&
+	    hwprof_chain_cumul(h, first) == parent) {
+		/* one root holding all of the entry's period: its frames after
+		 * "---", without a percentage */
+		bool started = false;
+		int i = 0;
+		for (uint32_t t = first; t != HWPROF_CHAIN_NONE; t = run_next(h, t)) {
+			if (!i++ && skip_first)
+				continue;
+			if (!started) {
+				margin(f, left);
+				fputs("|\n", f);
+				margin(f, left);
+				fputs("---", f);
+				left += 3;
+				started = true;
+			} else {
+				margin(f, left);
+			}
+			frame_name(f, h, t);
+			fputc('\n', f);
+			printed++;
+		}
+		root = run_end(h, first);
+	}
+	printed += level(f, h, root, total, 1, 1, left);
+	if (printed)
+		fputc('\n', f);
+}

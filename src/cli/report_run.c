@@ -1,0 +1,373 @@
+/* hwprof report's reading pass: every sample of the session resolved like
+ * perf report resolves it (thread comm at the sample, the map for its
+ * cpumode, the symbol) and summed into one histogram per event. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_run.h"
+#include "cli/report_spe.h"
+#include "hwprof/session.h"
+
+#define PROGRESS_EVERY 4096
+
+static int add_dso(struct report_run *r, const char *name);
+
+/* One histogram per event index below n (pipe streams announce their
+ * events as they go). */
+static int grow(struct report_run *r, uint32_t n)
+{
+	if (n <= r->nr_hists)
+		return 0;
+	struct hwprof_hist **v = realloc(r->hists, n * sizeof(*v));
+	if (!v)
+		return -HWPROF_E_NOMEM;
+	r->hists = v;
+	const char **nm = realloc(r->names, n * sizeof(*nm));
+	if (!nm)
+		return -HWPROF_E_NOMEM;
+	r->names = nm;
+	for (uint32_t i = r->nr_hists; i < n; i++)
+		nm[i] = NULL;
+	for (; r->nr_hists < n; r->nr_hists++) {
+		int rc = hwprof_hist_new(&r->hists[r->nr_hists], r->sort, r->nr_sort);
+		if (rc < 0)
+			return rc;
+		if (r->callchain)
+			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
+	}
+	return 0;
+}
+
+/* perf makes a DSO object for each BUILD_ID header entry, in order, when
+ * it opens the file: those come first. */
+static int dsos_from_build_ids(struct report_run *r)
+{
+	const uint8_t *p;
+	uint64_t size;
+	if (hwprof_perfdata_feature(hwprof_session_data(r->s), HWPROF_FEAT_BUILD_ID, &p, &size, NULL) != 1)
+		return 0;
+	for (uint64_t off = 0; off + 8 <= size;) {
+		uint16_t rs;
+		memcpy(&rs, p + off + 6, 2);
+		if (rs < 8 + 4 + 24 || rs > size - off)
+			break;
+		const char *name = (const char *)p + off + 36;
+		size_t max = rs - 36;
+		if (strnlen(name, max) < max && name[0] && add_dso(r, name) < 0)
+			return -HWPROF_E_NOMEM;
+		off += rs;
+	}
+	return 0;
+}
+
+int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
+		    const enum hwprof_hist_key *sort, size_t nr_sort)
+{
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	r->syms = syms;
+	if (nr_sort > sizeof(r->sort) / sizeof(r->sort[0]))
+		return -HWPROF_E_INVAL;
+	r->max_stack = -1;
+	memcpy(r->sort, sort, nr_sort * sizeof(*sort));
+	r->nr_sort = nr_sort;
+	if (dsos_from_build_ids(r) < 0 || add_dso(r, "[kernel.kallsyms]") < 0)
+		return -HWPROF_E_NOMEM;
+	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
+}
+
+void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order)
+{
+	r->callchain = true;
+	r->caller_order = caller_order;
+	r->chain_flags = (children ? HWPROF_HIST_CHILDREN : 0) | (graph ? HWPROF_HIST_GRAPH : 0) |
+			 (caller_order ? HWPROF_HIST_CALLER : 0);
+	for (uint32_t i = 0; i < r->nr_hists; i++)
+		hwprof_hist_set_callchain(r->hists[i], r->chain_flags);
+}
+
+static int rpt_grow_frames(struct report_run *r, uint64_t n)
+{
+	if (n <= r->cap_frames)
+		return 0;
+	if (n > (1u << 24))
+		return -HWPROF_E_NOMEM;
+	struct hwprof_hist_frame *v = realloc(r->frames, n * sizeof(*v));
+	if (!v)
+		return -HWPROF_E_NOMEM;
+	r->frames = v;
+	r->cap_frames = n;
+	return 0;
+}
+
+/* Rank of a DSO among perf's DSO objects: creation order, the kernel's
+ * first (perf makes it before reading), names not seen in MMAP records
+ * after those. Linear in the number of DSOs, which stays small; the last
+ * answer is cached as chains repeat DSOs. */
+static uint32_t dso_rank(struct report_run *r, const char *name)
+{
+	if (!name)
+		return 0;
+	if (r->last_dso_name == name)
+		return r->last_dso_rank;
+	size_t i;
+	for (i = 0; i < r->nr_dsos; i++)
+		if (!strcmp(r->dso_names[i], name))
+			break;
+	if (i == r->nr_dsos && add_dso(r, name) < 0)
+		return UINT32_MAX;
+	r->last_dso_name = name;
+	r->last_dso_rank = (uint32_t)i + 1;
+	return r->last_dso_rank;
+}
+
+static int add_dso(struct report_run *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		if (!strcmp(r->dso_names[i], name))
+			return 0;
+	if (r->nr_dsos == r->cap_dsos) {
+		size_t nc = r->cap_dsos ? r->cap_dsos * 2 : 64;
+		const char **v = realloc(r->dso_names, nc * sizeof(*v));
+		if (!v)
+			return -HWPROF_E_NOMEM;
+		r->dso_names = v;
+		r->cap_dsos = nc;
+	}
+	char *c = strdup(name);
+	if (!c)
+		return -HWPROF_E_NOMEM;
+	r->dso_names[r->nr_dsos++] = c;
+	return 0;
+}
+
+/* MMAP/MMAP2: the file name creates perf's DSO object */
+static int note_mmap(struct report_run *r, const struct hwprof_record *rec)
+{
+	size_t off = rec->type == HWPROF_RECORD_MMAP ? 40 : 72;
+	if (rec->size <= off)
+		return 0;
+	const char *name = (const char *)rec->data + off;
+	size_t max = rec->size - off;
+	if (strnlen(name, max) == max)
+		return 0;
+	unsigned cpumode = rec->misc & HWPROF_MISC_CPUMODE_MASK;
+	if (cpumode == HWPROF_MISC_KERNEL && !strncmp(name, "[kernel.kallsyms]", 17))
+		name = "[kernel.kallsyms]";
+	return add_dso(r, name);
+}
+
+int report_run_add_event(struct report_run *r, const char *name)
+{
+	uint32_t base = hwprof_perfdata_nr_evsels(hwprof_session_data(r->s));
+	uint32_t idx = r->nr_hists > base ? r->nr_hists : base;
+	if (grow(r, idx + 1) < 0)
+		return -HWPROF_E_NOMEM;
+	r->names[idx] = name;
+	return (int)idx;
+}
+
+int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace)
+{
+	return report_spe_new(&r->spe, r, itrace);
+}
+
+void report_run_fini(struct report_run *r)
+{
+	report_spe_free(r->spe);
+	r->spe = NULL;
+	free(r->names);
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		free((char *)r->dso_names[i]);
+	free(r->dso_names);
+	free(r->frames);
+	for (uint32_t i = 0; r->hists && i < r->nr_hists; i++)
+		hwprof_hist_free(r->hists[i]);
+	free(r->hists);
+	r->hists = NULL;
+}
+
+#define MAX_STACK 127   /* perf report's default --max-stack */
+
+/* perf grows the kernel map to its last symbol once kallsyms are loaded
+ * (init text lies past the MMAP record's length): kernel addresses there
+ * still belong to [kernel.kallsyms]. */
+static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+		    struct hwprof_map_info *mi, char *level)
+{
+	if (hwprof_session_find_map(r->s, pid, tid, cpumode, ip, mi, level) == 1)
+		return 1;
+	if (cpumode != HWPROF_MISC_KERNEL)
+		return 0;
+	if (!r->kmap_checked) {
+		r->kmap_checked = true;
+		struct hwprof_dso *d;
+		if (hwprof_symbols_dso(r->syms, "[kernel.kallsyms]", &d) == 1) {
+			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
+			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
+			char lv;
+			if (hwprof_session_find_map(r->s, pid, tid, cpumode, first->start, &r->kmap, &lv) == 1 &&
+			    !strcmp(r->kmap.dso, "[kernel.kallsyms]")) {
+				r->kmap_end = last->end;
+				r->have_kmap = true;
+			}
+		}
+	}
+	if (!r->have_kmap || ip < r->kmap.start || ip >= r->kmap_end)
+		return 0;
+	*mi = r->kmap;
+	*level = 'k';
+	return 1;
+}
+
+/* perf's machine__resolve_callchain_sample(): context markers set the
+ * cpumode of the entries after them (an unknown one discards the chain),
+ * at most --max-stack entries counted from the end shown first. Fills
+ * r->frames in cursor order; returns the count. */
+static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
+{
+	uint64_t nr = sm->callchain_nr;
+	if (rpt_grow_frames(r, nr) < 0)
+		return -HWPROF_E_NOMEM;
+	unsigned cpumode = HWPROF_MISC_USER;
+	size_t n = 0;
+	int32_t pid = (int32_t)sm->pid, tid = (int32_t)sm->tid;
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = hwprof_u64_at(sm->callchain, i);
+		if (ip >= HWPROF_CONTEXT_MAX) {
+			switch (ip) {
+			case HWPROF_CONTEXT_HV: cpumode = HWPROF_MISC_HYPERVISOR; break;
+			case HWPROF_CONTEXT_KERNEL: cpumode = HWPROF_MISC_KERNEL; break;
+			case HWPROF_CONTEXT_USER: cpumode = HWPROF_MISC_USER; break;
+			default: return 0;
+			}
+			continue;
+		}
+		struct hwprof_hist_frame *fr = &r->frames[n++];
+		memset(fr, 0, sizeof(*fr));
+		fr->ip = ip;
+		fr->level = '.';
+		struct hwprof_map_info mi;
+		if (find_map(r, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
+			struct hwprof_symres res = { 0 };
+			hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
+			fr->dso = mi.dso;
+			fr->map_start = mi.start;
+			fr->map_pgoff = mi.pgoff;
+			fr->dso_rank = dso_rank(r, mi.dso);
+			fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+			fr->sym = res.sym;
+		}
+	}
+	if (r->caller_order) {
+		for (size_t i = 0; i < n / 2; i++) {
+			struct hwprof_hist_frame t = r->frames[i];
+			r->frames[i] = r->frames[n - 1 - i];
+			r->frames[n - 1 - i] = t;
+		}
+	}
+	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
+	return (int)(n < max ? n : max);
+}
+
+/* The entry fields of an address: comm, map, symbol. */
+static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int32_t pid, int32_t tid,
+		       unsigned cpumode, uint64_t ip)
+{
+	hs->comm = hwprof_session_thread_comm(r->s, pid, tid);
+	hs->pid = pid;
+	hs->tid = tid;
+	hs->ip = ip;
+	hs->level = '.';
+	struct hwprof_map_info mi;
+	if (find_map(r, pid, tid, cpumode, ip, &mi, &hs->level) == 1) {
+		struct hwprof_symres res = { 0 };
+		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
+		hs->dso = mi.dso;
+		hs->map_start = mi.start;
+		hs->map_pgoff = mi.pgoff;
+		hs->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+		hs->sym = res.sym;
+		hs->ip = res.addr;
+	}
+}
+
+int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
+		   uint64_t ip, uint64_t period)
+{
+	if (idx >= r->nr_hists)
+		return -HWPROF_E_INVAL;
+	struct hwprof_hist_sample hs;
+	memset(&hs, 0, sizeof(hs));
+	resolve_ip(r, &hs, pid, tid, cpumode, ip);
+	hs.cpu = cpu;
+	hs.period = period;
+	return hwprof_hist_add(r->hists[idx], &hs);
+}
+
+int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
+{
+	const struct hwprof_evsel *ev = sm->evsel;
+	if (!ev)
+		return 0;
+	int rc = grow(r, ev->idx + 1);
+	if (rc < 0)
+		return rc;
+	struct hwprof_hist_sample hs;
+	memset(&hs, 0, sizeof(hs));
+	resolve_ip(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, sm->ip);
+	hs.cpu = (sm->sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
+	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
+	size_t n = 0;
+	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
+		int cn = resolve_chain(r, sm);
+		if (cn < 0)
+			return cn;
+		n = (size_t)cn;
+	}
+	return hwprof_hist_add_chain(r->hists[ev->idx], &hs, r->frames, n);
+}
+
+int report_run_read(struct report_run *r, struct cli_progress *bar)
+{
+	struct hwprof_event ev;
+	int rc;
+	uint64_t n = 0;
+	while ((rc = hwprof_session_next(r->s, &ev)) > 0) {
+		if (bar && ++n % PROGRESS_EVERY == 0)
+			cli_progress_update(bar, ev.rec.offset);
+		if (ev.rec.type == HWPROF_RECORD_MMAP || ev.rec.type == HWPROF_RECORD_MMAP2) {
+			if (note_mmap(r, &ev.rec) < 0)
+				return -HWPROF_E_NOMEM;
+			continue;
+		}
+		if (r->spe) {
+			int e = report_spe_event(r->spe, &ev);
+			if (e > 0)
+				return -HWPROF_E_UNSUPPORTED; /* AUX data other than SPE */
+			if (e < 0)
+				return -HWPROF_E_INVAL; /* message printed */
+		} else if (ev.rec.type == HWPROF_RECORD_AUXTRACE_INFO) {
+			return -HWPROF_E_UNSUPPORTED; /* pipe streams say it here */
+		}
+		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {
+			r->lost_samples += hwprof_u64_at(ev.rec.data, 1);
+			continue;
+		}
+		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
+			continue;
+		int e = report_run_sample(r, &ev.sample);
+		if (e < 0)
+			return e;
+	}
+	if (rc < 0)
+		return rc;
+	if (r->spe && report_spe_flush(r->spe) < 0)
+		return -HWPROF_E_INVAL;
+	for (uint32_t i = 0; i < r->nr_hists; i++) {
+		int e = hwprof_hist_finish(r->hists[i]);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}

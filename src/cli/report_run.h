@@ -1,0 +1,64 @@
+/* hwprof report's reading pass: samples resolved (comm, map, symbol) and
+ * summed into one histogram per event of the file. */
+#ifndef HWPROF_CLI_REPORT_RUN_H
+#define HWPROF_CLI_REPORT_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/progress.h"
+#include "hwprof/itrace.h"
+#include "hwprof/perfdata.h"
+#include "hwprof/report.h"
+#include "hwprof/session.h"
+#include "hwprof/symbols.h"
+
+struct hwprof_session;
+
+struct report_run {
+	struct hwprof_session *s;
+	struct hwprof_symbols *syms;
+	struct hwprof_hist **hists;    /* one per evsel index */
+	uint32_t nr_hists;
+	uint64_t lost_samples;         /* sum of LOST_SAMPLES records */
+	const char **names;            /* per histogram: a synthesized event's
+	                                * name, NULL for the file's events */
+	struct report_spe *spe;        /* Arm SPE synthesis, or NULL */
+	enum hwprof_hist_key sort[HWPROF_HK_NR * 2];
+	size_t nr_sort;
+	/* call graphs: chains resolved and kept per entry */
+	bool callchain, caller_order;
+	int max_stack;              /* --max-stack; < 0: perf's 127 */
+	unsigned chain_flags;       /* HWPROF_HIST_* */
+	struct hwprof_hist_frame *frames;   /* per-sample scratch */
+	size_t cap_frames;
+	/* perf's DSO objects in creation order (MMAP records), for ranks */
+	const char **dso_names;
+	size_t nr_dsos, cap_dsos;
+	bool kmap_checked, have_kmap;     /* the kernel map up to its last symbol */
+	struct hwprof_map_info kmap;
+	uint64_t kmap_end;
+	const char *last_dso_name;
+	uint32_t last_dso_rank;
+};
+
+int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
+		    const enum hwprof_hist_key *sort, size_t nr_sort);
+/* Before reading: keep call graphs (children: accumulate; caller_order:
+ * chains root first). */
+void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
+void report_run_fini(struct report_run *r);
+/* A synthesized event after the file's: returns its histogram index. */
+int report_run_add_event(struct report_run *r, const char *name);
+/* A synthesized sample into histogram idx (no callchain). */
+int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
+		   uint64_t ip, uint64_t period);
+/* Decode Arm SPE AUX data with these --itrace options while reading. */
+int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace);
+/* One parsed sample into its event's histogram. */
+int report_run_sample(struct report_run *r, const struct hwprof_sample *sm);
+/* Reads the rest of the session and finishes the histograms; < 0 on an
+ * input error (the perfdata handle says where) or allocation failure. */
+int report_run_read(struct report_run *r, struct cli_progress *bar);
+
+#endif

@@ -1,0 +1,632 @@
+/* Histogram entries keyed by perf report's sort keys. perf 6.1 finds a
+ * sample's entry by walking a red-black tree with the keys' compare
+ * functions; those are not a total order (an unresolved symbol compares by
+ * address alone, a resolved one by DSO first), so an equal entry can be
+ * missed and a second one made. To give the same entries we keep the same
+ * tree (hist_tree.c), then redo perf's collapse pass when a key has a
+ * collapse function (comm), and order the result as perf's output tree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/report.h"
+#include "report/hist_chain.h"
+#include "report/hist_tree.h"
+#include "report/report_int.h"
+
+struct hwprof_hist {
+	enum hwprof_hist_key keys[HWPROF_HK_NR * 2];  /* identity keys */
+	size_t nr_keys;
+	enum hwprof_hist_key sort[HWPROF_HK_NR * 2];  /* output order */
+	size_t nr_sort;
+	struct hwprof_hist_entry *e;
+	size_t n, cap;
+	struct ht_tree in;          /* perf's entries_in */
+	bool chains, children, graph, caller;
+	struct hc_trie trie;
+	uint32_t *frame_ids, *cache; /* per-sample scratch */
+	const struct hwprof_hist_sample *key_sample; /* its comm, interned */
+	const char *key_comm;
+	uint32_t key_comm_id;
+	struct rpt_map short_ids;   /* (long name pointer, kernel) -> id */
+	const char **short_names;   /* by id (ids are shared with comms) */
+	size_t cap_short;
+	size_t cap_frame_ids, cap_cache;
+	bool need_collapse;
+	struct rpt_strings strs;
+	struct rpt_map ids;         /* interned string pointer -> id */
+	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
+	const char **id_str;
+	size_t nr_sorted, cap_sorted, cap_rank, cap_id_str;
+	uint64_t total_period, nr_samples;
+	uint32_t *order;            /* output order (indexes into e) */
+	size_t n_out;               /* entries left after collapsing */
+	bool finished;
+};
+
+static const struct { const char *name; enum hwprof_hist_key key; } key_names[] = {
+	{ "comm", HWPROF_HK_COMM }, { "pid", HWPROF_HK_PID }, { "dso", HWPROF_HK_DSO },
+	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
+	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
+	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD },
+};
+
+HWPROF_API int hwprof_hist_key_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (!strcmp(name, key_names[i].name))
+			return (int)key_names[i].key;
+	return -1;
+}
+
+HWPROF_API void hwprof_dso_short_name(const char *name, bool kernel_map, char *out, size_t len)
+{
+	if (!len)
+		return;
+	const char *base = rpt_basename(name);
+	size_t bl = strlen(base);
+	/* kernel modules: "[name]" without .ko[.xz|.gz|.zst], '-' as '_' */
+	const char *ko = kernel_map && name[0] == '/' ? strstr(base, ".ko") : NULL;
+	if (ko && (ko[3] == 0 || ko[3] == '.')) {
+		size_t n = (size_t)(ko - base), o = 0;
+		if (o + 1 < len)
+			out[o++] = '[';
+		for (size_t i = 0; i < n && o + 1 < len; i++)
+			out[o++] = base[i] == '-' ? '_' : base[i];
+		if (o + 1 < len)
+			out[o++] = ']';
+		out[o] = 0;
+		return;
+	}
+	if (bl >= len)
+		bl = len - 1;
+	memcpy(out, base, bl);
+	out[bl] = 0;
+}
+
+HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort)
+{
+	if (nr_sort > HWPROF_HK_NR * 2)
+		return -HWPROF_E_INVAL;
+	struct hwprof_hist *h = calloc(1, sizeof(*h));
+	if (!h)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < nr_sort; i++) {
+		if ((unsigned)sort[i] >= HWPROF_HK_NR) {
+			free(h);
+			return -HWPROF_E_INVAL;
+		}
+		h->sort[h->nr_sort++] = sort[i];
+		if (sort[i] < HWPROF_HK_FIRST_FIELD)
+			h->keys[h->nr_keys++] = sort[i];
+	}
+	for (size_t i = 0; i < h->nr_keys; i++)
+		if (h->keys[i] == HWPROF_HK_COMM)
+			h->need_collapse = true;
+	ht_init(&h->in);
+	*out = h;
+	return 0;
+}
+
+HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
+{
+	if (!h)
+		return;
+	free(h->e);
+	ht_free(&h->in);
+	hc_free(&h->trie);
+	rpt_map_free(&h->short_ids);
+	free(h->short_names);
+	free(h->frame_ids);
+	free(h->cache);
+	free(h->order);
+	rpt_strings_free(&h->strs);
+	rpt_map_free(&h->ids);
+	free(h->sorted);
+	free(h->rank);
+	free(h->id_str);
+	free(h);
+}
+
+/* Interned string and a dense id for it (equal strings, equal ids). */
+static int intern_id(struct hwprof_hist *h, const char *s, const char **out, uint32_t *id)
+{
+	const char *p = rpt_intern(&h->strs, s);
+	if (!p)
+		return -HWPROF_E_NOMEM;
+	uint32_t v = (uint32_t)h->ids.len;
+	int r = rpt_map_get(&h->ids, (uint64_t)(uintptr_t)p, 0, &v, true);
+	if (r < 0)
+		return -HWPROF_E_NOMEM;
+	if (r == 0) {
+		/* a new string: its place in strcmp order, so compares are
+		 * rank compares (few distinct comms and DSOs) */
+		if (rpt_grow(&h->sorted, &h->cap_sorted, h->nr_sorted + 1, sizeof(*h->sorted)) < 0 ||
+		    rpt_grow(&h->rank, &h->cap_rank, (size_t)v + 1, sizeof(*h->rank)) < 0 ||
+		    rpt_grow(&h->id_str, &h->cap_id_str, (size_t)v + 1, sizeof(*h->id_str)) < 0)
+			return -HWPROF_E_NOMEM;
+		h->id_str[v] = p;
+		size_t lo = 0, hi = h->nr_sorted;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(h->id_str[h->sorted[mid]], p) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(h->sorted + lo + 1, h->sorted + lo, (h->nr_sorted - lo) * sizeof(*h->sorted));
+		h->sorted[lo] = v;
+		h->nr_sorted++;
+		for (size_t i = lo; i < h->nr_sorted; i++)
+			h->rank[h->sorted[i]] = (uint32_t)i;
+	}
+	*out = p;
+	*id = v;
+	return 0;
+}
+
+static uint64_t sym_size(const struct hwprof_sym *s)
+{
+	return s ? s->end - s->start : 0;
+}
+
+/* perf's cmp_null(l, r): a missing value sorts as the larger one */
+static int cmp_null(const void *l, const void *r)
+{
+	if (!l && !r)
+		return 0;
+	return !l ? -1 : 1;
+}
+
+static int sgn64(int64_t v)
+{
+	return v < 0 ? -1 : v > 0;
+}
+
+/* perf's field_cmp for output fields: the larger value sorts first */
+static int u64_cmp(uint64_t a, uint64_t b)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+/* strcmp(b, a) of two interned strings, by their ranks */
+static int str_cmp_ids(const struct hwprof_hist *h, uint32_t a, uint32_t b)
+{
+	return a == b ? 0 : h->rank[b] < h->rank[a] ? -1 : 1;
+}
+
+static int dso_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
+{
+	if (!a->dso_short || !b->dso_short)
+		return cmp_null(a->dso_short, b->dso_short);
+	return str_cmp_ids(h, a->dso_id, b->dso_id);
+}
+
+/* perf's se_cmp(left = a, right = b) for one key */
+static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
+{
+	switch (k) {
+	case HWPROF_HK_COMM:
+		return str_cmp_ids(h, a->comm_id, b->comm_id);
+	case HWPROF_HK_PID: return sgn64((int64_t)b->tid - a->tid);
+	case HWPROF_HK_CPU: return sgn64((int64_t)b->cpu - a->cpu);
+	case HWPROF_HK_DSO: return dso_cmp(h, a, b);
+	case HWPROF_HK_SYM_SIZE: {
+		uint64_t l = sym_size(b->sym), r = sym_size(a->sym);
+		return l < r ? -1 : l > r;
+	}
+	case HWPROF_HK_SYM: {
+		if (!a->sym && !b->sym)
+			return sgn64((int64_t)(b->ip - a->ip));
+		int d = dso_cmp(h, a, b);
+		if (d)
+			return d;
+		if (!a->sym || !b->sym)
+			return cmp_null(a->sym, b->sym);
+		if (a->sym == b->sym)
+			return 0;
+		if (a->sym->start != b->sym->start)
+			return sgn64((int64_t)(b->sym->start - a->sym->start));
+		return sgn64((int64_t)(b->sym->end - a->sym->end));
+	}
+	case HWPROF_HK_OVERHEAD: return u64_cmp(a->period, b->period);
+	case HWPROF_HK_CHILDREN: return u64_cmp(a->acc_period, b->acc_period);
+	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
+	case HWPROF_HK_SAMPLES: return u64_cmp(a->nr_samples, b->nr_samples);
+	case HWPROF_HK_NR: break;
+	}
+	return 0;
+}
+
+/* perf's se_sort (output order) for one key: like cmp except symbols,
+ * which sort by name */
+static int key_sort(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
+		    const struct hwprof_hist_entry *b)
+{
+	if (k != HWPROF_HK_SYM)
+		return key_cmp(h, k, a, b);
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	return sgn64(strcmp(b->sym->name, a->sym->name));
+}
+
+/* entry_cmp(a, b) == 0, without ordering strings */
+static bool entry_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		     const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case HWPROF_HK_COMM:
+			if (a->comm_id != b->comm_id)
+				return false;
+			break;
+		case HWPROF_HK_DSO:
+			if (a->dso_id != b->dso_id)
+				return false;
+			break;
+		case HWPROF_HK_SYM:
+			if (!a->sym && !b->sym) {
+				if (a->ip != b->ip)
+					return false;
+				break;
+			}
+			if (a->dso_id != b->dso_id || !a->sym || !b->sym)
+				return false;
+			if (a->sym != b->sym && (a->sym->start != b->sym->start || a->sym->end != b->sym->end))
+				return false;
+			break;
+		default:
+			if (key_cmp(h, h->keys[i], a, b))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+static int entry_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		     const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		int c = key_cmp(h, h->keys[i], a, b);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* The key fields of an entry for a sample or a callchain frame. */
+static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map, uint32_t *id,
+			const char **name);
+
+static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const struct hwprof_hist_sample *s,
+		    const char *dso, bool kernel_map, const struct hwprof_sym *sym, uint64_t ip, char level,
+		    uint64_t map_start, uint64_t map_pgoff)
+{
+	memset(k, 0, sizeof(*k));
+	int rc;
+	if (h->key_sample == s) { /* frames of the sample being added */
+		k->comm = h->key_comm;
+		k->comm_id = h->key_comm_id;
+	} else {
+		if ((rc = intern_id(h, s->comm ? s->comm : "", &k->comm, &k->comm_id)) < 0)
+			return rc;
+		h->key_sample = s;
+		h->key_comm = k->comm;
+		h->key_comm_id = k->comm_id;
+	}
+	k->pid = s->pid;
+	k->tid = s->tid;
+	k->cpu = s->cpu;
+	k->dso = dso;
+	k->dso_id = UINT32_MAX;
+	if (dso && (rc = dso_short_id(h, dso, kernel_map, &k->dso_id, &k->dso_short)) < 0)
+		return rc;
+	k->sym = sym;
+	k->ip = ip;
+	k->map_start = map_start;
+	k->map_pgoff = map_pgoff;
+	k->level = level;
+	k->chain = HWPROF_CHAIN_NONE;
+	return 0;
+}
+
+/* A DSO's short name, interned, by the caller's (stable) long-name
+ * pointer. */
+static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map, uint32_t *id,
+			const char **name)
+{
+	uint32_t v = UINT32_MAX;
+	uint64_t key = (uint64_t)(uintptr_t)dso;
+	int r = rpt_map_get(&h->short_ids, key, kernel_map, &v, false);
+	if (r < 0)
+		return -HWPROF_E_NOMEM;
+	if (r == 1) {
+		*id = v;
+		*name = h->short_names[v];
+		return 0;
+	}
+	char sn[1024];
+	hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
+	int rc = intern_id(h, sn, name, id);
+	if (rc < 0)
+		return rc;
+	if (rpt_grow(&h->short_names, &h->cap_short, (size_t)*id + 1, sizeof(*h->short_names)) < 0)
+		return -HWPROF_E_NOMEM;
+	h->short_names[*id] = *name;
+	v = *id;
+	if (rpt_map_get(&h->short_ids, key, kernel_map, &v, true) < 0)
+		return -HWPROF_E_NOMEM;
+	return 0;
+}
+
+/* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
+ * going left; add the period as the sample's own (self) or only to the
+ * accumulated numbers. Returns the entry index or < 0. */
+static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint64_t period, bool self)
+{
+	uint32_t x = h->in.root, parent = HT_NIL;
+	bool left = false;
+	while (x != HT_NIL) {
+		int c = entry_cmp(h, &h->e[x], k);
+		if (!c)
+			break;
+		parent = x;
+		left = c < 0;
+		x = left ? h->in.n[x].left : h->in.n[x].right;
+	}
+	if (x == HT_NIL) {
+		if (h->n >= UINT32_MAX - 1)
+			return -HWPROF_E_NOMEM;
+		if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0 || ht_reserve(&h->in, h->n + 1) < 0)
+			return -HWPROF_E_NOMEM;
+		x = (uint32_t)h->n;
+		h->e[x] = *k;
+		if (h->chains && hc_new_root(&h->trie, &h->e[x].chain) < 0)
+			return -HWPROF_E_NOMEM;
+		ht_insert(&h->in, x, parent, left);
+		h->n++;
+	}
+	struct hwprof_hist_entry *e = &h->e[x];
+	if (self) {
+		e->period += period;
+		e->nr_samples++;
+	}
+	if (h->children) {
+		e->acc_period += period;
+		e->acc_samples++;
+	}
+	return x;
+}
+
+HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s)
+{
+	return hwprof_hist_add_chain(h, s, NULL, 0);
+}
+
+HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags)
+{
+	h->children = flags & HWPROF_HIST_CHILDREN;
+	h->graph = flags & HWPROF_HIST_GRAPH;
+	h->caller = flags & HWPROF_HIST_CALLER;
+	h->chains = h->children || h->graph;
+}
+
+HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_hist_sample *s,
+				     const struct hwprof_hist_frame *chain, size_t n)
+{
+	struct hwprof_hist_entry k;
+	h->key_sample = NULL; /* the caller may reuse the sample struct */
+	int rc = make_key(h, &k, s, s->dso, s->kernel_map, s->sym, s->ip, s->level, s->map_start, s->map_pgoff);
+	if (rc < 0)
+		return rc;
+	h->nr_samples++;
+	h->total_period += s->period;
+	int64_t self = findnew(h, &k, s->period, true);
+	if (self < 0)
+		return (int)self;
+	if (!h->chains || !n)
+		return 0;
+	if (rpt_grow(&h->frame_ids, &h->cap_frame_ids, n, sizeof(*h->frame_ids)) < 0 ||
+	    rpt_grow(&h->cache, &h->cap_cache, n + 1, sizeof(*h->cache)) < 0)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (hc_frame(&h->trie, &chain[i], &h->frame_ids[i]) < 0)
+			return -HWPROF_E_NOMEM;
+	if (hc_append(&h->trie, h->e[self].chain, h->frame_ids, n, s->period) < 0)
+		return -HWPROF_E_NOMEM;
+	if (n > h->e[self].max_depth)
+		h->e[self].max_depth = (uint32_t)n;
+	if (!h->children)
+		return 0;
+	/* perf's cumulative entries: each distinct entry of the chain once */
+	size_t nc = 0;
+	h->cache[nc++] = (uint32_t)self;
+	char level = s->level;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_hist_frame *f = &chain[i];
+		if (f->dso)
+			level = f->level;  /* else perf keeps the previous level */
+		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
+				   f->map_pgoff)) < 0)
+			return rc;
+		bool dup = false;
+		for (size_t j = 0; j < nc && !dup; j++)
+			dup = entry_eq(h, &h->e[h->cache[j]], &k);
+		if (dup)
+			continue;
+		int64_t x = findnew(h, &k, s->period, false);
+		if (x < 0)
+			return (int)x;
+		h->cache[nc++] = (uint32_t)x;
+		if (hc_append(&h->trie, h->e[x].chain, h->frame_ids + i, n - i, s->period) < 0)
+			return -HWPROF_E_NOMEM;
+		if (n - i > h->e[x].max_depth)
+			h->e[x].max_depth = (uint32_t)(n - i);
+	}
+	return 0;
+}
+
+/* perf's hist_entry__sort(a, b): > 0 puts a before b. */
+static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		    const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_sort; i++) {
+		int c = key_sort(h, h->sort[i], a, b);
+		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
+			/* perf's __hpp__sort_acc: caller above callee */
+			int64_t d = (int64_t)b->max_depth - a->max_depth;
+			c = sgn64(h->caller ? -d : d);
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* perf's hists__collapse_resort(): the entries re-inserted in tree order
+ * into a new tree with the same compare, merging those it finds equal.
+ * Leaves the surviving entries' indexes in tree order in h->order. */
+static int collapse(struct hwprof_hist *h, size_t *nr)
+{
+	struct ht_tree t;
+	ht_init(&t);
+	if (ht_reserve(&t, h->n) < 0)
+		return -HWPROF_E_NOMEM;
+	for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x)) {
+		uint32_t y = t.root, parent = HT_NIL;
+		bool left = false, merged = false;
+		while (y != HT_NIL) {
+			int c = entry_cmp(h, &h->e[y], &h->e[x]);
+			if (!c) {
+				struct hwprof_hist_entry *d = &h->e[y], *e = &h->e[x];
+				d->period += e->period;
+				d->nr_samples += e->nr_samples;
+				d->acc_period += e->acc_period;
+				d->acc_samples += e->acc_samples;
+				if (e->max_depth > d->max_depth)
+					d->max_depth = e->max_depth;
+				if (h->chains && hc_merge(&h->trie, d->chain, e->chain) < 0) {
+					ht_free(&t);
+					return -HWPROF_E_NOMEM;
+				}
+				merged = true;
+				break;
+			}
+			parent = y;
+			left = c < 0;
+			y = left ? t.n[y].left : t.n[y].right;
+		}
+		if (!merged)
+			ht_insert(&t, x, parent, left);
+	}
+	size_t n = 0;
+	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x))
+		h->order[n++] = x;
+	ht_free(&t);
+	*nr = n;
+	return 0;
+}
+
+HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
+{
+	if (h->finished)
+		return 0;
+	h->order = malloc((h->n ? h->n : 1) * sizeof(*h->order));
+	if (!h->order)
+		return -HWPROF_E_NOMEM;
+	size_t n = 0;
+	if (h->need_collapse) {
+		if (collapse(h, &n) < 0)
+			return -HWPROF_E_NOMEM;
+	} else {
+		for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x))
+			h->order[n++] = x;
+	}
+	/* perf's output tree, filled in that order: sort(new, iter) > 0 goes
+	 * left. The children tie-break makes the order intransitive, so the
+	 * tree itself decides. */
+	struct ht_tree t;
+	ht_init(&t);
+	if (ht_reserve(&t, h->n) < 0)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = h->order[i], y = t.root, parent = HT_NIL;
+		bool left = false;
+		while (y != HT_NIL) {
+			parent = y;
+			left = sort_cmp(h, &h->e[x], &h->e[y]) > 0;
+			y = left ? t.n[y].left : t.n[y].right;
+		}
+		ht_insert(&t, x, parent, left);
+	}
+	size_t k = 0;
+	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x))
+		h->order[k++] = x;
+	ht_free(&t);
+	h->n_out = n;
+	h->finished = true;
+	return 0;
+}
+
+HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h)
+{
+	return h->finished ? h->n_out : h->n;
+}
+
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i)
+{
+	if (i >= hwprof_hist_nr_entries(h))
+		return NULL;
+	return &h->e[h->finished ? h->order[i] : i];
+}
+
+HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h)
+{
+	return h->total_period;
+}
+
+HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h)
+{
+	return h->nr_samples;
+}
+
+HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit)
+{
+	for (size_t i = 0; i < hwprof_hist_nr_entries(h); i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
+		if (e->chain != HWPROF_CHAIN_NONE)
+			hc_sort(&h->trie, e->chain, min_hit);
+	}
+}
+
+HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwprof_hist *h, uint32_t node)
+{
+	return &h->trie.f[h->trie.n[node].frame];
+}
+
+HWPROF_API uint64_t hwprof_chain_hit(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].hit;
+}
+
+HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].hit + h->trie.n[node].children_hit;
+}
+
+HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].nr_children;
+}
+
+HWPROF_API uint32_t hwprof_chain_first(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].sorted_first;
+}
+
+HWPROF_API uint32_t hwprof_chain_next(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].sorted_next;
+}

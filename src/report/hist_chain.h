@@ -1,0 +1,41 @@
+/* Callchain tries of the report histograms: interned frames and trie
+ * nodes shared by all entries of a hist, found through hash maps. */
+#ifndef HWPROF_REPORT_HIST_CHAIN_H
+#define HWPROF_REPORT_HIST_CHAIN_H
+
+#include "hwprof/report.h"
+#include "report/report_int.h"
+
+struct hc_node {
+	uint32_t frame, parent;
+	uint32_t first_child, next_sibling;   /* unsorted, newest first */
+	uint32_t sorted_first, sorted_next;
+	uint32_t nr_children;
+	uint32_t last_child;                  /* the child used last: chains repeat */
+	uint64_t hit, children_hit;
+};
+
+struct hc_trie {
+	struct hc_node *n;
+	size_t nr, cap;
+	struct rpt_map child_map;       /* (parent, frame) -> node */
+	struct hwprof_hist_frame *f;
+	size_t nf, capf;
+	struct rpt_map frame_map;       /* (dso, has sym, start or ip) -> frame */
+	uint32_t *scratch;              /* sorting buffer */
+	size_t cap_scratch;
+};
+
+void hc_free(struct hc_trie *t);
+/* Frame id for a frame (interned: perf's match by DSO and symbol start,
+ * or address without a symbol). */
+int hc_frame(struct hc_trie *t, const struct hwprof_hist_frame *fr, uint32_t *id);
+int hc_new_root(struct hc_trie *t, uint32_t *root);
+/* Appends a chain of frame ids below root with period. */
+int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, size_t n, uint64_t period);
+/* Adds every chain of src's trie into dst (perf's callchain_merge). */
+int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src);
+/* Sorted children lists below root, nodes under min_hit left out. */
+int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit);
+
+#endif

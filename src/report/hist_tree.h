@@ -1,0 +1,33 @@
+/* A red-black tree over array indexes, with the kernel rbtree's insertion
+ * balancing: perf keeps hist entries in such trees and finds an entry by
+ * walking from the root with its (not always transitive) sort compare, so
+ * the tree's exact shape decides which entries merge. Nodes are entry
+ * indexes; the caller walks the tree and links a new node itself. */
+#ifndef HWPROF_REPORT_HIST_TREE_H
+#define HWPROF_REPORT_HIST_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HT_NIL UINT32_MAX
+
+struct ht_node { uint32_t left, right, parent; bool red; };
+
+struct ht_tree {
+	uint32_t root;
+	struct ht_node *n;      /* indexed by entry index */
+	size_t cap;
+};
+
+void ht_init(struct ht_tree *t);
+void ht_free(struct ht_tree *t);
+/* Room for node indexes below n. */
+int ht_reserve(struct ht_tree *t, size_t n);
+/* Links node x as the left (or right) child of parent (HT_NIL: root) and
+ * rebalances. */
+void ht_insert(struct ht_tree *t, uint32_t x, uint32_t parent, bool left);
+uint32_t ht_first(const struct ht_tree *t);
+uint32_t ht_next(const struct ht_tree *t, uint32_t x);
+
+#endif
