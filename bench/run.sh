@@ -70,4 +70,5 @@ done
 
 echo; echo "== Intel PT flow: hwprof (1 thread, all CPUs) vs libipt's block decoder and perf"; bench/pt_flow_bench.sh
 echo; echo "== Arm SPE: perf script --itrace=i1i vs hwprof synthesis"; bench/spe_bench.sh
+echo; echo "== Intel PT: perf script --itrace=b / i100i / --insn-trace vs hwprof"; bench/pt_script_bench.sh
 echo; ./bench/record_overhead.sh

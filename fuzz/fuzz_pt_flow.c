@@ -60,5 +60,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	run(data, size, 0);
 	run(data, size, HWPROF_PT_FLOW_NORETCOMP);
+	run(data, size, HWPROF_PT_FLOW_RESYNC_IP); /* perf's error recovery (script) */
 	return 0;
 }

@@ -111,6 +111,9 @@ struct hwprof_pt_time_conv {
 /* Configuration flags. */
 #define HWPROF_PT_FLOW_NORETCOMP 0x1  /* the trace was made with noretcomp:
 				       * every RET has a TIP */
+#define HWPROF_PT_FLOW_RESYNC_IP 0x2  /* after an error resume at the next
+				       * packet with an IP (perf's recovery),
+				       * not at the next PSB */
 
 struct hwprof_pt_flow_config {
 	unsigned flags;          /* HWPROF_PT_FLOW_* */
@@ -149,6 +152,9 @@ enum hwprof_pt_ev_type {
 	HWPROF_PT_EV_ERROR,      /* err: -HWPROF_E_*, code: HWPROF_PT_ERR_*,
 				  * offset: trace offset; decoding resumes at
 				  * the next PSB */
+	HWPROF_PT_EV_PSB,        /* a PSB+ (offset: the PSB's); ip: its FUP, where
+				  * the walk reached it, 0 when tracing was off
+				  * or at a synchronisation */
 	HWPROF_PT_EV_COUNT
 };
 
@@ -170,6 +176,8 @@ enum hwprof_pt_err_kind {
 #define HWPROF_PT_EVF_NR     0x4  /* PIP: non-root */
 #define HWPROF_PT_EVF_STATUS 0x8  /* ENABLE: from PSB+ or OVF (not a PGE) */
 #define HWPROF_PT_EVF_COMPRESSED 0x10 /* BLOCK ending in RET: compressed */
+#define HWPROF_PT_EVF_END    0x20  /* ENABLE: and off again at once (a
+				    * resynchronisation that found TIP.PGD) */
 
 struct hwprof_pt_event {
 	uint8_t type;        /* enum hwprof_pt_ev_type */
@@ -249,6 +257,8 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 #define HWPROF_PT_EMU_DEFER_TIP 0x8   /* hold indirect JMP/CALL TIPs behind a
 				       * filling TNT, send them after it (SDM
 				       * "Deferred TIPs"); implies long TNTs */
+#define HWPROF_PT_EMU_TIME_ZERO 0x10  /* perf.data: cap_user_time_zero set, so
+				       * perf decodes a TIMING trace with time */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/print_header.h"
 #include "cli/print_script.h"
+#include "cli/script_pt.h"
 #include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
@@ -47,8 +48,12 @@ static void usage(FILE *f, bool full, bool fields)
 		   "beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127\n"
 		   "        --itrace[=<opts>]\n"
 		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
-		   "                          perf-arm-spe(1)); without it perf's default set\n"
+		   "                          perf-arm-spe(1); Intel PT: b c r e p g i<N>i s<N>, see perf-intel-pt(1));\n"
+		   "                          without it perf's default set\n"
 		   "        --no-itrace       Do not decode AUX trace data\n"
+		   "        --insn-trace      Decode instructions from itrace\n"
+		   "        --call-trace      Show call stack from itrace\n"
+		   "        --call-ret-trace  Show call and return stack from itrace\n"
 		   "        --header-only     Show only data header.\n"
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
@@ -84,7 +89,8 @@ static int sysctl_max_stack(void)
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
-	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK };
+	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_INSN_TRACE,
+	       O_CALL_TRACE, O_CALL_RET_TRACE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -102,6 +108,9 @@ int cmd_script(int argc, char **argv)
 		{ "inline", no_argument, NULL, O_INLINE },
 		{ "no-inline", no_argument, NULL, O_NO_INLINE },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "insn-trace", no_argument, NULL, O_INSN_TRACE },
+		{ "call-trace", no_argument, NULL, O_CALL_TRACE },
+		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -162,6 +171,22 @@ int cmd_script(int argc, char **argv)
 			itrace.set = true;
 			itrace.dont_decode = true;
 			break;
+		case O_INSN_TRACE: /* perf 6.1: these fields, i0ns, --ns */
+			if (script_parse_fields(&o, "+insn,-event,-period") < 0)
+				return 129;
+			hwprof_itrace_opts_parse(&itrace, "i0ns", false);
+			o.nanosecs = true;
+			break;
+		case O_CALL_TRACE: /* perf 6.1: these fields, cewp, --ns, DSOs padded to 50 */
+		case O_CALL_RET_TRACE: /* and crewp with flags, unpadded */
+			if (script_parse_fields(&o, c == O_CALL_TRACE ? "-ip,-addr,-event,-period,+callindent"
+								: "-ip,-addr,-event,-period,+callindent,+flags") < 0)
+				return 129;
+			hwprof_itrace_opts_parse(&itrace, c == O_CALL_TRACE ? "cewp" : "crewp", false);
+			o.nanosecs = true;
+			if (c == O_CALL_TRACE)
+				o.pad_dso = 50;
+			break;
 		default:
 			usage(stderr, true, true);
 			return cli_usage_error("script", "unknown option '%s'", argv[optind - 1]);
@@ -208,15 +233,16 @@ int cmd_script(int argc, char **argv)
 	int rc = 0, status = 0;
 	bool pipe = hwprof_perfdata_info(h)->pipe;
 	struct script_spe *spe = NULL;
+	struct script_pt *pt = NULL;
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
-	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0) {
+	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0 || script_pt_new(&pt, p, s, &itrace, stdout) < 0) {
 		status = cli_error("script", "out of memory");
 		goto out;
 	}
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
-		if ((status = script_spe_event(spe, &ev)))
+		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
 			break;
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
 			continue;
@@ -230,6 +256,8 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!status && rc >= 0)
 		status = script_spe_flush(spe);
+	if (!status && rc >= 0)
+		status = script_pt_flush(pt);
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		fflush(stdout);
@@ -240,6 +268,7 @@ int cmd_script(int argc, char **argv)
 out:
 	fflush(stdout);
 	script_spe_free(spe);
+	script_pt_free(pt);
 	script_printer_free(p);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);

@@ -302,6 +302,22 @@ static void print_ip_sym(struct script_printer *p, int t, int32_t pid, int32_t t
 	fwrite(buf, 1, n, p->f);
 }
 
+size_t script_chain_entry(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			  char *buf, size_t size)
+{
+	char sym[4096];
+	uint64_t addr;
+	size_t n = sym_text(p, t, pid, tid, cpumode, ip, true, sym, sizeof(sym), &addr);
+	int k = snprintf(buf, size, "\t%16llx", (unsigned long long)addr);
+	if (k < 0 || (size_t)k >= size)
+		return 0;
+	if (n > size - 1 - (size_t)k)
+		n = size - 1 - (size_t)k;
+	memcpy(buf + k, sym, n);
+	buf[k + n] = 0;
+	return (size_t)k + n;
+}
+
 size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		       char *buf, size_t size)
 {
@@ -324,6 +340,35 @@ uint64_t script_printer_fields(const struct script_printer *p, int t)
 bool script_printer_nanosecs(const struct script_printer *p)
 {
 	return p->o->nanosecs;
+}
+
+bool script_printer_user_set(const struct script_printer *p, int t)
+{
+	return p->o->out[t].user_set;
+}
+
+bool script_printer_print_flags(const struct script_printer *p)
+{
+	return p->o->print_flags;
+}
+
+int script_printer_pad_dso(const struct script_printer *p)
+{
+	return p->o->pad_dso;
+}
+
+const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			    const char **dso)
+{
+	struct hwprof_map_info mi;
+	char level;
+	struct hwprof_symres r = { 0 };
+	*dso = NULL;
+	if (hwprof_session_find_map(p->s, pid, tid, cpumode, ip, &mi, &level) != 1)
+		return NULL;
+	*dso = mi.dso;
+	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
+	return r.sym ? r.sym->name : NULL;
 }
 
 int *script_printer_data_src_width(struct script_printer *p)
@@ -457,8 +502,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 								? s->period : a->sample_period));
 	if (PF(t, EVNAME))
 		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
-	if (PF(t, FLAGS))
-		fputs("                        ", f); /* perf's "  %-21s " of no flags */
+	if (p->o->print_flags) /* no branch flags in these samples */
+		fprintf(f, "  %-21s ", "");
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);
 		/* page faults: the address is code or data of the process */

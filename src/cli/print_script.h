@@ -36,6 +36,9 @@ struct script_opts {
 	bool no_callchain;         /* -G */
 	bool nanosecs;             /* --ns */
 	bool show_kernel_path;
+	bool print_flags;          /* -F flags: perf 6.1 keeps it apart from the
+				    * per-type fields (it sets no user_set) */
+	int pad_dso;               /* --call-trace: DSO names padded to this */
 	bool no_inline;            /* --no-inline: no inlined-function frames */
 	int max_stack;             /* --max-stack (perf: kernel.perf_event_max_stack) */
 };
@@ -60,6 +63,18 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 /* The fields type t prints (SFB bits), after the checks. */
 uint64_t script_printer_fields(const struct script_printer *p, int t);
 bool script_printer_nanosecs(const struct script_printer *p);
+/* -F named fields for type t (perf's output[type].user_set) */
+bool script_printer_user_set(const struct script_printer *p, int t);
+bool script_printer_print_flags(const struct script_printer *p);
+int script_printer_pad_dso(const struct script_printer *p);
+/* One callchain line "\t<addr in dso> sym+off (dso)" (no newline) as the
+ * sample lines of type t show it; returns the length. */
+size_t script_chain_entry(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			  char *buf, size_t size);
+/* The symbol name at ip (NULL: none) and its DSO's name (NULL: no map),
+ * for perf's callindent column. */
+const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			    const char **dso);
 /* the data_src column's running width, shared by every sample line */
 int *script_printer_data_src_width(struct script_printer *p);
 /* A synthesized event's name counts in the event column's width. */

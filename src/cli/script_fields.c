@@ -58,7 +58,7 @@ void script_opts_init(struct script_opts *o)
 		.invalid = inval };
 	o->out[OT_BP] = o->out[OT_HW];
 	o->out[OT_SYNTH] = (struct script_output){
-		.fields = COMMON | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_SYNTH), .invalid = inval };
+		.fields = COMMON | IPSYM | SFB(SF_SYNTH), .invalid = inval };
 	o->out[OT_OTHER] = o->out[OT_HW];
 }
 
@@ -127,6 +127,11 @@ int script_parse_fields(struct script_opts *o, const char *arg)
 			if (change != SET && change != DEFAULT)
 				goto badmix;
 			change = SET;
+		}
+		/* perf 6.1: "flags" is one switch for every event type */
+		if (!strcmp(tok, "flags")) {
+			o->print_flags = change != REMOVE;
+			continue;
 		}
 		unsigned i;
 		for (i = 0; i < SF_NR; i++)

@@ -70,6 +70,7 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	p[PTI_PMU_TYPE] = EMU_PMU_TYPE;
 	p[PTI_TIME_SHIFT] = timing;
 	p[PTI_TIME_MULT] = timing;
+	p[PTI_CAP_USER_TIME_ZERO] = (cfg->flags & HWPROF_PT_EMU_TIME_ZERO) != 0;
 	p[PTI_TSC_BIT] = 0x400;
 	p[PTI_NORETCOMP_BIT] = 0x800;
 	p[PTI_MTC_BIT] = 0x200;

@@ -14,7 +14,7 @@
 #define STACK_DEPTH 64           /* as the hardware's return-compression stack */
 #define MAX_BLOCKS_WITHOUT_PACKET 65536u  /* direct branches only: a loop */
 
-enum st { ST_SYNC, ST_OFF, ST_ON, ST_END };
+enum st { ST_SYNC, ST_OFF, ST_ON, ST_END, ST_RESYNC };
 
 /* What the next flow-relevant packet says. */
 enum ahead_kind {
@@ -25,7 +25,7 @@ enum ahead_kind {
 };
 
 /* Packets whose event happens at the following FUP's address. */
-enum { BIND_TSX = 1, BIND_PTW = 2, BIND_EXSTOP = 4, BIND_CFE = 8 };
+enum { BIND_TSX = 1, BIND_PTW = 2, BIND_EXSTOP = 4, BIND_CFE = 8, BIND_PSB = 16 };
 
 struct ahead {
 	uint8_t kind;
@@ -60,6 +60,7 @@ struct hwprof_pt_flow {
 	unsigned bind;
 	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_off;
 	uint32_t bind_cfe_type;
+	uint64_t bind_psb_off;
 
 	uint64_t stack[STACK_DEPTH];
 	unsigned sp, depth;
@@ -72,6 +73,8 @@ struct hwprof_pt_flow {
 	unsigned blocks_without_packet;
 	uint64_t look_off;       /* first packet the walk has not used up */
 	uint64_t sync_off;       /* PSB of the last synchronisation */
+	uint64_t resync_ip;      /* RESYNC_IP: where the error was (perf keeps
+				  * it as the IP of packets that suppress theirs) */
 	struct hwprof_pt_event q[QSIZE];
 	unsigned qh, qn;
 };
@@ -79,7 +82,7 @@ struct hwprof_pt_flow {
 static const char *const ev_names[HWPROF_PT_EV_COUNT] = {
 	"none", "block", "enable", "disable", "async", "ovf", "mode.exec", "mode.tsx",
 	"pip", "vmcs", "ptwrite", "cbr", "pwre", "pwrx", "mwait", "exstop", "cfe", "evd",
-	"tracestop", "error",
+	"tracestop", "error", "psb",
 };
 
 HWPROF_API const char *hwprof_pt_ev_name(unsigned type)
@@ -126,7 +129,8 @@ static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint
 	}
 }
 
-/* Error event, then resynchronise at the next PSB. */
+/* Error event, then resynchronise at the next PSB (or, with RESYNC_IP,
+ * at the next packet with an IP). */
 static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off)
 {
 	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR, off);
@@ -135,7 +139,11 @@ static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off
 		e->count = kind;
 		e->ip = f->ip;
 	}
-	f->st = ST_SYNC;
+	/* a bad packet or missing code cannot be walked past by IP: those
+	 * look for a PSB (as perf does after failing to get an instruction) */
+	f->st = (f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && kind != HWPROF_PT_ERR_PACKET &&
+		kind != HWPROF_PT_ERR_NOCODE ? ST_RESYNC : ST_SYNC;
+	f->resync_ip = f->ip;
 }
 
 /* ---- packets ----------------------------------------------------------------- */
@@ -186,18 +194,33 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 		*off = f->back_off;
 		return 1;
 	}
-	*off = hwprof_pt_decoder_offset(&f->dec);
-	int ret = hwprof_pt_decoder_next(&f->dec, p);
-	if (ret == 1) {
-		f->blocks_without_packet = 0;
-		timing(f, p);
-		return 1;
+	for (;;) {
+		*off = hwprof_pt_decoder_offset(&f->dec);
+		int ret = hwprof_pt_decoder_next(&f->dec, p);
+		if (ret == 1) {
+			f->blocks_without_packet = 0;
+			timing(f, p);
+			return 1;
+		}
+		if (ret == 0)
+			return 0;
+		if ((f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && f->st != ST_END) {
+			/* perf's way: report the byte and read on as if it
+			 * were not there; the walk goes on */
+			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR,
+							 hwprof_pt_decoder_error_offset(&f->dec));
+			if (e) {
+				e->err = ret;
+				e->count = HWPROF_PT_ERR_PACKET;
+				e->ip = f->st == ST_RESYNC ? f->resync_ip : f->ip;
+			}
+			hwprof_pt_decoder_skip(&f->dec, 1);
+			continue;
+		}
+		error(f, HWPROF_PT_ERR_PACKET, ret, hwprof_pt_decoder_error_offset(&f->dec));
+		hwprof_pt_decoder_skip(&f->dec, 1);
+		return ret;
 	}
-	if (ret == 0)
-		return 0;
-	error(f, HWPROF_PT_ERR_PACKET, ret, hwprof_pt_decoder_error_offset(&f->dec));
-	hwprof_pt_decoder_skip(&f->dec, 1);
-	return ret;
 }
 
 static void unread(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p, uint64_t off)
@@ -315,6 +338,8 @@ static void emit_bound(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off)
 		e->ip = ip;
 	}
 	if ((f->bind & BIND_EXSTOP) && (e = push(f, HWPROF_PT_EV_EXSTOP, off)))
+		e->ip = ip;
+	if ((f->bind & BIND_PSB) && (e = push(f, HWPROF_PT_EV_PSB, f->bind_psb_off)))
 		e->ip = ip;
 	if ((f->bind & BIND_CFE) && (e = push(f, HWPROF_PT_EV_CFE, off))) {
 		e->payload = f->bind_cfe;
@@ -480,11 +505,22 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 				return r;
 			if (f->st == ST_OFF && have) {
 				/* tracing is on at a PSB+ with FUP: resume there */
+				push(f, HWPROF_PT_EV_PSB, off);
 				f->ah = (struct ahead){ .kind = AH_PGE, .have_ip = 1, .ip = fip,
 							.off = off };
 				f->after_ovf = 2; /* mark: status enable */
 				return 1;
 			}
+			if (f->st == ST_ON && have && !f->bind) {
+				/* the PSB shows where the walk reaches its FUP (as
+				 * perf reports it), like a status FUP */
+				f->bind = BIND_PSB;
+				f->bind_psb_off = off;
+				f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1, .ip = fip,
+							.off = off };
+				return 1;
+			}
+			push(f, HWPROF_PT_EV_PSB, off);
 			continue;
 		}
 		default:
@@ -567,11 +603,84 @@ static void step_sync(struct hwprof_pt_flow *f)
 	}
 	hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 	f->st = ST_OFF;
+	push(f, HWPROF_PT_EV_PSB, off);
 	int r = psb_plus(f, &fip, &have);
 	if (r == 0)
 		f->st = ST_END;
 	else if (r > 0 && have)
 		enable(f, fip, off, HWPROF_PT_EVF_STATUS, HWPROF_PT_PSB);
+}
+
+/* perf's recovery after an error in the walk: TNT bits are dropped and
+ * the next packet with an IP (TIP, TIP.PGE, FUP, a PSB+'s FUP) is where
+ * the trace begins again; the last IP is kept for its compression. */
+static void step_resync(struct hwprof_pt_flow *f)
+{
+	f->ntnt = 0;
+	f->ah.kind = AH_NONE;
+	f->bind = 0;
+	f->pending_mode = 0;
+	for (;;) {
+		struct hwprof_pt_packet p;
+		uint64_t off, ip;
+		int r = read_pkt(f, &p, &off);
+		if (r == 0) {
+			f->st = ST_END;
+			return;
+		}
+		if (r < 0)
+			return; /* bad packet: error queued, looking for a PSB */
+		switch (p.type) {
+		case HWPROF_PT_TIP: case HWPROF_PT_TIP_PGE: case HWPROF_PT_FUP:
+		case HWPROF_PT_TIP_PGD:
+			/* an IP packet without its IP stands for the last IP
+			 * known, where the error was */
+			r = pkt_ip(f, &p, &ip);
+			if (r < 0)
+				break;
+			if (r == 0)
+				ip = f->resync_ip;
+			if (!ip)
+				break;
+			if (p.type == HWPROF_PT_TIP_PGD) { /* begins and ends there */
+				enable(f, ip, off, HWPROF_PT_EVF_STATUS | HWPROF_PT_EVF_END, p.type);
+				f->st = ST_OFF;
+			} else {
+				enable(f, ip, off, HWPROF_PT_EVF_STATUS, p.type);
+			}
+			return;
+		case HWPROF_PT_OVF:
+			push_val(f, HWPROF_PT_EV_OVF, off, 0, 0);
+			f->after_ovf = 1;
+			f->depth = 0;
+			f->st = ST_OFF;
+			return;
+		case HWPROF_PT_PSB: {
+			uint64_t fip;
+			int have;
+			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
+			f->depth = 0;
+			push(f, HWPROF_PT_EV_PSB, off);
+			r = psb_plus(f, &fip, &have);
+			if (r == 0) {
+				f->st = ST_END;
+				return;
+			}
+			if (r > 0 && have) {
+				enable(f, fip, off, HWPROF_PT_EVF_STATUS, HWPROF_PT_PSB);
+				return;
+			}
+			if (r < 0 || f->qn)
+				return;
+			break;
+		}
+		default:
+			side(f, &p, off);
+			if (f->qn > QSIZE - QROOM)
+				return;
+			break;
+		}
+	}
 }
 
 static void step_off(struct hwprof_pt_flow *f)
@@ -836,7 +945,10 @@ static void step_on(struct hwprof_pt_flow *f)
 	case HWPROF_PT_IC_RET:
 		if (!(f->cfg.flags & HWPROF_PT_FLOW_NORETCOMP) &&
 		    (f->ntnt || (f->ah.kind == AH_NONE && fetch(f, 0) >= 0 && f->ntnt))) {
-			if (tnt_bit(f) != 1 || !stack_pop(f, &to)) {
+			/* the return address leaves the stack at the RET whatever
+			 * the bit says (perf's decoder does the same) */
+			int popped = stack_pop(f, &to);
+			if (tnt_bit(f) != 1 || !popped) {
 				error(f, HWPROF_PT_ERR_RET, -HWPROF_E_CORRUPT, f->tnt_off);
 				goto unresolved;
 			}
@@ -852,6 +964,10 @@ static void step_on(struct hwprof_pt_flow *f)
 			f->ip = next;
 			break;
 		}
+		/* a call pushes its return address whatever its TIP says
+		 * (the hardware does; perf's decoder too) */
+		if (b->iclass == HWPROF_PT_IC_CALL_IND)
+			stack_push(f, next);
 		r = need_tip(f, &to);
 		if (r < 0)
 			goto unresolved;
@@ -870,8 +986,6 @@ static void step_on(struct hwprof_pt_flow *f)
 		if (b->iclass == HWPROF_PT_IC_RET) {
 			uint64_t dummy;
 			stack_pop(f, &dummy); /* the hardware pops on every RET */
-		} else if (b->iclass == HWPROF_PT_IC_CALL_IND) {
-			stack_push(f, next);
 		}
 		flags = HWPROF_PT_EVF_TAKEN;
 		f->ip = to;
@@ -885,6 +999,12 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	return;
 unresolved:
+	/* the error is at the branch that could not be resolved */
+	for (unsigned i = q0; i < f->qn; i++) {
+		struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
+		if (x->type == HWPROF_PT_EV_ERROR)
+			x->ip = f->resync_ip = b->end_ip;
+	}
 	/* the instructions before the unresolved branch did run: report them
 	 * ahead of the error */
 	if (b->ninsn > 1) {
@@ -947,6 +1067,7 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_ev
 		case ST_SYNC: step_sync(f); break;
 		case ST_OFF: step_off(f); break;
 		case ST_ON: step_on(f); break;
+		case ST_RESYNC: step_resync(f); break;
 		case ST_END: return 0;
 		}
 	}
@@ -987,6 +1108,8 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 	s->bind_ptw = f->bind_ptw;
 	s->bind_cfe = f->bind_cfe;
 	s->bind_cfe_type = f->bind_cfe_type;
+	s->bind_psb_off = (f->bind & BIND_PSB) ? f->bind_psb_off : 0;
+	s->resync_ip = f->st == ST_RESYNC ? f->resync_ip : 0;
 	s->lip = f->lip.ip;
 	s->lip_have = f->lip.have_ip;
 	s->tsc = f->tsc;

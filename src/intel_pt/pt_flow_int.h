@@ -59,7 +59,7 @@ struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
  * how pt_flow_par.c joins segments. Zero-filled (compared with memcmp). */
 struct ipt_flow_state {
 	uint64_t pos, ip, tnt, ah_ip, ah_to, ah_off, back_off, lip;
-	uint64_t bind_tsx, bind_ptw, bind_cfe;
+	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_psb_off, resync_ip;
 	uint64_t tsc, tsc_ref, ctc_ref, last_ctc;
 	uint32_t ctx, st, mode, pending_mode, ntnt, bind, bind_cfe_type, cbr;
 	uint32_t blocks_without_packet;

@@ -1,0 +1,140 @@
+/* Intel PT sample synthesis: flow decoder events in, perf-style samples out.
+ *
+ * What Debian perf 6.1 does with an intel_pt perf.data and --itrace: the
+ * control flow of each trace queue becomes samples of synthesized events
+ *   instructions  every N instructions (i<N>i; ip = the Nth instruction,
+ *                 period = instructions since the last one)
+ *   branches      every taken branch, trace begin (from 0) and trace end
+ *                 (to 0), filtered to calls / returns by c / r
+ * and decoder errors become "instruction trace error" records (e).
+ * Each sample carries perf's fields: ip, addr (branch target), the branch
+ * flags (PERF_IP_FLAG_*), the instruction bytes and length, the period and
+ * the TSC / perf time.
+ *
+ *   hwprof_pt_synth_queue()   decodes one queue (a cpu's or a thread's
+ *                             trace) and emits its samples in trace order
+ *
+ * Pure library: no files, no printing.
+ */
+#ifndef HWPROF_INTEL_PT_SYNTH_H
+#define HWPROF_INTEL_PT_SYNTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/intel_pt_flow.h"
+#include "hwprof/itrace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* perf's sample flags (PERF_IP_FLAG_*): bit i is letter i of
+ * HWPROF_PT_FLAG_CHARS. */
+#define HWPROF_PT_FLAG_BRANCH       (1u << 0)
+#define HWPROF_PT_FLAG_CALL         (1u << 1)
+#define HWPROF_PT_FLAG_RETURN       (1u << 2)
+#define HWPROF_PT_FLAG_CONDITIONAL  (1u << 3)
+#define HWPROF_PT_FLAG_SYSCALLRET   (1u << 4)
+#define HWPROF_PT_FLAG_ASYNC        (1u << 5)
+#define HWPROF_PT_FLAG_INTERRUPT    (1u << 6)
+#define HWPROF_PT_FLAG_TX_ABORT     (1u << 7)
+#define HWPROF_PT_FLAG_TRACE_BEGIN  (1u << 8)
+#define HWPROF_PT_FLAG_TRACE_END    (1u << 9)
+#define HWPROF_PT_FLAG_IN_TX        (1u << 10)
+#define HWPROF_PT_FLAG_VMENTRY      (1u << 11)
+#define HWPROF_PT_FLAG_VMEXIT       (1u << 12)
+#define HWPROF_PT_FLAG_INTR_DISABLE (1u << 13)
+#define HWPROF_PT_FLAG_INTR_TOGGLE  (1u << 14)
+#define HWPROF_PT_FLAG_BRANCH_MISS  (1u << 15)
+#define HWPROF_PT_FLAG_CHARS "bcrosyiABExghDt"
+
+/* perf's flags for an instruction class (0 for one that does not branch). */
+HWPROF_API uint32_t hwprof_pt_iclass_flags(unsigned iclass);
+
+enum hwprof_pt_sample_kind {
+	HWPROF_PT_SAMPLE_INSTRUCTIONS = 0,
+	HWPROF_PT_SAMPLE_BRANCHES,
+	HWPROF_PT_SAMPLE_PSB,     /* p: a PSB (payload: its trace offset) */
+	HWPROF_PT_SAMPLE_CBR,     /* p: core:bus ratio, at the first sample and
+				   * after it changes (cbr, cbr_khz, max_nonturbo) */
+	HWPROF_PT_SAMPLE_ERROR,
+	HWPROF_PT_SAMPLE_KIND_NR
+};
+
+/* perf's decoder error codes (the `code` of its error records). */
+enum hwprof_pt_synth_err {
+	HWPROF_PT_SERR_NOMEM = 1,
+	HWPROF_PT_SERR_INTERN,
+	HWPROF_PT_SERR_BADPKT,
+	HWPROF_PT_SERR_NODATA,
+	HWPROF_PT_SERR_NOINSN,
+	HWPROF_PT_SERR_MISMAT,
+	HWPROF_PT_SERR_OVR,
+	HWPROF_PT_SERR_LOST,
+	HWPROF_PT_SERR_UNK,
+	HWPROF_PT_SERR_NELOOP,
+};
+
+/* perf's message for an error code ("Bad packet", ...). */
+HWPROF_API const char *hwprof_pt_synth_err_msg(unsigned code);
+
+struct hwprof_pt_sample {
+	uint8_t kind;            /* enum hwprof_pt_sample_kind */
+	uint8_t insn_len;        /* bytes in insn (0: unknown) */
+	uint8_t insn[16];
+	uint32_t flags;          /* HWPROF_PT_FLAG_* */
+	uint32_t code;           /* ERROR: enum hwprof_pt_synth_err */
+	uint64_t ip;             /* instruction / branch source (0: trace begin) */
+	uint64_t addr;           /* branch target (0: none, or trace end) */
+	uint64_t period;
+	uint64_t tsc;            /* 0 before the first timing packet */
+	uint64_t time;           /* perf time of tsc (config's conversion) */
+	uint64_t offset;         /* ERROR: trace offset of the packet */
+	uint64_t cyc_cnt, insn_cnt; /* for IPC; 0 when not known */
+	uint64_t payload;        /* PSB: trace offset */
+	uint32_t cbr, cbr_khz;   /* CBR: ratio, frequency (kHz) */
+	uint32_t max_nonturbo;   /* CBR: maximum non-turbo ratio (8 bits) */
+	uint32_t depth;          /* with thread_stack: the call depth after this
+				  * branch (perf's thread stack) */
+	const uint64_t *chain;   /* g: ip and the return addresses on the thread
+				  * stack, newest first (valid during emit) */
+	uint32_t nchain;
+};
+
+typedef int (*hwprof_pt_emit_fn)(void *ctx, const struct hwprof_pt_sample *s);
+
+struct hwprof_pt_synth_config {
+	struct hwprof_itrace_opts itrace;   /* effective options (defaults applied) */
+	struct hwprof_pt_flow_config flow;
+	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
+	bool thread_stack;                  /* keep perf's per-thread call stack
+					     * (sample depth, for callindent; on
+					     * anyway for g callchains) */
+	uint64_t *events;                   /* s<N> (initial skip): samples made
+					     * so far, kept by the caller across
+					     * queues (NULL: counted per run) */
+	hwprof_pt_emit_fn emit;             /* a non-zero return stops the run */
+	void *ctx;
+};
+
+/* Which sample kinds the options ask for (bit per kind). Returns
+ * -HWPROF_E_UNSUPPORTED (with *what naming the option) for options whose
+ * samples this synthesis cannot give yet. x, w and I are accepted: their
+ * samples need TSX, PTWRITE or event-trace packets, and a trace that has
+ * them stops the run with -HWPROF_E_UNSUPPORTED. */
+HWPROF_API int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds,
+				     const char **what);
+
+/* Decodes buf (one queue's trace, in order) and emits its samples.
+ * Returns 0, the emit callback's non-zero value, or -HWPROF_E_*
+ * (-HWPROF_E_UNSUPPORTED: see hwprof_pt_synth_kinds). */
+HWPROF_API int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf,
+				     size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,28 @@
+/* hwprof script's Intel PT samples: runs the library's PT synthesis over a
+ * perf.data with intel_pt AUXTRACE data, as perf script 6.1 does with
+ * --itrace, and prints the samples with print_pt_samples.c and
+ * print_script.c's symbols. cmd_script feeds it every event in delivery
+ * order; the trace queues are decoded at the end of the input (perf's
+ * timeless decoding). */
+#ifndef HWPROF_CLI_SCRIPT_PT_H
+#define HWPROF_CLI_SCRIPT_PT_H
+
+#include <stdio.h>
+
+#include "cli/print_script.h"
+#include "hwprof/itrace.h"
+#include "hwprof/session.h"
+
+struct script_pt;
+
+/* itrace: the --itrace options (set false: perf script's default). */
+int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwprof_session *s,
+		  const struct hwprof_itrace_opts *itrace, FILE *f);
+void script_pt_free(struct script_pt *x);
+/* Every event in delivery order. Returns 0, or non-zero when perf would
+ * stop (the message is printed). */
+int script_pt_event(struct script_pt *x, const struct hwprof_event *ev);
+/* End of input: decodes the queues and prints their samples. */
+int script_pt_flush(struct script_pt *x);
+
+#endif

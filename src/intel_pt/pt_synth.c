@@ -1,0 +1,520 @@
+/* Intel PT sample synthesis (see include/hwprof/intel_pt_synth.h): turns the
+ * flow decoder's events for one queue into the samples perf 6.1 makes of
+ * them. Facts checked against Debian perf 6.1 on emulator traces
+ * (tests/diff/pt_script.sh):
+ *  - an instruction sample is the Nth instruction since the last one; when
+ *    it is a branch it carries the branch's flags, and its target as addr
+ *    when taken; a conditional branch not taken keeps its flags, addr 0
+ *  - a branch sample is a taken branch; the trace begin is a branch from 0
+ *    (flags "tr strt"), a trace end a branch to 0 ("tr end" + the branch)
+ *  - c keeps calls, async branches and trace ends, r returns and trace
+ *    begins (both: either)
+ *  - FUP + TIP.PGD is "tr end  async": Debian's 6.1 has the stable fix that
+ *    marks every asynchronous branch ASYNC */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/intel_pt_synth.h"
+
+uint32_t hwprof_pt_iclass_flags(unsigned iclass)
+{
+	switch (iclass) {
+	case HWPROF_PT_IC_JCC:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL;
+	case HWPROF_PT_IC_JMP:
+	case HWPROF_PT_IC_JMP_IND:
+	case HWPROF_PT_IC_FAR:
+		return HWPROF_PT_FLAG_BRANCH;
+	case HWPROF_PT_IC_CALL:
+	case HWPROF_PT_IC_CALL_IND:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL;
+	case HWPROF_PT_IC_RET:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN;
+	case HWPROF_PT_IC_SYSCALL:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_SYSCALLRET;
+	case HWPROF_PT_IC_SYSRET:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_SYSCALLRET;
+	case HWPROF_PT_IC_INT:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_INTERRUPT;
+	case HWPROF_PT_IC_IRET:
+		return HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_INTERRUPT;
+	default:
+		return 0;
+	}
+}
+
+static const char *const err_msgs[] = {
+	[HWPROF_PT_SERR_NOMEM] = "Memory allocation failed",
+	[HWPROF_PT_SERR_INTERN] = "Internal error",
+	[HWPROF_PT_SERR_BADPKT] = "Bad packet",
+	[HWPROF_PT_SERR_NODATA] = "No more data",
+	[HWPROF_PT_SERR_NOINSN] = "Failed to get instruction",
+	[HWPROF_PT_SERR_MISMAT] = "Trace doesn't match instruction",
+	[HWPROF_PT_SERR_OVR] = "Overflow packet",
+	[HWPROF_PT_SERR_LOST] = "Lost trace data",
+	[HWPROF_PT_SERR_UNK] = "Unknown error!",
+	[HWPROF_PT_SERR_NELOOP] = "Never-ending loop",
+};
+
+const char *hwprof_pt_synth_err_msg(unsigned code)
+{
+	if (code >= sizeof(err_msgs) / sizeof(err_msgs[0]) || !err_msgs[code])
+		return "Unknown error!";
+	return err_msgs[code];
+}
+
+int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, const char **what)
+{
+	*kinds = 0;
+	*what = NULL;
+	if (o->instructions) {
+		if (o->period_type != HWPROF_ITRACE_PERIOD_INSTRUCTIONS && o->period) {
+			*what = "instruction periods in ticks or time (i<N>t/ns/us/ms)";
+			return -HWPROF_E_UNSUPPORTED;
+		}
+		*kinds |= 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS;
+	}
+	if (o->branches)
+		*kinds |= 1u << HWPROF_PT_SAMPLE_BRANCHES;
+	if (o->pwr_events)
+		*kinds |= 1u << HWPROF_PT_SAMPLE_PSB | 1u << HWPROF_PT_SAMPLE_CBR;
+	if (o->errors)
+		*kinds |= 1u << HWPROF_PT_SAMPLE_ERROR;
+	/* options that add samples or events we do not make yet */
+	static const struct { size_t off; const char *what; } no[] = {
+		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
+		{ offsetof(struct hwprof_itrace_opts, add_callchain), "G (callchains)" },
+		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
+		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
+	};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (*(const bool *)((const char *)o + no[i].off)) {
+			*what = no[i].what;
+			return -HWPROF_E_UNSUPPORTED;
+		}
+	if (o->quick) {
+		*what = "q (quick decoding)";
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	if (o->error_plus_flags || o->error_minus_flags) {
+		*what = "e+/-flags";
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	return 0;
+}
+
+/* perf's error code for a flow decoder error kind */
+static unsigned err_code(unsigned kind)
+{
+	switch (kind) {
+	case HWPROF_PT_ERR_PACKET: return HWPROF_PT_SERR_BADPKT;
+	case HWPROF_PT_ERR_NOCODE: return HWPROF_PT_SERR_NOINSN;
+	case HWPROF_PT_ERR_LOOP: return HWPROF_PT_SERR_NELOOP;
+	default: return HWPROF_PT_SERR_MISMAT;
+	}
+}
+
+struct run {
+	const struct hwprof_pt_synth_config *cfg;
+	bool want_insn, want_br, want_err, want_pwr;
+	bool cbr_pending;        /* a CBR sample goes before the next sample */
+	uint32_t cbr, cbr_seen;
+	uint32_t max_nonturbo, cbr2khz;
+	uint32_t br_filter;      /* 0: every branch */
+	uint64_t period, left;   /* instructions */
+	uint64_t tot, last;      /* instruction counts */
+	uint64_t last_ip;        /* the last instruction walked: a trace */
+	unsigned last_len;       /* begin shows its bytes, as perf's does */
+	bool at_branch;          /* nothing walked since the last branch */
+	/* perf's thread stack: return addresses of the calls seen; calls made
+	 * as the trace ended are marked (they may never return in the trace) */
+	struct frame {
+		uint64_t ret;
+		bool trace_end;
+	} *stack;
+	size_t depth, cap;
+	bool oom;
+	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
+	uint64_t chain[HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1];
+	bool thread_stack;       /* callindent or callchains need it */
+};
+
+/* perf's thread_stack__sample(): the sampled ip, then return addresses
+ * from the top of the stack, callchain_sz entries at most (user space) */
+static void fill_chain(struct run *r, struct hwprof_pt_sample *s)
+{
+	unsigned sz = r->cfg->itrace.callchain_sz ? r->cfg->itrace.callchain_sz : HWPROF_ITRACE_DEFAULT_CALLCHAIN_SZ;
+	uint32_t n = 0;
+	r->chain[n++] = s->ip;
+	for (size_t j = 1; n < sz && j <= r->depth; j++)
+		r->chain[n++] = r->stack[r->depth - j].ret;
+	s->chain = r->chain;
+	s->nchain = n;
+}
+
+/* perf's intel_pt_skip_event(): the first `skip` samples are dropped */
+static bool skip_event(struct run *r)
+{
+	return r->skip && (*r->events)++ < r->skip;
+}
+
+#define MAX_STACK (1u << 20)
+
+static void ts_push(struct run *r, uint64_t ret, bool trace_end)
+{
+	if (r->depth == r->cap) {
+		size_t c = r->cap ? r->cap * 2 : 64;
+		struct frame *n = c <= MAX_STACK ? realloc(r->stack, c * sizeof(*n)) : NULL;
+		if (!n) {
+			/* bounded: drop the oldest half rather than grow */
+			size_t keep = r->depth / 2;
+			memmove(r->stack, r->stack + (r->depth - keep), keep * sizeof(*r->stack));
+			r->depth = keep;
+			if (!r->cap) {
+				r->oom = true;
+				return;
+			}
+		} else {
+			r->stack = n;
+			r->cap = c;
+		}
+	}
+	r->stack[r->depth].ret = ret;
+	r->stack[r->depth].trace_end = trace_end;
+	r->depth++;
+}
+
+/* pops down to (and including) the newest frame returning to ret */
+static void ts_pop(struct run *r, uint64_t ret)
+{
+	for (size_t i = r->depth; i;)
+		if (r->stack[--i].ret == ret) {
+			r->depth = i;
+			return;
+		}
+}
+
+/* perf's thread_stack__event() for one branch */
+static void ts_branch(struct run *r, uint32_t flags, uint64_t from, uint64_t to, unsigned len)
+{
+	if (flags & HWPROF_PT_FLAG_CALL) {
+		uint64_t ret = from + len;
+		if (to && ret != to) /* zero-length calls (get the ip) do not count */
+			ts_push(r, ret, (flags & HWPROF_PT_FLAG_TRACE_END) != 0);
+	} else if (flags & HWPROF_PT_FLAG_TRACE_BEGIN) {
+		/* tracing may have begun after a return to here; calls made as
+		 * the trace ended are not expected to return */
+		ts_pop(r, to);
+		while (r->depth && r->stack[r->depth - 1].trace_end)
+			r->depth--;
+	} else if ((flags & HWPROF_PT_FLAG_RETURN) && from) {
+		ts_pop(r, to);
+	}
+}
+
+/* perf: the CBR sample comes with the first decoder state after the
+ * ratio changed (and with the very first one), before that state's own
+ * samples, at its ip */
+/* Emits s (unless the initial skip drops it; *skipped says so), with a
+ * pending CBR sample in perf's order. */
+static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
+{
+	bool dropped = false;
+	/* a PSB state's own sample comes first */
+	if (s->kind == HWPROF_PT_SAMPLE_PSB) {
+		int rc = 0;
+		if (!(dropped = skip_event(r)))
+			rc = r->cfg->emit(r->cfg->ctx, s);
+		if (rc || !r->cbr_pending)
+			return rc;
+	}
+	/* a CBR sample is not counted, but waits until at most 4 samples
+	 * are left to skip so that it comes first */
+	if (r->cbr_pending && s->kind != HWPROF_PT_SAMPLE_ERROR && !(r->skip && *r->events + 4 < r->skip)) {
+		r->cbr_pending = false;
+		r->cbr_seen = r->cbr;
+		struct hwprof_pt_sample c;
+		memset(&c, 0, sizeof(c));
+		c.kind = HWPROF_PT_SAMPLE_CBR;
+		c.ip = s->ip;
+		c.tsc = s->tsc;
+		c.time = s->time;
+		c.period = 1;
+		c.cbr = r->cbr;
+		c.cbr_khz = (uint32_t)(r->cbr * r->cbr2khz);
+		c.max_nonturbo = r->max_nonturbo & 0xff;
+		c.insn_len = s->insn_len;
+		memcpy(c.insn, s->insn, sizeof(c.insn));
+		int rc = r->cfg->emit(r->cfg->ctx, &c);
+		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
+			return rc;
+	}
+	if (s->kind == HWPROF_PT_SAMPLE_PSB)
+		return 0;
+	if (s->kind != HWPROF_PT_SAMPLE_ERROR && (dropped = skip_event(r))) {
+		if (skipped)
+			*skipped = true;
+		return 0;
+	}
+	return r->cfg->emit(r->cfg->ctx, s);
+}
+
+static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t ip, unsigned len)
+{
+	s->insn_len = 0;
+	if (!len || len > sizeof(s->insn))
+		return;
+	if (hwprof_pt_image_read(r->cfg->img, ip, s->insn, len) == (int)len)
+		s->insn_len = (uint8_t)len;
+}
+
+static void stamp(struct hwprof_pt_sample *s, const struct hwprof_pt_event *ev)
+{
+	s->tsc = ev->tsc;
+	s->time = ev->time;
+}
+
+static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
+		       uint32_t flags, unsigned len)
+{
+	if (r->thread_stack)
+		ts_branch(r, flags, from, to, len);
+	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
+		return 0;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_BRANCHES;
+	s.ip = from;
+	s.addr = to;
+	s.flags = flags;
+	s.period = 1;
+	s.depth = (uint32_t)r->depth;
+	stamp(&s, ev);
+	if (from)
+		insn_bytes(r, &s, from, len);
+	else if (r->last_len)
+		insn_bytes(r, &s, r->last_ip, r->last_len);
+	return emit(r, &s, NULL);
+}
+
+/* The instructions of a block: every period-th one is a sample. */
+static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t last_flags,
+		       uint64_t last_addr)
+{
+	uint64_t ip = ev->ip;
+	uint32_t n = ev->ninsn;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned len = ev->ilen[i];
+		/* skip ahead to the next sample without touching each one */
+		if (r->left > 1 && i + 1 < n) {
+			uint64_t skip = r->left - 1;
+			if (skip > n - 1 - i)
+				skip = n - 1 - i;
+			for (uint64_t k = 0; k < skip; k++)
+				ip += ev->ilen[i + k];
+			i += (uint32_t)skip;
+			r->left -= skip;
+			r->tot += skip;
+			len = ev->ilen[i];
+		}
+		r->tot++;
+		if (--r->left == 0) {
+			struct hwprof_pt_sample s;
+			memset(&s, 0, sizeof(s));
+			s.kind = HWPROF_PT_SAMPLE_INSTRUCTIONS;
+			s.ip = ip;
+			if (i + 1 == n) {
+				s.flags = last_flags;
+				s.addr = last_addr;
+			}
+			s.period = r->tot - r->last;
+			stamp(&s, ev);
+			insn_bytes(r, &s, ip, len);
+			if (r->cfg->itrace.callchain)
+				fill_chain(r, &s);
+			r->left = r->period;
+			bool skipped = false;
+			int rc = emit(r, &s, &skipped);
+			if (rc)
+				return rc;
+			/* perf counts a skipped sample's instructions into the
+			 * next one's period */
+			if (!skipped)
+				r->last = r->tot;
+		}
+		ip += len;
+	}
+	return 0;
+}
+
+static int on_block(struct run *r, const struct hwprof_pt_event *ev)
+{
+	uint32_t flags = hwprof_pt_iclass_flags(ev->iclass);
+	bool taken = (ev->flags & HWPROF_PT_EVF_TAKEN) && flags;
+	uint64_t to = taken ? ev->to : 0;
+	if (taken && !to)
+		flags |= HWPROF_PT_FLAG_TRACE_END;
+	int rc = 0;
+	if (ev->ninsn) {
+		r->last_ip = ev->end_ip;
+		r->last_len = ev->ilen[ev->ninsn - 1];
+	}
+	r->at_branch = ev->ninsn && hwprof_pt_iclass_flags(ev->iclass);
+	if (r->want_insn && ev->ninsn)
+		rc = block_insns(r, ev, flags, to);
+	if (!rc && taken)
+		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
+	return rc;
+}
+
+static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
+{
+	if (!r->want_err)
+		return 0;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_ERROR;
+	s.code = code;
+	s.ip = ev->ip;
+	s.offset = ev->offset;
+	stamp(&s, ev);
+	return emit(r, &s, NULL);
+}
+
+static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
+{
+	if (!r->want_pwr)
+		return 0;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_PSB;
+	s.ip = ev->ip;
+	/* perf's PSB state keeps the bytes of the branch its walk stopped
+	 * at, unless it walked on to the PSB's FUP (then none) */
+	if (r->at_branch && r->last_len)
+		insn_bytes(r, &s, r->last_ip, r->last_len);
+	s.payload = ev->offset;
+	s.period = 1;
+	stamp(&s, ev);
+	return emit(r, &s, NULL);
+}
+
+/* perf's TSC frequency guess when AUXTRACE_INFO has no ratio: the ticks
+ * of one second by the time conversion (mult 0 taken as 1, as perf does
+ * for timeless decoding), and 100 MHz per ratio step */
+static void cbr_setup(struct run *r, const struct hwprof_pt_flow_config *fc)
+{
+	uint64_t mult = fc->time_conv.time_mult ? fc->time_conv.time_mult : 1;
+	unsigned shift = fc->time_conv.time_shift < 32 ? fc->time_conv.time_shift : 31;
+	uint64_t ns = 1000000000ULL;
+	uint64_t tsc_freq = ((ns / mult) << shift) + ((ns % mult) << shift) / mult;
+	r->max_nonturbo = fc->max_nonturbo_ratio ? fc->max_nonturbo_ratio
+						 : (uint32_t)((tsc_freq + 50000000) / 100000000);
+	r->cbr2khz = r->max_nonturbo ? (uint32_t)(tsc_freq / r->max_nonturbo / 1000) : 0;
+}
+
+int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf, size_t len)
+{
+	if (!cfg || !cfg->emit || !cfg->img || (!buf && len))
+		return -HWPROF_E_INVAL;
+	unsigned kinds;
+	const char *what;
+	int rc = hwprof_pt_synth_kinds(&cfg->itrace, &kinds, &what);
+	if (rc < 0)
+		return rc;
+	struct run r;
+	memset(&r, 0, sizeof(r));
+	r.cfg = cfg;
+	r.want_insn = kinds & 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS;
+	r.want_br = kinds & 1u << HWPROF_PT_SAMPLE_BRANCHES;
+	r.want_err = kinds & 1u << HWPROF_PT_SAMPLE_ERROR;
+	if (cfg->itrace.calls)
+		r.br_filter |= HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_TRACE_END;
+	if (cfg->itrace.returns)
+		r.br_filter |= HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_TRACE_BEGIN;
+	r.period = cfg->itrace.period ? cfg->itrace.period : 1;
+	r.left = r.period;
+	r.want_pwr = kinds & 1u << HWPROF_PT_SAMPLE_PSB;
+	r.cbr_pending = r.want_pwr;
+	r.cbr_seen = UINT32_MAX;
+	r.skip = cfg->itrace.initial_skip;
+	r.thread_stack = cfg->thread_stack || cfg->itrace.callchain;
+	r.events = cfg->events ? cfg->events : &r.own_events;
+	cbr_setup(&r, &cfg->flow);
+
+	struct hwprof_pt_flow *flow;
+	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
+	if (rc < 0)
+		return rc;
+	struct hwprof_pt_event ev;
+	while (!rc && (rc = hwprof_pt_flow_next(flow, &ev)) == 1) {
+		rc = 0;
+		switch (ev.type) {
+		case HWPROF_PT_EV_BLOCK:
+			rc = on_block(&r, &ev);
+			break;
+		case HWPROF_PT_EV_ENABLE:
+			rc = emit_branch(&r, &ev, 0, ev.ip,
+					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN |
+					 ((ev.flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
+			break;
+		case HWPROF_PT_EV_ASYNC:
+			r.last_len = 0; /* perf keeps no instruction for async branches */
+			rc = emit_branch(&r, &ev, ev.ip, ev.to,
+					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC |
+					 HWPROF_PT_FLAG_INTERRUPT, 0);
+			break;
+		case HWPROF_PT_EV_DISABLE:
+			/* a branch's TIP.PGD ends its block; FUP + TIP.PGD is async */
+			if (ev.flags & HWPROF_PT_EVF_ASYNC) {
+				r.last_len = 0;
+				rc = emit_branch(&r, &ev, ev.ip, 0,
+						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC |
+						 HWPROF_PT_FLAG_TRACE_END, 0);
+			}
+			break;
+		case HWPROF_PT_EV_PSB:
+			rc = on_psb(&r, &ev);
+			break;
+		case HWPROF_PT_EV_CBR:
+			r.cbr = (uint32_t)ev.payload;
+			if (r.want_pwr && r.cbr != r.cbr_seen)
+				r.cbr_pending = true;
+			break;
+		case HWPROF_PT_EV_MODE_TSX:
+			/* PSB+ carries MODE.TSX status on TSX parts: only a
+			 * transaction (InTX / abort) makes samples */
+			if (cfg->itrace.transactions && ev.payload)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_PTWRITE:
+			if (cfg->itrace.ptwrites)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_CFE:
+		case HWPROF_PT_EV_EVD:
+			if (cfg->itrace.intr_events)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_PWRE:
+		case HWPROF_PT_EV_PWRX:
+		case HWPROF_PT_EV_MWAIT:
+		case HWPROF_PT_EV_EXSTOP:
+			if (r.want_pwr)
+				rc = -HWPROF_E_UNSUPPORTED;
+			break;
+		case HWPROF_PT_EV_OVF:
+			rc = on_error(&r, &ev, HWPROF_PT_SERR_OVR);
+			break;
+		case HWPROF_PT_EV_ERROR:
+			rc = on_error(&r, &ev, err_code(ev.count));
+			break;
+		default:
+			break;
+		}
+	}
+	hwprof_pt_flow_free(flow);
+	free(r.stack);
+	return rc;
+}

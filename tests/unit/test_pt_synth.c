@@ -1,0 +1,474 @@
+/* Intel PT sample synthesis on hand-built traces over a tiny code buffer:
+ * instruction samples every N instructions (ip, period, branch flags and
+ * target on branch instructions, bytes), branch samples (trace begin/end,
+ * calls/returns filters, async branches), PSB and CBR samples, error
+ * samples, option checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "hwprof/intel_pt_synth.h"
+
+/* Code at 0x1000 */
+static const uint8_t code[] = {
+	/* 1000 */ 0x48, 0x31, 0xc0,                /* xor rax, rax     */
+	/* 1003 */ 0x48, 0xff, 0xc0,                /* inc rax          */
+	/* 1006 */ 0x48, 0x83, 0xf8, 0x03,          /* cmp rax, 3       */
+	/* 100a */ 0x75, 0xf7,                      /* jne 1003         */
+	/* 100c */ 0xe8, 0x0f, 0x00, 0x00, 0x00,    /* call 1020        */
+	/* 1011 */ 0xff, 0xd3,                      /* call rbx         */
+	/* 1013 */ 0xff, 0xe0,                      /* jmp rax          */
+	/* 1015 */ 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	/* 1020 */ 0x90,                            /* nop              */
+	/* 1021 */ 0xc3,                            /* ret              */
+	/* 1022 */ 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc,
+	0xcc, 0xcc, 0xcc,
+	/* 1030 */ 0x0f, 0x05,                      /* syscall          */
+	/* 1032 */ 0xc3,                            /* ret              */
+};
+
+/* executed: 1000 (1003 1006 100a)x3 100c 1020 1021 1011 1020 1021 1013 1030 */
+static const uint64_t path[] = {
+	0x1000, 0x1003, 0x1006, 0x100a, 0x1003, 0x1006, 0x100a, 0x1003, 0x1006, 0x100a,
+	0x100c, 0x1020, 0x1021, 0x1011, 0x1020, 0x1021, 0x1013, 0x1030,
+};
+#define NPATH (sizeof(path) / sizeof(path[0]))
+
+struct trace {
+	uint8_t buf[1024];
+	struct hwprof_pt_encoder enc;
+	size_t len;
+};
+
+static void ip(struct trace *t, enum hwprof_pt_type type, uint64_t a)
+{
+	assert_true(hwprof_pt_encode_ip(&t->enc, type, a) > 0);
+}
+
+/* PSB+, PGE at 1000, the loop, both calls, the jump, trace end at syscall */
+static void build(struct trace *t)
+{
+	hwprof_pt_encoder_init(&t->enc, t->buf, sizeof(t->buf));
+	assert_true(hwprof_pt_encode_psb(&t->enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_MODE_EXEC, .payload = 64 };
+	assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+	ip(t, HWPROF_PT_TIP_PGE, 0x1000);
+	assert_true(hwprof_pt_encode_tnt(&t->enc, 0xd, 4) > 0); /* T T N, ret T */
+	ip(t, HWPROF_PT_TIP, 0x1020);
+	assert_true(hwprof_pt_encode_tnt(&t->enc, 1, 1) > 0);   /* ret T */
+	ip(t, HWPROF_PT_TIP, 0x1030);
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_TIP_PGD };
+	assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+	t->len = hwprof_pt_encoder_offset(&t->enc);
+}
+
+struct got {
+	struct hwprof_pt_sample s[64];
+	uint64_t chain[64][2];  /* the chains live only during the callback */
+	size_t n;
+	int stop_after;   /* >0: return 7 from the emit after that many */
+};
+
+static int emit(void *ctx, const struct hwprof_pt_sample *s)
+{
+	struct got *g = ctx;
+	assert_true(g->n < 64);
+	for (uint32_t i = 0; i < s->nchain && i < 2; i++)
+		g->chain[g->n][i] = s->chain[i];
+	g->s[g->n++] = *s;
+	return g->stop_after && (int)g->n >= g->stop_after ? 7 : 0;
+}
+
+static bool with_stack;
+static unsigned flow_flags;
+
+static int run(const char *itrace, const struct trace *t, struct got *g)
+{
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_true(hwprof_pt_image_add_buf(img, code, sizeof(code), 0x1000) >= 0);
+	struct hwprof_pt_synth_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, itrace, false), 0);
+	cfg.img = img;
+	cfg.thread_stack = with_stack;
+	cfg.flow.flags = flow_flags;
+	cfg.emit = emit;
+	cfg.ctx = g;
+	int stop = g->stop_after;
+	memset(g, 0, sizeof(*g));
+	g->stop_after = stop;
+	int rc = hwprof_pt_synth_queue(&cfg, t->buf, t->len);
+	hwprof_pt_image_free(img);
+	return rc;
+}
+
+static void test_every_instruction(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1i", &t, &g), 0);
+	assert_int_equal(g.n, NPATH);
+	for (size_t i = 0; i < NPATH; i++) {
+		assert_int_equal(g.s[i].kind, HWPROF_PT_SAMPLE_INSTRUCTIONS);
+		assert_int_equal(g.s[i].ip, path[i]);
+		assert_int_equal(g.s[i].period, 1);
+	}
+	/* the first jne is taken back to 1003; the third falls through */
+	assert_int_equal(g.s[3].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL);
+	assert_int_equal(g.s[3].addr, 0x1003);
+	assert_int_equal(g.s[9].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL);
+	assert_int_equal(g.s[9].addr, 0);
+	/* plain instructions: no flags, no target; bytes from the image */
+	assert_int_equal(g.s[0].flags, 0);
+	assert_int_equal(g.s[0].addr, 0);
+	assert_int_equal(g.s[0].insn_len, 3);
+	assert_memory_equal(g.s[0].insn, code, 3);
+	/* calls and returns */
+	assert_int_equal(g.s[10].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL);
+	assert_int_equal(g.s[10].addr, 0x1020);
+	assert_int_equal(g.s[12].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN);
+	assert_int_equal(g.s[12].addr, 0x1011);
+	/* the syscall leaves the trace: trace end, no target */
+	assert_int_equal(g.s[NPATH - 1].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL |
+					       HWPROF_PT_FLAG_SYSCALLRET | HWPROF_PT_FLAG_TRACE_END);
+	assert_int_equal(g.s[NPATH - 1].addr, 0);
+}
+
+static void test_period(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i5i", &t, &g), 0);
+	/* the 5th, 10th, 15th instructions; the 3 after the last are not a sample */
+	assert_int_equal(g.n, NPATH / 5);
+	for (size_t i = 0; i < g.n; i++) {
+		assert_int_equal(g.s[i].ip, path[5 * i + 4]);
+		assert_int_equal(g.s[i].period, 5);
+	}
+}
+
+static void test_branches(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("b", &t, &g), 0);
+	static const struct { uint64_t from, to; uint32_t flags; } want[] = {
+		{ 0, 0x1000, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN },
+		{ 0x100a, 0x1003, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL },
+		{ 0x100a, 0x1003, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL },
+		{ 0x100c, 0x1020, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL },
+		{ 0x1021, 0x1011, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN },
+		{ 0x1011, 0x1020, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL },
+		{ 0x1021, 0x1013, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN },
+		{ 0x1013, 0x1030, HWPROF_PT_FLAG_BRANCH },
+		{ 0x1030, 0, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_SYSCALLRET |
+			     HWPROF_PT_FLAG_TRACE_END },
+	};
+	assert_int_equal(g.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < g.n; i++) {
+		assert_int_equal(g.s[i].kind, HWPROF_PT_SAMPLE_BRANCHES);
+		assert_int_equal(g.s[i].ip, want[i].from);
+		assert_int_equal(g.s[i].addr, want[i].to);
+		assert_int_equal(g.s[i].flags, want[i].flags);
+		assert_int_equal(g.s[i].period, 1);
+	}
+	assert_int_equal(g.s[3].insn_len, 5); /* the call's bytes */
+	assert_int_equal(g.s[0].insn_len, 0); /* nothing walked before the begin */
+
+	/* c: calls and trace ends; r: returns and trace begins */
+	assert_int_equal(run("c", &t, &g), 0);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.s[0].ip, 0x100c);
+	assert_int_equal(g.s[1].ip, 0x1011);
+	assert_int_equal(g.s[2].ip, 0x1030);
+	assert_int_equal(run("r", &t, &g), 0);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(g.s[0].ip, 0);
+	assert_int_equal(g.s[1].ip, 0x1021);
+	assert_int_equal(g.s[2].addr, 0x1013);
+	assert_int_equal(run("cr", &t, &g), 0);
+	assert_int_equal(g.n, 6);
+}
+
+static void test_both_and_stop(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("bi4i", &t, &g), 0);
+	/* samples come in trace order: the 4th instruction (100a, a taken
+	 * jne) before that jne's branch sample */
+	size_t k = 0;
+	while (k < g.n && g.s[k].kind != HWPROF_PT_SAMPLE_INSTRUCTIONS)
+		k++;
+	assert_true(k + 1 < g.n);
+	assert_int_equal(g.s[k].ip, 0x100a);
+	assert_int_equal(g.s[k + 1].kind, HWPROF_PT_SAMPLE_BRANCHES);
+	assert_int_equal(g.s[k + 1].ip, 0x100a);
+	/* a non-zero emit return stops the run and is passed back */
+	g.stop_after = 2;
+	assert_int_equal(run("b", &t, &g), 7);
+	assert_int_equal(g.n, 2);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	/* a TIP where the first jne wants a TNT bit */
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	ip(&t, HWPROF_PT_TIP, 0x1020);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+	assert_int_equal(run("be", &t, &g), 0);
+	size_t nerr = 0;
+	for (size_t i = 0; i < g.n; i++)
+		if (g.s[i].kind == HWPROF_PT_SAMPLE_ERROR) {
+			nerr++;
+			assert_int_equal(g.s[i].code, HWPROF_PT_SERR_MISMAT);
+			assert_string_equal(hwprof_pt_synth_err_msg(g.s[i].code),
+					    "Trace doesn't match instruction");
+		}
+	assert_int_equal(nerr, 1);
+	/* without e: no error samples */
+	assert_int_equal(run("b", &t, &g), 0);
+	for (size_t i = 0; i < g.n; i++)
+		assert_int_not_equal(g.s[i].kind, HWPROF_PT_SAMPLE_ERROR);
+	/* garbage: no crash, some errors */
+	uint8_t junk[512];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (uint8_t)(i * 37 + 11);
+	memcpy(t.buf, junk, sizeof(junk));
+	t.len = sizeof(junk);
+	assert_int_equal(run("bi1ie", &t, &g), 0);
+}
+
+static void test_psb_cbr(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("pb", &t, &g), 0);
+	/* the PSB at offset 0 (tracing off: ip 0), then the first CBR sample
+	 * (ratio 0; 10 = 1 GHz / 100 MHz with no time conversion), then the
+	 * branches */
+	assert_true(g.n >= 3);
+	assert_int_equal(g.s[0].kind, HWPROF_PT_SAMPLE_PSB);
+	assert_int_equal(g.s[0].payload, 0);
+	assert_int_equal(g.s[0].ip, 0);
+	assert_int_equal(g.s[1].kind, HWPROF_PT_SAMPLE_CBR);
+	assert_int_equal(g.s[1].cbr, 0);
+	assert_int_equal(g.s[1].max_nonturbo, 10);
+	assert_int_equal(g.s[2].kind, HWPROF_PT_SAMPLE_BRANCHES);
+	size_t n = 0;
+	for (size_t i = 0; i < g.n; i++)
+		n += g.s[i].kind == HWPROF_PT_SAMPLE_CBR;
+	assert_int_equal(n, 1);
+
+	/* a CBR packet changes the ratio: one more CBR sample before the next
+	 * sample, at its ip, with frequency = ratio * 100 MHz */
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_CBR, .payload = 24 };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 0xd, 4) > 0);
+	ip(&t, HWPROF_PT_TIP, 0x1020);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+	assert_int_equal(run("pc", &t, &g), 0);
+	n = 0;
+	for (size_t i = 0; i < g.n; i++)
+		if (g.s[i].kind == HWPROF_PT_SAMPLE_CBR && g.s[i].cbr == 24) {
+			n++;
+			assert_int_equal(g.s[i].cbr_khz, 2400000);
+			assert_true(i + 1 < g.n);
+			assert_int_equal(g.s[i].ip, g.s[i + 1].ip);
+		}
+	assert_int_equal(n, 1);
+}
+
+/* x / w: samples we do not make yet stop the run when the trace has them */
+static void test_unsupported_packets(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_PTWRITE, .payload = 0x1234 };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+	assert_int_equal(run("bw", &t, &g), -HWPROF_E_UNSUPPORTED);
+	assert_int_equal(run("b", &t, &g), 0);
+}
+
+/* perf's thread stack: a call pushes its return address, a return pops
+ * down to it, the trace begin pops what the trace end left */
+static void test_thread_stack(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	with_stack = true;
+	assert_int_equal(run("cr", &t, &g), 0);
+	with_stack = false;
+	/* tr strt, call 1020, ret, call rbx, ret, syscall (trace end) */
+	static const uint32_t depth[] = { 0, 1, 0, 1, 0, 0 };
+	assert_int_equal(g.n, 6);
+	for (size_t i = 0; i < g.n; i++)
+		assert_int_equal(g.s[i].depth, depth[i]);
+}
+
+/* perf's recovery (HWPROF_PT_FLOW_RESYNC_IP): after a mismatch the next
+ * IP packet begins the trace again; a bad byte is reported and skipped */
+static void test_resync_ip(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	ip(&t, HWPROF_PT_TIP, 0x1020);     /* the jne wants a TNT bit */
+	size_t bad = hwprof_pt_encoder_offset(&t.enc);
+	t.buf[bad] = 0x02;                 /* not a packet (then a PAD) */
+	t.buf[bad + 1] = 0x00;
+	t.enc.pos = bad + 2;
+	ip(&t, HWPROF_PT_TIP, 0x1030);     /* resume here */
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_TIP_PGD };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+
+	/* the default: wait for a PSB (there is none) */
+	assert_int_equal(run("be", &t, &g), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.s[1].kind, HWPROF_PT_SAMPLE_ERROR);
+
+	flow_flags = HWPROF_PT_FLOW_RESYNC_IP;
+	assert_int_equal(run("be", &t, &g), 0);
+	flow_flags = 0;
+	/* tr strt, mismatch at the jne, bad packet, tr strt at 1030, syscall
+	 * leaving the trace */
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.s[1].kind, HWPROF_PT_SAMPLE_ERROR);
+	assert_int_equal(g.s[1].code, HWPROF_PT_SERR_MISMAT);
+	assert_int_equal(g.s[1].ip, 0x100a);
+	assert_int_equal(g.s[2].kind, HWPROF_PT_SAMPLE_ERROR);
+	assert_int_equal(g.s[2].code, HWPROF_PT_SERR_BADPKT);
+	assert_int_equal(g.s[2].ip, 0x100a); /* perf: the IP it resumes from */
+	assert_int_equal(g.s[3].kind, HWPROF_PT_SAMPLE_BRANCHES);
+	assert_int_equal(g.s[3].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN);
+	assert_int_equal(g.s[3].addr, 0x1030);
+	assert_int_equal(g.s[4].ip, 0x1030);
+	assert_true(g.s[4].flags & HWPROF_PT_FLAG_TRACE_END);
+}
+
+/* s<N>: the first N samples are dropped; a dropped instruction sample's
+ * instructions count into the next one's period */
+static void test_initial_skip(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1is3", &t, &g), 0);
+	assert_int_equal(g.n, NPATH - 3);
+	assert_int_equal(g.s[0].ip, path[3]);
+	assert_int_equal(g.s[0].period, 4);
+	assert_int_equal(g.s[1].period, 1);
+	assert_int_equal(run("bs2", &t, &g), 0);
+	assert_int_equal(g.n, 7);
+	assert_int_equal(g.s[0].ip, 0x100a);
+}
+
+/* g: instruction samples carry ip and the thread stack's return addresses */
+static void test_callchain(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1ig", &t, &g), 0);
+	/* 1020 (nop) inside the first call: called from 100c, returns to 1011 */
+	assert_int_equal(g.s[11].ip, 0x1020);
+	assert_int_equal(g.s[11].nchain, 2);
+	assert_int_equal(g.chain[11][0], 0x1020);
+	assert_int_equal(g.chain[11][1], 0x1011);
+	assert_int_equal(g.s[0].nchain, 1);
+	assert_int_equal(run("i1ig1", &t, &g), 0);
+	assert_int_equal(g.s[11].nchain, 1);
+}
+
+static void test_kinds(void **state)
+{
+	(void)state;
+	struct hwprof_itrace_opts o;
+	unsigned kinds;
+	const char *what;
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(hwprof_itrace_opts_parse(&o, "bi10ie", false), 0);
+	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
+	assert_int_equal(kinds, 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS | 1u << HWPROF_PT_SAMPLE_BRANCHES |
+					1u << HWPROF_PT_SAMPLE_ERROR);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(hwprof_itrace_opts_parse(&o, "bZ", false), 0); /* timeless: the caller's */
+	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
+	static const char *const refused[] = { "d", "G", "l", "i10us", "i5t", "q", "e+o" };
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		memset(&o, 0, sizeof(o));
+		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
+		assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), -HWPROF_E_UNSUPPORTED);
+		assert_non_null(what);
+	}
+	assert_int_equal(hwprof_pt_iclass_flags(HWPROF_PT_IC_OTHER), 0);
+	assert_int_equal(hwprof_pt_iclass_flags(HWPROF_PT_IC_IRET),
+			 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_INTERRUPT);
+	assert_int_equal(hwprof_pt_synth_queue(NULL, NULL, 0), -HWPROF_E_INVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_instruction),
+		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_branches),
+		cmocka_unit_test(test_both_and_stop),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_psb_cbr),
+		cmocka_unit_test(test_unsupported_packets),
+		cmocka_unit_test(test_thread_stack),
+		cmocka_unit_test(test_resync_ip),
+		cmocka_unit_test(test_initial_skip),
+		cmocka_unit_test(test_callchain),
+		cmocka_unit_test(test_kinds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
