@@ -347,6 +347,10 @@ static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **ou
 				idx = 0;
 			f[0].file = file_name(lf, idx);
 		}
+		/* an entry libdw cannot name (crtstuff.c's rows in some
+		 * toolchains): binutils falls back to the unit's name */
+		if (!f[0].file)
+			f[0].file = dwarf_diename(&cu);
 		dwarf_lineno(line, &ln);
 		f[0].line = ln > 0 ? (unsigned)ln : 0;
 	}
