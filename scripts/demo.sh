@@ -73,7 +73,8 @@ C
 if command -v gcc >/dev/null 2>&1 && gcc -O1 -fno-inline -o "$out/fib" "$out/fib.c" &&
    "$HW" record --pt-emulate -q -o "$out/pt.data" -- "$out/fib" >/dev/null 2>"$out/pt.err"; then
   if "$HW" script --call-trace -i "$out/pt.data" >"$out/pt.txt" 2>"$out/pt.script.err"; then
-    grep -E 'main|fib' "$out/pt.txt" | head -16
+    echo "hwprof script --call-trace, from main on (first 16 lines of $(wc -l <"$out/pt.txt")):"
+    awk '$NF == "main" {p = 1} p' "$out/pt.txt" | head -16
   else
     echo "(hwprof script --call-trace: $(tail -1 "$out/pt.script.err"))"
     echo "the executed branches of main and fib (hwprof pt insn --branches), first 12:"
