@@ -13,7 +13,7 @@ status=0
 for t in fuzz/fuzz_*.c; do
   name=$(basename "$t" .c)
   echo "== $name: building"
-  clang $CF -o "$out/$name" "$t" $lib_src -lzstd -lz -ldw -lelf -lZydis -lpthread -lm
+  clang $CF -o "$out/$name" "$t" $lib_src -lzstd -lz -ldw -lelf -liberty -lZydis -lpthread -lm
   work="$out/corpus/$name"; mkdir -p "$work" "$out/crashes/$name"
   cp -n fuzz/corpus/"$name"/* "$work"/ 2>/dev/null || true
   echo "== $name: fuzzing for ${secs}s"

@@ -24,7 +24,7 @@ cases=("loops-O0-static tests/data/pt/loops.c -O0 -static"
 variants=("" "--noretcomp" "--defer-tip --psb 100" "--long-tnt --timing --psb 256")
 
 # itrace set | -F list ('' = perf's default fields)
-static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth,+insn" "b|+callindent" "cr|tid,callindent,dso" "pb|+insn" "b|+ipc" "bs3|" "i1is7|" "pbs3|" "i2is5|+flags" "i7ig|" "bi9ig2|ip,sym,flags,addr,insn"
+static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|" "i3ip|+synth" "b|+callindent" "cr|tid,callindent,dso" "pb|+insn" "b|+ipc" "bs3|" "i1is7|" "pbs3|" "i2is5|+flags" "i7ig|" "bi9ig2|ip,sym,flags,addr,insn"
 	       "b|+flags" "i1i|+flags,+addr,+insn,+insnlen"
 	       "b|ip,sym,symoff,dso,addr,flags,insn,insnlen"
 	       "i1i|comm,tid,pid,event,period,ip,sym,symoff,addr,flags"
