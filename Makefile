@@ -85,13 +85,16 @@ test-build: all $(TESTS) $(TOOLS) $(FUZZ_REPLAY)
 deps:
 	@./scripts/install-deps.sh
 
+# builds use every CPU; the tests run one at a time
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
+
 check: deps
-	$(MAKE) test-build BUILD=build
-	$(MAKE) test-build BUILD=build-san SAN=1
+	$(MAKE) -j$(NPROC) test-build BUILD=build
+	$(MAKE) -j$(NPROC) test-build BUILD=build-san SAN=1
 	@tests/run.sh build build-san
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) -j$(NPROC) all
 	@./scripts/demo.sh
 
 bench: deps

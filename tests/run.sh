@@ -22,7 +22,10 @@ count_cmocka() { # $1 = output file, $2 = exit code, $3 = name
   if [ "$f" -ne 0 ]; then failed_names+=("$3"); cat "$1"; fi
 }
 
-for b in "${builds[@]}"; do
+# One build's tests, in order; leaves "pass fail names..." in $log/result.$b.
+run_build() {
+  local b=$1 t name out rc p f
+  pass=0; fail=0; failed_names=()
   echo "== tests against $b"
   export HWPROF_BUILD="$b" HWPROF="$PWD/$b/hwprof"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -36,10 +39,10 @@ for b in "${builds[@]}"; do
   for t in "$b"/fuzz/fuzz_*; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
-    if "$t" fuzz/corpus/"$name" >"$log/$name" 2>&1; then
+    if "$t" fuzz/corpus/"$name" >"$log/$name.$(basename "$b")" 2>&1; then
       pass=$((pass + 1)); echo "  $name: corpus replay ok"
     else
-      fail=$((fail + 1)); failed_names+=("$b/$name"); tail -20 "$log/$name"
+      fail=$((fail + 1)); failed_names+=("$b/$name"); tail -20 "$log/$name.$(basename "$b")"
     fi
   done
   for t in tests/diff/*.sh; do
@@ -53,6 +56,32 @@ for b in "${builds[@]}"; do
     grep -E '^(PASS|FAIL|SKIP): ' "$out" | sed 's/^/  /'
     if [ "$f" -ne 0 ]; then failed_names+=("$b/$name"); tail -40 "$out"; fi
   done
+  echo "$pass $fail ${failed_names[*]}" >"$log/result.$(basename "$b")"
+}
+
+# The builds' suites are independent (own binaries, own temporary
+# directories): they run side by side, one per CPU, and are reported in
+# order. Set HWPROF_TEST_SERIAL=1 to run them one after the other.
+pids=()
+for b in "${builds[@]}"; do
+  if [ -n "${HWPROF_TEST_SERIAL:-}" ]; then
+    run_build "$b" >"$log/all.$(basename "$b")" 2>&1
+  else
+    run_build "$b" >"$log/all.$(basename "$b")" 2>&1 &
+    pids+=($!)
+  fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
+pass=0; fail=0; failed_names=()
+for b in "${builds[@]}"; do
+  cat "$log/all.$(basename "$b")"
+  if [ -s "$log/result.$(basename "$b")" ]; then
+    read -r p f names <"$log/result.$(basename "$b")"
+    pass=$((pass + p)); fail=$((fail + f))
+    [ -n "$names" ] && failed_names+=($names)
+  else
+    fail=$((fail + 1)); failed_names+=("$b (the run did not finish)")
+  fi
 done
 if [ ${#failed_names[@]} -ne 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"
