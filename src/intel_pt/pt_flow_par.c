@@ -31,6 +31,7 @@
 #define TAIL 64          /* events a decoder produces past its cut */
 #define HEAD 64          /* how far into the next segment a join may be */
 #define WINDOW_PER_THREAD 3
+#define RERUN_LIMIT 8    /* segments a re-run may reach back */
 
 struct seg {
 	size_t start, end;               /* trace offsets [start, end) */
@@ -208,6 +209,31 @@ static int decode_range(const struct par *p, struct hwprof_pt_image *img, size_t
 	return ret < 0 ? ret : 0;
 }
 
+/* The rest of the trace on this thread: a decoder from `from`, past the
+ * cut point of `start` (as decode_range), every event to fn. */
+static int serial_rest(const struct par *p, struct hwprof_pt_image *img, size_t from, size_t start,
+		       uint64_t cyc_delta, hwprof_pt_event_fn fn, void *ctx)
+{
+	struct hwprof_pt_flow *flow;
+	int ret = hwprof_pt_flow_new(&flow, p->buf + from, p->len - from, img, p->cfg), r = 0;
+	if (ret < 0)
+		return ret;
+	struct hwprof_pt_event ev;
+	int skipping = start > from;
+	while ((ret = hwprof_pt_flow_next(flow, &ev)) == 1) {
+		ev.offset += from;
+		if (skipping) {
+			skipping = !(is_branch_block(&ev) && from + ipt_flow_pos(flow) >= start);
+			continue;
+		}
+		ev.cyc += cyc_delta;
+		if ((r = fn(ctx, &ev)) != 0)
+			break;
+	}
+	hwprof_pt_flow_free(flow);
+	return r ? r : ret < 0 ? ret : 0;
+}
+
 static void *worker(void *arg)
 {
 	struct par *p = arg;
@@ -383,6 +409,14 @@ HWPROF_API int hwprof_pt_flow_decode_parallel(const void *buf, size_t len, struc
 			pos = j + 1;
 			if (stats)
 				stats->joins++;
+		} else if (nx->end - s->dec_start > RERUN_LIMIT * step) {
+			/* a long run of cuts without joins (a badly damaged
+			 * trace): re-running from further and further back
+			 * would cost quadratic time, so finish serially */
+			ret = serial_rest(&p, img, s->dec_start, nx->start, delta, fn, ctx);
+			if (stats)
+				stats->reruns++;
+			break;
 		} else {
 			/* serial continuation of k through k+1, replacing k+1 */
 			struct seg r = { .start = nx->start, .end = nx->end, .done = 1,
