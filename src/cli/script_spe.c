@@ -2,22 +2,18 @@
  * decoder at the AUXTRACE_INFO record: synthesized events are added, and
  * with an AUXTRACE index every buffer is queued at once; side-band records
  * then drive the decoding, and the rest is flushed at the end. */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/print_spe_samples.h"
 #include "cli/script_spe.h"
+#include "cli/spe_feed.h"
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/perfdata.h"
 #include "util/bytes.h"
 
-#define AUXTRACE_ARM_SPE 4
 
 /* Symbol text per (ip, pid, cpumode): direct-mapped 16-byte slots (the
  * table stays in cache) naming texts in a pool of distinct ones (a trace
@@ -52,14 +48,9 @@ struct comm_slot {
 struct script_spe {
 	struct script_printer *p;
 	struct hwprof_session *s;
-	struct hwprof_perfdata *h;
-	struct hwprof_itrace_opts itrace;
+	struct spe_feed feed;
 	FILE *f;
-	const uint8_t *file;      /* the file mapped for indexed buffers */
-	size_t file_len;
-	bool have_index, have_tc, failed, timeless;
-	struct hwprof_tsc_conv tc;
-	struct hwprof_spe_synth *synth;
+	bool failed;
 	struct script_fmt fmt;
 	/* lookups cached while the session's version stays (threads, comms
 	 * and maps unchanged): the last comm, the last tid -> pid, and the
@@ -78,8 +69,6 @@ struct script_spe {
 	 * before anything else is written and when a call returns */
 	char *out;
 	size_t out_n;
-	uint8_t **copies;         /* pipe mode: buffers copied out of the stream */
-	size_t nr_copies;
 };
 
 #define OUT_SIZE (256u << 10)
@@ -231,8 +220,6 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 		return -HWPROF_E_NOMEM;
 	x->p = p;
 	x->s = s;
-	x->h = hwprof_session_data(s);
-	x->itrace = *itrace;
 	x->f = f;
 	x->out = malloc(OUT_SIZE);
 	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
@@ -248,9 +235,7 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 		free(x);
 		return -HWPROF_E_NOMEM;
 	}
-	const uint8_t *d;
-	uint64_t sz, off;
-	x->have_index = hwprof_perfdata_feature(x->h, HWPROF_FEAT_AUXTRACE, &d, &sz, &off) == 1;
+	spe_feed_init(&x->feed, hwprof_session_data(s), itrace);
 	*out = x;
 	return 0;
 }
@@ -267,12 +252,7 @@ void script_spe_free(struct script_spe *x)
 	free(x->pool);
 	free(x->pool_text);
 	free(x->pool_len);
-	hwprof_spe_synth_free(x->synth);
-	for (size_t i = 0; i < x->nr_copies; i++)
-		free(x->copies[i]);
-	free(x->copies);
-	if (x->file)
-		munmap((void *)x->file, x->file_len);
+	spe_feed_fini(&x->feed);
 	free(x);
 }
 
@@ -285,110 +265,21 @@ static int fail(struct script_spe *x, const char *msg)
 	return 1;
 }
 
-/* The buffer of the AUXTRACE record at file offset off (indexed files). */
-static int queue_indexed(struct script_spe *x, uint64_t off)
-{
-	if (off > x->file_len || x->file_len - off < 48 || ld32(x->file + off) != HWPROF_RECORD_AUXTRACE)
-		return fail(x, "bad AUXTRACE index entry");
-	const uint8_t *r = x->file + off;
-	uint64_t size = ld64(r + 8);
-	if (size > x->file_len - off - 48)
-		return fail(x, "AUXTRACE data past the end of the file");
-	if (hwprof_spe_synth_add_buffer(x->synth, ld32(r + 32), (int32_t)ld32(r + 40), (int32_t)ld32(r + 36),
-					r + 48, size, off + 48) < 0)
-		return fail(x, "out of memory queueing AUXTRACE buffers");
-	return 0;
-}
-
-static int map_file(struct script_spe *x)
-{
-	const char *path = hwprof_perfdata_file_path(x->h, 0);
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return -1;
-	x->file = m;
-	x->file_len = (size_t)st.st_size;
-	return 0;
-}
-
-static uint64_t file_midr(struct hwprof_perfdata *h)
-{
-	const uint8_t *cpuid;
-	uint64_t size, off;
-	char str[128];
-	/* perf: strtol(cpuid, 16); without the feature it reads the local cpuid */
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_CPUID, &cpuid, &size, &off) != 1 || size <= 4)
-		return 0;
-	size_t l = size - 4 < sizeof(str) - 1 ? size - 4 : sizeof(str) - 1;
-	memcpy(str, cpuid + 4, l);
-	str[l] = 0;
-	return (uint64_t)strtol(str, NULL, 16);
-}
-
-/* perf 6.1's arm_spe_process_auxtrace_info() */
+/* perf 6.1's arm_spe_process_auxtrace_info(), then script's own set-up */
 static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 {
-	struct hwprof_spe_info info;
-	uint64_t priv[64];
-	size_t np = (size_t)(rec->size - 16) / 8;
-	if (np > 64)
-		np = 64;
-	memcpy(priv, rec->data + 16, np * 8);
-	if (hwprof_spe_info_parse(priv, np, &info, NULL, 0, NULL) < 0)
-		return fail(x, "bad arm_spe AUXTRACE_INFO record");
-	struct hwprof_spe_synth_config cfg;
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.itrace = x->itrace;
-	cfg.timeless = true;
-	const struct hwprof_evsel *spe = NULL;
-	uint32_t n = hwprof_perfdata_nr_evsels(x->h);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct hwprof_evsel *e = hwprof_perfdata_evsel(x->h, i);
-		if (e->attr.sample_type & HWPROF_SAMPLE_TIME)
-			cfg.timeless = false;
-		if (!spe && e->attr.type == info.pmu_type)
-			spe = e;
-	}
-	if (!spe || !spe->nr_ids)
-		return fail(x, "no arm_spe event with sample ids in the file");
-	if (!cfg.timeless && (!x->have_tc || !x->tc.time_mult))
-		return fail(x, "arm_spe data without a TIME_CONV record");
-	if (x->have_tc)
-		cfg.tc = x->tc;
-	cfg.midr = file_midr(x->h);
-	cfg.spe_id = spe->ids[0];
-	cfg.emit = spe_emit;
-	cfg.thread_pid = spe_thread_pid;
-	cfg.notice = spe_notice;
-	cfg.ctx = x;
-	if (hwprof_spe_synth_new(&x->synth, &cfg) < 0)
-		return fail(x, "out of memory");
-	x->timeless = cfg.timeless;
-	struct hwprof_itrace_opts eff = x->itrace;
-	if (!eff.set)
-		hwprof_itrace_opts_default(&eff, false);
-	unsigned groups = hwprof_spe_synth_groups(x->synth);
-	if (eff.instructions && !(groups & 1u << HWPROF_SPE_G_INSTRUCTIONS)) {
-		fflush(x->f);
-		fprintf(stderr, "Only instruction-based sampling period is currently supported by Arm SPE.\n");
-	} else if ((groups & 1u << HWPROF_SPE_G_INSTRUCTIONS) && eff.period > 1) {
-		fflush(x->f);
-		fprintf(stderr, "Arm SPE has a hardware-based sample period.\n"
-				"Additional instruction events will be discarded by --itrace\n");
-	}
+	struct hwprof_spe_synth_config cb = { .emit = spe_emit, .thread_pid = spe_thread_pid,
+					      .notice = spe_notice, .ctx = x };
+	const struct hwprof_evsel *spe;
+	const char *why = spe_feed_start(&x->feed, rec, &cb, x->f, &spe);
+	if (why)
+		return fail(x, why);
+	unsigned groups = hwprof_spe_synth_groups(x->feed.synth);
 	/* the synthesized events join the session as perf adds them */
 	struct hwprof_evsel ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.attr.type = 0; /* PERF_TYPE_HARDWARE */
-	ev.attr.sample_type = hwprof_spe_synth_sample_type(spe->attr.sample_type, cfg.timeless);
+	ev.attr.sample_type = hwprof_spe_synth_sample_type(spe->attr.sample_type, x->feed.timeless);
 	bool checked = false;
 	for (unsigned g = 0; g < HWPROF_SPE_G_NR; g++) {
 		if (!(groups & 1u << g))
@@ -421,83 +312,21 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 	x->fmt.sym_ref = spe_sym_ref;
 	x->fmt.ctx = x;
 	x->fmt.name_width = 0;
-	if (!x->have_index || x->itrace.dont_decode)
-		return 0;
-	/* the index lets perf queue every buffer now */
-	const uint8_t *idx;
-	uint64_t idx_size, off;
-	if (hwprof_perfdata_feature(x->h, HWPROF_FEAT_AUXTRACE, &idx, &idx_size, &off) != 1 || idx_size < 8)
-		return 0;
-	if (map_file(x) < 0)
-		return fail(x, "cannot map the file for its AUXTRACE data");
-	uint64_t nr = ld64(idx);
-	if (nr > (idx_size - 8) / 16)
-		return fail(x, "bad AUXTRACE index");
-	for (uint64_t i = 0; i < nr; i++)
-		if (queue_indexed(x, ld64(idx + 8 + 16 * i)))
-			return 1;
-	return 0;
-}
-
-/* A buffer met in the stream (no index): file mode keeps its mapping,
- * pipe mode's bytes are copied since the stream buffer is reused. */
-static int queue_streamed(struct script_spe *x, const struct hwprof_record *rec)
-{
-	if (rec->size < 48 || !rec->payload)
-		return fail(x, "bad AUXTRACE record");
-	const uint8_t *r = rec->data, *data = rec->payload;
-	if (hwprof_perfdata_info(x->h)->pipe) {
-		uint8_t **nc = realloc(x->copies, (x->nr_copies + 1) * sizeof(*nc));
-		if (!nc)
-			return fail(x, "out of memory");
-		x->copies = nc;
-		uint8_t *c = malloc(rec->payload_size ? rec->payload_size : 1);
-		if (!c)
-			return fail(x, "out of memory");
-		memcpy(c, rec->payload, rec->payload_size);
-		x->copies[x->nr_copies++] = c;
-		data = c;
-	}
-	if (hwprof_spe_synth_add_buffer(x->synth, ld32(r + 32), (int32_t)ld32(r + 40), (int32_t)ld32(r + 36), data,
-					rec->payload_size, rec->offset + 48) < 0)
-		return fail(x, "out of memory queueing AUXTRACE buffers");
-	return 0;
+	why = spe_feed_queue_index(&x->feed);
+	return why ? fail(x, why) : 0;
 }
 
 int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 {
-	const struct hwprof_record *rec = &ev->rec;
 	if (x->failed)
 		return 1;
-	switch (rec->type) {
-	case HWPROF_RECORD_TIME_CONV:
-		x->have_tc = hwprof_tsc_conv_parse(&x->tc, rec->data + 8, rec->size - 8u) == 0;
-		return 0;
-	case HWPROF_RECORD_AUXTRACE_INFO:
-		if (rec->size >= 16 && ld32(rec->data + 8) == AUXTRACE_ARM_SPE && !x->synth)
-			return start_synth(x, rec);
-		return 0;
-	case HWPROF_RECORD_AUXTRACE:
-		return x->synth && !x->have_index && !x->itrace.dont_decode ? queue_streamed(x, rec) : 0;
-	default:
-		break;
-	}
-	if (rec->type >= HWPROF_RECORD_USER_TYPE_START || !x->synth || x->itrace.dont_decode)
-		return 0;
-	struct hwprof_spe_side_event se = { 0 };
-	se.type = rec->type;
-	se.misc = rec->misc;
-	se.time = (ev->sample.sample_type & HWPROF_SAMPLE_TIME) ? ev->sample.time : 0;
-	se.cpu = (ev->sample.sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)ev->sample.cpu : -1;
-	if ((rec->type == HWPROF_RECORD_SWITCH_CPU_WIDE || rec->type == HWPROF_RECORD_SWITCH) && rec->size >= 16) {
-		se.pid = (int32_t)ld32(rec->data + 8);
-		se.tid = (int32_t)ld32(rec->data + 12);
-	} else if (rec->type == HWPROF_RECORD_EXIT && rec->size >= 24) {
-		se.pid = (int32_t)ld32(rec->data + 8);
-		se.tid = (int32_t)ld32(rec->data + 16);
-	}
-	int r = hwprof_spe_synth_event(x->synth, &se);
+	if (ev->rec.type == HWPROF_RECORD_AUXTRACE_INFO)
+		return spe_feed_wants_info(&x->feed, &ev->rec) ? start_synth(x, &ev->rec) : 0;
+	int r;
+	const char *why = spe_feed_record(&x->feed, ev, &r);
 	out_flush(x);
+	if (why)
+		return fail(x, why);
 	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	return 0;
@@ -507,17 +336,12 @@ int script_spe_flush(struct script_spe *x)
 {
 	if (x->failed)
 		return 1;
-	if (!x->synth)
+	if (!x->feed.synth)
 		return 0;
-	int r = x->itrace.dont_decode ? 0 : hwprof_spe_synth_flush(x->synth);
+	int r = x->feed.itrace.dont_decode ? 0 : hwprof_spe_synth_flush(x->feed.synth);
 	out_flush(x);
 	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
-	/* perf's ui__warning at the end of timed decoding (--no-itrace too) */
-	if (!x->timeless && !hwprof_spe_synth_used_context(x->synth)) {
-		fflush(x->f);
-		fprintf(stderr, "Warning:\nArm SPE CONTEXT packets not found in the traces.\n"
-				"Matching of TIDs to SPE events could be inaccurate.\n");
-	}
+	spe_feed_warn_context(&x->feed, x->f);
 	return 0;
 }
