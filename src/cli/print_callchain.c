@@ -54,7 +54,7 @@ void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, un
 	struct hwprof_map_info mi;
 	struct hwprof_symres r = { 0 };
 	char level;
-	if (hwprof_session_find_map(script_printer_session(p), pid, tid, cpumode, ip, &mi, &level) != 1)
+	if (script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) != 1)
 		return;
 	hwprof_symbols_resolve(script_printer_symbols(p), mi.dso, mi.start, mi.pgoff, ip, &r);
 	srcline_of(script_printer_file(p), script_printer_symbols(p), &mi, &r);
@@ -71,7 +71,7 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	struct hwprof_map_info mi;
 	struct hwprof_symres r = { 0 };
 	char level;
-	bool have_map = hwprof_session_find_map(script_printer_session(p), pid, tid, cpumode, ip, &mi, &level) == 1;
+	bool have_map = script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) == 1;
 	if (have_map)
 		hwprof_symbols_resolve(syms, mi.dso, mi.start, mi.pgoff, ip, &r);
 	uint64_t addr = have_map ? r.addr : ip;

@@ -7,6 +7,7 @@
 
 #include "cli/print_regs.h"
 #include "cli/print_spe_samples.h"
+#include "cli/kmap.h"
 #include "cli/print_script.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
@@ -15,6 +16,7 @@
 struct script_printer {
 	struct script_opts *o;
 	struct hwprof_session *s;
+	struct kmap_ext kmap;      /* the kernel map up to its last symbol */
 	struct hwprof_perfdata *h;
 	struct hwprof_symbols *syms;
 	FILE *f;
@@ -63,6 +65,12 @@ void script_printer_free(struct script_printer *p)
 	if (p)
 		hwprof_unwinder_free(p->uw);
 	free(p);
+}
+
+int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			    struct hwprof_map_info *mi, char *level)
+{
+	return kmap_find_map(&p->kmap, p->s, p->syms, pid, tid, cpumode, ip, mi, level);
 }
 
 struct hwprof_session *script_printer_session(struct script_printer *p)
@@ -261,7 +269,7 @@ static size_t sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid
 	char level;
 	struct hwprof_symres r = { 0 };
 	size_t n = 0;
-	bool have_map = hwprof_session_find_map(p->s, pid, tid, cpumode, ip, &mi, &level) == 1;
+	bool have_map = script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) == 1;
 	if (have_map && (chain || PF(t, SYM) || PF(t, DSO)))
 		hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
 	*addr = have_map ? r.addr : ip;
@@ -364,7 +372,7 @@ const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, 
 	char level;
 	struct hwprof_symres r = { 0 };
 	*dso = NULL;
-	if (hwprof_session_find_map(p->s, pid, tid, cpumode, ip, &mi, &level) != 1)
+	if (script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) != 1)
 		return NULL;
 	*dso = mi.dso;
 	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
@@ -417,7 +425,7 @@ static int fetch_insn(struct script_printer *p, const struct hwprof_sample *s, u
 	if (!s->ip || p->arch != HWPROF_ARCH_X86_64 || hwprof_arch_host() != HWPROF_ARCH_X86_64)
 		return 0;
 	unsigned cpumode = s->ip >= 0xffff800000000000ULL ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-	if (hwprof_session_find_map(p->s, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->ip, &mi, &level) != 1)
+	if (script_printer_find_map(p, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->ip, &mi, &level) != 1)
 		return 0;
 	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, s->ip, &r);
 	if (!r.dso) /* the kernel has no file to read; the vDSO's is in perf's cache */
@@ -511,7 +519,7 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 			unsigned cpumode = s->misc & HWPROF_MISC_CPUMODE_MASK;
 			struct hwprof_map_info mi;
 			char level;
-			if (hwprof_session_find_map(p->s, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->addr, &mi,
+			if (script_printer_find_map(p, (int32_t)s->pid, (int32_t)s->tid, cpumode, s->addr, &mi,
 						    &level) != 1) {
 				unsigned other = cpumode == HWPROF_MISC_KERNEL ? HWPROF_MISC_USER : HWPROF_MISC_KERNEL;
 				bool kaddr = s->addr >= 0x8000000000000000ULL;

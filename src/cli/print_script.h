@@ -97,6 +97,10 @@ void script_print_callchain(struct script_printer *p, int t, const struct hwprof
 void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip);
 /* accessors for print_callchain.c */
 struct hwprof_session *script_printer_session(struct script_printer *p);
+/* The map holding ip, perf's way (the kernel map grown to its last
+ * symbol): 1 found, 0 not. */
+int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			    struct hwprof_map_info *mi, char *level);
 struct hwprof_symbols *script_printer_symbols(struct script_printer *p);
 FILE *script_printer_file(struct script_printer *p);
 const struct script_opts *script_printer_opts(const struct script_printer *p);

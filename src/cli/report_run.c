@@ -6,6 +6,7 @@
 
 #include "cli/report_run.h"
 #include "cli/report_spe.h"
+#include "cli/kmap.h"
 #include "hwprof/session.h"
 
 #define PROGRESS_EVERY 4096
@@ -189,35 +190,10 @@ void report_run_fini(struct report_run *r)
 
 #define MAX_STACK 127   /* perf report's default --max-stack */
 
-/* perf grows the kernel map to its last symbol once kallsyms are loaded
- * (init text lies past the MMAP record's length): kernel addresses there
- * still belong to [kernel.kallsyms]. */
 static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		    struct hwprof_map_info *mi, char *level)
 {
-	if (hwprof_session_find_map(r->s, pid, tid, cpumode, ip, mi, level) == 1)
-		return 1;
-	if (cpumode != HWPROF_MISC_KERNEL)
-		return 0;
-	if (!r->kmap_checked) {
-		r->kmap_checked = true;
-		struct hwprof_dso *d;
-		if (hwprof_symbols_dso(r->syms, "[kernel.kallsyms]", &d) == 1) {
-			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
-			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
-			char lv;
-			if (hwprof_session_find_map(r->s, pid, tid, cpumode, first->start, &r->kmap, &lv) == 1 &&
-			    !strcmp(r->kmap.dso, "[kernel.kallsyms]")) {
-				r->kmap_end = last->end;
-				r->have_kmap = true;
-			}
-		}
-	}
-	if (!r->have_kmap || ip < r->kmap.start || ip >= r->kmap_end)
-		return 0;
-	*mi = r->kmap;
-	*level = 'k';
-	return 1;
+	return kmap_find_map(&r->kmap, r->s, r->syms, pid, tid, cpumode, ip, mi, level);
 }
 
 /* perf's machine__resolve_callchain_sample(): context markers set the

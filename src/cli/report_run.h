@@ -10,6 +10,7 @@
 #include "hwprof/itrace.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/report.h"
+#include "cli/kmap.h"
 #include "hwprof/session.h"
 #include "hwprof/symbols.h"
 
@@ -35,9 +36,7 @@ struct report_run {
 	/* perf's DSO objects in creation order (MMAP records), for ranks */
 	const char **dso_names;
 	size_t nr_dsos, cap_dsos;
-	bool kmap_checked, have_kmap;     /* the kernel map up to its last symbol */
-	struct hwprof_map_info kmap;
-	uint64_t kmap_end;
+	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
 	const char *last_dso_name;
 	uint32_t last_dso_rank;
 };

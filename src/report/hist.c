@@ -5,12 +5,13 @@
  * missed and a second one made. To give the same entries we keep the same
  * tree (hist_tree.c), then redo perf's collapse pass when a key has a
  * collapse function (comm), and order the result as perf's output tree. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/report.h"
 #include "report/hist_chain.h"
-#include "report/hist_tree.h"
+#include "util/ixtree.h"
 #include "report/report_int.h"
 
 struct hwprof_hist {
@@ -62,6 +63,12 @@ HWPROF_API void hwprof_dso_short_name(const char *name, bool kernel_map, char *o
 {
 	if (!len)
 		return;
+	int tid;
+	if (sscanf(name, "/tmp/perf-%d.map", &tid) == 1) {
+		/* anonymous executable memory: perf names it by thread */
+		snprintf(out, len, "[JIT] tid %d", tid);
+		return;
+	}
 	const char *base = rpt_basename(name);
 	size_t bl = strlen(base);
 	/* kernel modules: "[name]" without .ko[.xz|.gz|.zst], '-' as '_' */

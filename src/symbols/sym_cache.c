@@ -227,7 +227,7 @@ static void copy_path(char *dst, size_t len, const char *src)
 /* ELF DSOs: pick the symbol file and the runtime file among candidates. */
 static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, char *run, size_t len)
 {
-	char sys[4096], hex[41], cand[6][4096];
+	char sys[4096], hex[41], cand[7][4096];
 	struct sym_elf_info info;
 	int nc = 0;
 	snprintf(sys, sizeof(sys), "%s%s", s->cfg.symfs, d->name);
@@ -242,6 +242,8 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
 		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s/%s", s->cfg.buildid_dir, hex, hex + 2,
 			 d->kind == DSO_VDSO ? "vdso" : "elf");
+		/* the debuginfo perf copies next to it when it had one */
+		snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s/debug", s->cfg.buildid_dir, hex, hex + 2);
 	}
 	if (d->kind == DSO_ELF) {
 		snprintf(cand[nc++], 4096, "%s%s.debug", s->cfg.debug_root, d->name);
@@ -330,7 +332,7 @@ HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, st
 
 HWPROF_API const struct hwprof_sym *hwprof_dso_find(const struct hwprof_dso *d, uint64_t addr)
 {
-	return sym_find(d->tab.syms, d->tab.nsyms, addr);
+	return sym_table_find(&d->tab, addr);
 }
 
 HWPROF_API size_t hwprof_dso_nr_syms(const struct hwprof_dso *d)
@@ -389,6 +391,6 @@ HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_
 	/* the kernel and JIT maps hold absolute addresses */
 	if (d->kind == DSO_KERNEL || d->kind == DSO_PERFMAP)
 		res->addr = ip;
-	res->sym = sym_find(d->tab.syms, d->tab.nsyms, res->addr);
+	res->sym = sym_table_find(&d->tab, res->addr);
 	return res->sym != NULL;
 }

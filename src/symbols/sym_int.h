@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "hwprof/symbols.h"
+#include "util/ixtree.h"
 
 /* A symbol while the table is built: name is an offset into the pool. */
 struct sym_raw {
@@ -17,6 +18,13 @@ struct sym_raw {
 	uint8_t bind, type;    /* STB_*, STT_* */
 };
 
+/* A symbol the duplicate fix-up dropped: perf erased it from its tree at
+ * that point, which reshaped the tree (see sym_finish). */
+struct sym_gone {
+	uint64_t start;
+	uint32_t seq, erased;  /* when inserted, when erased (t->clock) */
+};
+
 struct sym_table {
 	struct sym_raw *raw;
 	size_t n, cap;
@@ -24,6 +32,13 @@ struct sym_table {
 	size_t pool_len, pool_cap;
 	struct hwprof_sym *syms; /* final, sorted by start */
 	size_t nsyms;
+	uint32_t clock;        /* counts inserts and erases */
+	struct sym_gone *gone;
+	size_t ngone, gone_cap;
+	/* perf's tree over syms, kept only when symbols overlap: then the
+	 * symbol perf finds for an address depends on the tree's shape */
+	struct ht_tree tree;
+	bool has_tree;
 };
 
 int sym_add(struct sym_table *t, uint64_t start, uint64_t size, unsigned bind, unsigned type,
@@ -40,7 +55,8 @@ void sym_filter(struct sym_table *t, bool (*keep)(const struct sym_table *, cons
 /* Build the final array (names point into the pool); frees raw. */
 int sym_finish(struct sym_table *t);
 void sym_table_free(struct sym_table *t);
-const struct hwprof_sym *sym_find(const struct hwprof_sym *v, size_t n, uint64_t addr);
+/* The symbol perf names for addr (after sym_finish), or NULL. */
+const struct hwprof_sym *sym_table_find(const struct sym_table *t, uint64_t addr);
 
 static inline const char *sym_raw_name(const struct sym_table *t, const struct sym_raw *r)
 {

@@ -40,6 +40,14 @@ struct hwprof_unwinder {
 	bool stale;                /* a module no longer matches the maps */
 	uint64_t last_pc;          /* the last frame's pc, unadjusted */
 	bool last_activation;
+	/* libunwind's fallback for a frame without CFI (x86-64): the state
+	 * it guesses for the caller, from which libdwfl starts over */
+	bool restart;              /* frame_cb asks for a new run from g_* */
+	bool resumed;              /* the run's first frame is a guessed one */
+	uint64_t g_regs[17];       /* DWARF registers rax..r15 */
+	uint32_t g_known;          /* which of g_regs are known */
+	uint64_t g_pc;             /* initial pc of the run */
+	unsigned g_adjust;         /* 1: g_pc is already the return address - 1 */
 };
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
@@ -122,11 +130,18 @@ static bool file_word(struct hwprof_unwinder *u, uint64_t addr, uint64_t *val)
 	return false;
 }
 
+/* A word of the process as perf's libunwind reader sees it: the stack
+ * copy, else the mapped file's contents. */
+static bool read_word(struct hwprof_unwinder *u, uint64_t addr, uint64_t *v)
+{
+	return hwprof_unwind_stack_word(u->cur->stack_data, u->stack_len, u->sp, addr, v) || file_word(u, addr, v);
+}
+
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct hwprof_unwinder *u = arg;
 	uint64_t v;
-	if (!hwprof_unwind_stack_word(u->cur->stack_data, u->stack_len, u->sp, addr, &v) && !file_word(u, addr, &v))
+	if (!read_word(u, addr, &v))
 		v = 0; /* perf's libunwind reader: unreadable memory reads as 0,
 			* so a return address beyond the copy gives one last
 			* frame at 0 - 1 before the unwinding stops */
@@ -149,6 +164,16 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
 	struct hwprof_unwinder *u = thread_arg;
 	Dwarf_Word regs[32];
+	if (u->resumed) {
+		/* a guessed caller: only the registers the guess knows */
+		for (unsigned i = 0; i < 17; i++) {
+			Dwarf_Word v = u->g_regs[i];
+			if ((u->g_known >> i & 1) && !dwfl_thread_state_registers(thread, (int)i, 1, &v))
+				return false;
+		}
+		dwfl_thread_state_register_pc(thread, u->g_pc);
+		return true;
+	}
 	for (int i = 0; i < u->nregs; i++)
 		regs[i] = u->regs[i];
 	if (!dwfl_thread_state_registers(thread, 0, (unsigned)u->nregs, regs))
@@ -164,6 +189,81 @@ static const Dwfl_Thread_Callbacks thread_cbs = {
 	.set_initial_registers = set_initial_registers,
 };
 
+/* The CFI row for pc in its module: 1 and *frame (to free) when an FDE
+ * covers pc; 0 when the module has unwind tables but none covers pc; -1
+ * when it has none (or pc is in no module). */
+static int cfi_frame(struct hwprof_unwinder *u, uint64_t pc, Dwarf_Frame **frame)
+{
+	Dwfl_Module *m = dwfl_addrmodule(u->cp->dwfl, pc);
+	Dwarf_Addr bias;
+	int have = -1;
+	*frame = NULL;
+	if (!m)
+		return -1;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(m, &bias);
+	if (cfi) {
+		have = 0;
+		if (dwarf_cfi_addrframe(cfi, pc - bias, frame) == 0)
+			return 1;
+	}
+	cfi = dwfl_module_dwarf_cfi(m, &bias);
+	if (cfi) {
+		have = 0;
+		if (dwarf_cfi_addrframe(cfi, pc - bias, frame) == 0)
+			return 1;
+	}
+	return have;
+}
+
+/* Whether the bytes at pc are a lazy-binding PLT entry (jmp *x(%rip);
+ * push $n; jmp), which libunwind recognises when it finds no CFI. */
+static bool plt_entry_at(struct hwprof_unwinder *u, uint64_t pc)
+{
+	uint64_t w0, w1;
+	return read_word(u, pc, &w0) && read_word(u, pc + 8, &w1) && (w0 & 0xffff) == 0x25ff &&
+	       (w0 >> 48 & 0xff) == 0x68 && (w1 >> 24 & 0xff) == 0xe9;
+}
+
+/* The caller of an x86-64 frame the CFI does not cover, guessed the way
+ * perf's libunwind (1.6) guesses it, so that the stacks come out the
+ * same: in a PLT entry the return address is on top of the stack;
+ * elsewhere rbp is taken for a frame pointer when it points a little
+ * above the stack pointer, and the caller's stack pointer is then this
+ * frame's plus 16 (not rbp + 16: libunwind's own arithmetic). false when
+ * the stack ends here. pc is the frame's own (unadjusted) address, adj
+ * 1 when its CFI was looked up at pc - 1. */
+static bool guess_caller(struct hwprof_unwinder *u, Dwfl_Frame *state, uint64_t pc, unsigned adj)
+{
+	Dwarf_Word rsp, rbp, ra;
+	if (dwfl_frame_reg(state, 7, &rsp) != 0 || dwfl_frame_reg(state, 6, &rbp) != 0)
+		return false; /* libunwind: an unknown rbp ends the stack */
+	if (plt_entry_at(u, pc)) {
+		if (!read_word(u, rsp, &ra))
+			return false;
+		u->g_known = 0;
+		for (unsigned i = 0; i < 17; i++)
+			if (dwfl_frame_reg(state, i, &u->g_regs[i]) == 0)
+				u->g_known |= 1u << i;
+		u->g_regs[7] = rsp + 8;
+		u->g_adjust = adj; /* libunwind keeps looking up as before */
+	} else {
+		Dwarf_Word rbp1;
+		if (!rbp || !read_word(u, rbp, &rbp1) || rbp < rsp || rbp - rsp > 0x4000 || !read_word(u, rbp + 8, &ra))
+			return false;
+		u->g_known = 1u << 6 | 1u << 7;
+		u->g_regs[6] = rbp1;
+		u->g_regs[7] = rsp + 16;
+		u->g_adjust = 1;
+	}
+	if (!ra) {
+		/* perf reports a return address of 0 as 0 - 1, then stops */
+		u->ips[u->n++] = UINT64_MAX;
+		return false;
+	}
+	u->g_pc = ra - u->g_adjust;
+	return true;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct hwprof_unwinder *u = arg;
@@ -173,15 +273,20 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	/* asking whether the frame is an activation unwinds it already, so
 	 * its module (at pc - 1 for a return address) must be known first;
-	 * only the first frame (and signal frames, rare) look up pc itself */
-	bool first = u->n == 0;
+	 * only the first frame of a run (and signal frames, rare) look up pc
+	 * itself (a guessed frame's pc is already adjusted) */
+	bool resumed = u->resumed;
+	bool first = u->n == 0 || resumed;
 	bool ok = report_module(u, first ? pc : pc - 1);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (activation && !first)
 		ok = report_module(u, pc);
 	/* callers: the call instruction, not the return address (perf) */
-	uint64_t ip = activation ? pc : pc - 1;
+	unsigned adj = resumed ? u->g_adjust : activation ? 0 : 1;
+	uint64_t own = resumed ? pc + u->g_adjust : pc;
+	uint64_t ip = resumed ? own - 1 : activation ? pc : pc - 1;
+	u->resumed = false;
 	u->ips[u->n++] = ip;
 	u->last_pc = pc;
 	u->last_activation = activation;
@@ -190,6 +295,20 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * frame pointers */
 	if (u->n >= u->max || !ok)
 		return DWARF_CB_ABORT;
+	if (u->arch == HWPROF_ARCH_X86_64) {
+		/* without CFI libdwfl would follow frame pointers its own way;
+		 * perf's libunwind stops where the file has no unwind table at
+		 * all, and guesses (guess_caller) where the table has no entry */
+		Dwarf_Frame *frame;
+		int c = cfi_frame(u, own - adj, &frame);
+		free(frame);
+		if (c < 0)
+			return DWARF_CB_ABORT;
+		if (c == 0) {
+			u->restart = guess_caller(u, state, own, adj);
+			return DWARF_CB_ABORT;
+		}
+	}
 	return DWARF_CB_OK;
 }
 
@@ -200,13 +319,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 static bool ra_undefined(struct hwprof_unwinder *u)
 {
 	uint64_t pc = u->last_activation ? u->last_pc : u->last_pc - 1;
-	Dwfl_Module *m = dwfl_addrmodule(u->cp->dwfl, pc);
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfi = m ? dwfl_module_eh_cfi(m, &bias) : NULL;
-	if (!cfi)
-		cfi = m ? dwfl_module_dwarf_cfi(m, &bias) : NULL;
-	Dwarf_Frame *frame = NULL;
-	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0)
+	Dwarf_Frame *frame;
+	if (cfi_frame(u, pc, &frame) != 1)
 		return false;
 	Dwarf_Op ops_mem[3], *ops = NULL;
 	size_t nops = 0;
@@ -320,8 +434,16 @@ HWPROF_API int hwprof_unwind_sample(struct hwprof_unwinder *u, const struct hwpr
 			return -HWPROF_E_NOMEM;
 		u->n = 0;
 		u->stale = false;
+		u->resumed = false;
 		report_module(u, u->ip);
-		int rc = dwfl_getthread_frames(u->cp->dwfl, s->tid > 0 ? (pid_t)s->tid : 1, frame_cb, u);
+		int rc;
+		do {
+			/* each run adds a frame at least, so this ends by max */
+			u->restart = false;
+			rc = dwfl_getthread_frames(u->cp->dwfl, s->tid > 0 ? (pid_t)s->tid : 1, frame_cb, u);
+			u->resumed = u->restart;
+		} while (u->restart && !u->stale && u->n < u->max);
+		u->resumed = false;
 		if (!u->stale) {
 			/* rc 0: the end of the stack (not a frame we stopped at) */
 			if (rc == 0 && u->n > 0 && u->n < u->max && !ra_undefined(u))

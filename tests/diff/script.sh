@@ -107,6 +107,38 @@ if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/nul
   else fail "pipe stream on stdin: script differs"; diff "$TMP/pipe.perf" "$TMP/pipe.hw" | head; fi
 fi
 
+# PLT stubs: perf 6.1 synthesizes name@plt symbols after extending the
+# zero-sized _init over the whole .plt, so which of the two it names
+# depends on its symbol tree's search path (an exact replay here)
+cat >"$TMP/nop.c" <<'C'
+void nop(void) {}
+C
+cat >"$TMP/pltmain.c" <<'C'
+#include <stdlib.h>
+void nop(void);
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 100000000;
+	for (long i = 0; i < n; i++)
+		nop();
+	return 0;
+}
+C
+if cc -O2 -fPIC -shared -o "$TMP/libnop.so" "$TMP/nop.c" &&
+   cc -O2 -o "$TMP/pltmain" "$TMP/pltmain.c" -L"$TMP" -lnop -Wl,-rpath,"$TMP" &&
+   rec plt -e cpu-clock:u -c 100000 -g -- "$TMP/pltmain"; then
+  if perf script -i "$TMP/plt.data" -F ip,sym 2>/dev/null | grep -q "_init\|@plt"; then pass "plt: samples in the PLT"
+  else fail "plt: no samples in the PLT"; fi
+  compare plt-stubs "$TMP/plt.data" -F ip,sym,symoff,dso
+  compare plt-stubs-chain "$TMP/plt.data"
+fi
+
+# system-wide with call graphs: kernel init text past the kernel map's
+# length (the idle task's start_kernel), whatever else runs meanwhile
+if rec sysg -e cpu-clock -c 200000 -a -g -- sleep 0.3; then
+  compare system-wide-g "$TMP/sysg.data"
+fi
+
 # C++: demangled names as perf prints them
 if command -v g++ >/dev/null; then
   cat >"$TMP/cpp.cc" <<'CC'

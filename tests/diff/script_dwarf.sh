@@ -115,6 +115,75 @@ if perf record -q --call-graph dwarf -e cpu-clock -c 200000 -o "$TMP/ls.data" --
   done
 else fail "ls record"; fi
 
+# a function without CFI (hand-written assembly, like .init/.fini or old
+# asm): perf's libunwind guesses its caller from rbp with its own stack
+# pointer arithmetic, which then decides every frame above it
+cat >"$TMP/mid.s" <<'S'
+	.text
+	.globl	nocfi_mid
+	.type	nocfi_mid, @function
+nocfi_mid:
+	push	%rbp
+	mov	%rsp, %rbp
+	sub	$32, %rsp
+	mov	%edi, -4(%rbp)
+	mov	$200000, %ecx
+1:	dec	%ecx
+	jnz	1b
+	mov	-4(%rbp), %edi
+	call	leaf
+	leave
+	ret
+	.size	nocfi_mid, .-nocfi_mid
+	.section .note.GNU-stack,"",@progbits
+S
+cat >"$TMP/nocfi.c" <<'C'
+#include <stdlib.h>
+void nocfi_mid(int n);
+static volatile long sink;
+__attribute__((noinline)) void leaf(int n) { for (int i = 0; i < n; i++) sink += i ^ (i >> 3); }
+__attribute__((noinline)) void outer(int n)
+{
+	volatile char pad[64];
+	pad[0] = (char)n;
+	nocfi_mid(n + pad[0] - (char)n);
+	sink++;
+}
+int main(int argc, char **argv)
+{
+	int reps = argc > 1 ? atoi(argv[1]) : 300;
+	for (int r = 0; r < reps; r++)
+		outer(20000);
+	return 0;
+}
+C
+if cc -O2 -g -fomit-frame-pointer -o "$TMP/nocfi" "$TMP/nocfi.c" "$TMP/mid.s" &&
+   perf record -q --call-graph dwarf -e cpu-clock:u -c 1000000 -o "$TMP/nocfi.data" -- "$TMP/nocfi" >/dev/null 2>&1; then
+  if perf script -i "$TMP/nocfi.data" 2>/dev/null | grep -q "nocfi_mid"; then pass "no-CFI frames sampled"
+  else fail "no-CFI frames sampled"; fi
+  compare "no CFI (libunwind's frame guess)" "$TMP/nocfi.data"
+  compare "no CFI -F ip,sym,srcline" "$TMP/nocfi.data" -F ip,sym,srcline
+else fail "no-CFI program record"; fi
+
+# a stripped program whose debuginfo sits in perf's build-id cache as
+# "debug" beside the cached "elf": symbols, inlines and source lines come
+# from there
+mkdir -p "$TMP/strip" "$TMP/home"
+if cp "$TMP/o2/prog" "$TMP/strip/prog" && objcopy --only-keep-debug "$TMP/strip/prog" "$TMP/strip/prog.debug" &&
+   strip --strip-all "$TMP/strip/prog" &&
+   HOME="$TMP/home" perf record -q --call-graph dwarf -e cpu-clock:u -c 1000000 -o "$TMP/strip.data" -- \
+     "$TMP/strip/prog" >/dev/null 2>&1; then
+  cached=$(find "$TMP/home/.debug" -path "*strip/prog/*" -name elf | head -1)
+  if [ -n "$cached" ] && cp "$TMP/strip/prog.debug" "${cached%/elf}/debug"; then
+    saved_home=$HOME; export HOME="$TMP/home"
+    if perf script -i "$TMP/strip.data" -F ip,sym 2>/dev/null | grep -q " leaf$"; then pass "cached debuginfo used by perf"
+    else fail "cached debuginfo not used by perf"; fi
+    compare "stripped, debuginfo in the build-id cache" "$TMP/strip.data"
+    compare "stripped, cache debuginfo -F ip,sym,srcline" "$TMP/strip.data" -F ip,sym,srcline
+    export HOME="$saved_home"
+  else fail "stripped program not in perf's build-id cache"; fi
+else fail "stripped program record"; fi
+
 # a stack copy too small for the whole stack: perf stops where the copy ends
 BIN=o2
 if perf record -q --call-graph dwarf,512 -e cpu-clock:u -c 1000000 -o "$TMP/small.data" -- "$TMP/$BIN/prog" \

@@ -1,0 +1,31 @@
+#include <string.h>
+
+#include "cli/kmap.h"
+
+int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
+		  int32_t tid, unsigned cpumode, uint64_t ip, struct hwprof_map_info *mi, char *level)
+{
+	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1)
+		return 1;
+	if (cpumode != HWPROF_MISC_KERNEL)
+		return 0;
+	if (!k->checked) {
+		k->checked = true;
+		struct hwprof_dso *d;
+		if (hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) == 1 && hwprof_dso_nr_syms(d) > 0) {
+			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
+			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
+			char lv;
+			if (hwprof_session_find_map(s, pid, tid, cpumode, first->start, &k->map, &lv) == 1 &&
+			    !strcmp(k->map.dso, "[kernel.kallsyms]")) {
+				k->end = last->end;
+				k->have = true;
+			}
+		}
+	}
+	if (!k->have || ip < k->map.start || ip >= k->end)
+		return 0;
+	*mi = k->map;
+	*level = 'k';
+	return 1;
+}

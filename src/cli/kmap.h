@@ -1,0 +1,24 @@
+/* Map lookups with perf's kernel map extent: perf grows the kernel map to
+ * its last symbol once kallsyms are loaded (init text lies past the MMAP
+ * record's length), so kernel addresses there still belong to
+ * [kernel.kallsyms]. Shared by report and script. */
+#ifndef HWPROF_CLI_KMAP_H
+#define HWPROF_CLI_KMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwprof/session.h"
+#include "hwprof/symbols.h"
+
+struct kmap_ext {
+	bool checked, have;
+	struct hwprof_map_info map;   /* the kernel's map, as recorded */
+	uint64_t end;                 /* its end, grown to the last symbol */
+};
+
+/* hwprof_session_find_map(), then the grown kernel map: 1 found, 0 not. */
+int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
+		  int32_t tid, unsigned cpumode, uint64_t ip, struct hwprof_map_info *mi, char *level);
+
+#endif
