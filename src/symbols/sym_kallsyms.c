@@ -5,9 +5,12 @@
  * the modules' own. */
 #include <ctype.h>
 #include <elf.h>
-#include <stdio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/sym_int.h"
 
@@ -24,39 +27,77 @@ static int hexval(int c)
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
+/* The whole file: /proc/kallsyms has no size, and reading it in big
+ * chunks instead of lines is most of what loading it costs here. */
+static char *slurp(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			char *b = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+/* One "addr type name[\t[module]]" line (no newline); 0 or NOMEM. */
+static int add_line(struct sym_table *t, const char *line, size_t len)
+{
+	uint64_t addr = 0;
+	size_t i = 0;
+	int h;
+	while (i < len && i < 16 && (h = hexval((unsigned char)line[i])) >= 0) {
+		addr = addr << 4 | (uint64_t)h;
+		i++;
+	}
+	if (i == 0 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
+		return 0;
+	char raw = line[i + 1], type = (char)toupper((unsigned char)raw);
+	const char *name = line + i + 3;
+	size_t nlen = len - i - 3;
+	if (type != 'T' && type != 'W' && type != 'D' && type != 'B')
+		return 0;
+	if (!nlen || name[0] == '$' || memchr(name, 0, nlen))
+		return 0;
+	unsigned bind = raw == 'W' || raw == 'w' ? STB_WEAK : isupper((unsigned char)raw) ? STB_GLOBAL : STB_LOCAL;
+	unsigned stt = type == 'T' || type == 'W' ? STT_FUNC : STT_OBJECT;
+	return sym_add(t, addr, 0, bind, stt, name, nlen);
+}
+
 int sym_load_kallsyms(struct sym_table *t, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
+	size_t len;
+	char *buf = slurp(path, &len);
+	if (!buf)
 		return 0;
-	char line[1024];
 	int rc = 0;
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strcspn(line, "\n");
-		line[len] = 0;
-		uint64_t addr = 0;
-		size_t i = 0;
-		int h;
-		while ((h = hexval((unsigned char)line[i])) >= 0 && i < 16) {
-			addr = addr << 4 | (uint64_t)h;
-			i++;
-		}
-		if (i == 0 || line[i] != ' ' || !line[i + 1] || line[i + 2] != ' ')
-			continue;
-		char type = (char)toupper((unsigned char)line[i + 1]);
-		const char *name = line + i + 3;
-		if (type != 'T' && type != 'W' && type != 'D' && type != 'B')
-			continue;
-		if (name[0] == '$' || !name[0])
-			continue;
-		unsigned bind = line[i + 1] == 'W' || line[i + 1] == 'w' ? STB_WEAK
-				: isupper((unsigned char)line[i + 1]) ? STB_GLOBAL : STB_LOCAL;
-		unsigned stt = type == 'T' || type == 'W' ? STT_FUNC : STT_OBJECT;
-		rc = sym_add(t, addr, 0, bind, stt, name, strlen(name));
-		if (rc < 0)
-			break;
+	for (const char *p = buf, *end = buf + len; p < end && rc >= 0;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n < 1024) /* longer lines are no kallsyms lines */
+			rc = add_line(t, p, n);
+		p += n + 1;
 	}
-	fclose(f);
+	free(buf);
 	if (rc < 0)
 		return rc;
 	sym_sort(t);

@@ -58,8 +58,12 @@ static int cmp_raw(const void *a, const void *b)
 
 void sym_sort(struct sym_table *t)
 {
-	if (t->n > 1)
-		qsort(t->raw, t->n, sizeof(*t->raw), cmp_raw);
+	/* kallsyms and most symbol tables come sorted already */
+	for (size_t i = 1; i < t->n; i++)
+		if (cmp_raw(&t->raw[i - 1], &t->raw[i]) > 0) {
+			qsort(t->raw, t->n, sizeof(*t->raw), cmp_raw);
+			return;
+		}
 }
 
 void sym_fixup_end(struct sym_table *t, bool kallsyms)
