@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hwprof/regs.h"
+
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_event.h"
 
@@ -127,6 +129,11 @@ HWPROF_API void hwprof_feat_free(struct hwprof_feat *f);
 
 /* perf's name of a feature bit ("TRACING_DATA" ... "PMU_CAPS"), NULL past 31. */
 HWPROF_API const char *hwprof_feat_name(unsigned feat);
+
+struct hwprof_perfdata;
+/* The recording machine's architecture from the ARCH feature ("x86_64",
+ * "aarch64", ...), else this machine's (perf assumes the host's too). */
+HWPROF_API enum hwprof_arch hwprof_perfdata_arch(struct hwprof_perfdata *h);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,10 @@ struct hwprof_sym {
 	const char *name;
 	bool object;              /* a data object (STT_OBJECT; kallsyms D/B):
 	                           * perf report shows it as name+offset */
+	bool inlined;             /* an inlined function's stand-in (perf's
+	                           * fake inline symbol: the inlined name over
+	                           * its caller's extent); only report makes
+	                           * these, a DSO's own symbols never are */
 };
 
 /* The result of a lookup. */

@@ -203,18 +203,6 @@ static bool has_callchains(struct hwprof_perfdata *h)
 	return false;
 }
 
-/* --call-graph dwarf: user stacks perf would unwind */
-static bool has_dwarf_stacks(struct hwprof_perfdata *h)
-{
-	uint32_t n = hwprof_perfdata_nr_evsels(h);
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t st = hwprof_perfdata_evsel(h, i)->attr.sample_type;
-		if ((st & HWPROF_SAMPLE_CALLCHAIN) && (st & HWPROF_SAMPLE_REGS_USER) && (st & HWPROF_SAMPLE_STACK_USER))
-			return true;
-	}
-	return false;
-}
-
 static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE (Intel PT), which report "
 			      "does not decode in this build; use 'hwprof report -D'";
 
@@ -252,11 +240,6 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	bool children = cc && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
-	if ((children || graph) && has_dwarf_stacks(h)) {
-		hwprof_session_close(s);
-		return cli_error("report", "%s: samples have DWARF call graphs (--call-graph dwarf), which this build "
-			  "does not unwind; use --no-children -g none", shown);
-	}
 	bool caller = a->inverted || (a->order_set ? a->caller : children);
 	struct report_layout l;
 	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];

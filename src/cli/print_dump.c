@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/print_dump.h"
+#include "hwprof/perfdata_feat.h"
 #include "cli/progress.h"
 #include "cli/print_pt.h"
 #include "cli/print_regs.h"
@@ -670,29 +671,13 @@ static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t t
 }
 
 /* The ARCH feature (u32 len + string), as perf_env__arch() uses it. */
-static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
-{
-	const uint8_t *p;
-	uint64_t size;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_ARCH, &p, &size, NULL) == 1 && size > 4) {
-		char name[64];
-		uint64_t n = size - 4 < sizeof(name) - 1 ? size - 4 : sizeof(name) - 1;
-		memcpy(name, p + 4, n);
-		name[n] = 0;
-		enum hwprof_arch a = hwprof_arch_from_name(name);
-		if (a != HWPROF_ARCH_UNKNOWN)
-			return a;
-	}
-	return hwprof_arch_host();
-}
-
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, struct cli_progress *progress)
 {
 	uint64_t nrec = 0;
 	struct dump d = { .out = out, .s = s, .h = hwprof_session_data(s), .path = display_path };
 	struct hwprof_event ev;
 	int rc;
-	d.arch = file_arch(d.h);
+	d.arch = hwprof_perfdata_arch(d.h);
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		uint32_t n = hwprof_perfdata_nr_evsels(d.h);
 		if (n > d.nr_evsel_slots) {

@@ -163,7 +163,8 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 			return n + fprintf(f, "%s+0x%llx", e->sym->name, (unsigned long long)(e->ip - base));
 		}
 		if (e->sym)
-			return n + fprintf(f, "%.*s", imax(wd - n, 0), e->sym->name);
+			return n + fprintf(f, "%.*s%s", imax(wd - n, 0), e->sym->name,
+					   e->sym->inlined ? " (inlined)" : "");
 		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)e->ip);
 	}
 	case HWPROF_HK_NR: break;

@@ -34,9 +34,11 @@ static uint32_t run_end(const struct hwprof_hist *h, uint32_t t)
 static void frame_name(FILE *f, const struct hwprof_hist *h, uint32_t t)
 {
 	const struct hwprof_hist_frame *fr = hwprof_chain_frame(h, t);
-	if (fr->sym)
+	if (fr->sym) {
 		fputs(fr->sym->name, f);
-	else
+		if (fr->sym->inlined)
+			fputs(" (inlined)", f);
+	} else
 		fprintf(f, "%#llx", (unsigned long long)fr->ip);
 }
 

@@ -11,6 +11,7 @@
 #include "cli/print_script.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
+#include "hwprof/perfdata_feat.h"
 #include "hwprof/unwind.h"
 
 struct script_printer {
@@ -28,22 +29,6 @@ struct script_printer {
 	struct hwprof_unwinder *uw;
 };
 
-static enum hwprof_arch file_arch(struct hwprof_perfdata *h)
-{
-	const uint8_t *p;
-	uint64_t size;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_ARCH, &p, &size, NULL) == 1 && size > 4) {
-		char name[64];
-		uint64_t n = size - 4 < sizeof(name) - 1 ? size - 4 : sizeof(name) - 1;
-		memcpy(name, p + 4, n);
-		name[n] = 0;
-		enum hwprof_arch a = hwprof_arch_from_name(name);
-		if (a != HWPROF_ARCH_UNKNOWN)
-			return a;
-	}
-	return hwprof_arch_host();
-}
-
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
 		       struct hwprof_symbols *syms, FILE *f)
 {
@@ -55,7 +40,7 @@ int script_printer_new(struct script_printer **out, struct script_opts *o, struc
 	p->h = hwprof_session_data(s);
 	p->syms = syms;
 	p->f = f;
-	p->arch = file_arch(p->h);
+	p->arch = hwprof_perfdata_arch(p->h);
 	*out = p;
 	return 0;
 }

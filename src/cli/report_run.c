@@ -7,7 +7,9 @@
 #include "cli/report_run.h"
 #include "cli/report_spe.h"
 #include "cli/kmap.h"
+#include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
+#include "hwprof/unwind.h"
 
 #define PROGRESS_EVERY 4096
 
@@ -182,6 +184,9 @@ void report_run_fini(struct report_run *r)
 		free((char *)r->dso_names[i]);
 	free(r->dso_names);
 	free(r->frames);
+	free(r->ips);
+	hwprof_unwinder_free(r->uw);
+	inline_syms_free(r->isyms);
 	for (uint32_t i = 0; r->hists && i < r->nr_hists; i++)
 		hwprof_hist_free(r->hists[i]);
 	free(r->hists);
@@ -189,6 +194,7 @@ void report_run_fini(struct report_run *r)
 }
 
 #define MAX_STACK 127   /* perf report's default --max-stack */
+#define MAX_STACK_LIMIT 1024 /* unwound addresses kept at most */
 
 static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		    struct hwprof_map_info *mi, char *level)
@@ -196,10 +202,95 @@ static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpu
 	return kmap_find_map(&r->kmap, r->s, r->syms, pid, tid, cpumode, ip, mi, level);
 }
 
-/* perf's machine__resolve_callchain_sample(): context markers set the
- * cpumode of the entries after them (an unknown one discards the chain),
- * at most --max-stack entries counted from the end shown first. Fills
- * r->frames in cursor order; returns the count. */
+/* A callchain frame for ip in the map of cpumode, resolved. */
+static void resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, int32_t pid, int32_t tid,
+			  unsigned cpumode, uint64_t ip, struct hwprof_symres *res)
+{
+	memset(fr, 0, sizeof(*fr));
+	memset(res, 0, sizeof(*res));
+	fr->ip = ip;
+	fr->level = '.';
+	struct hwprof_map_info mi;
+	if (find_map(r, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
+		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, res);
+		fr->dso = mi.dso;
+		fr->map_start = mi.start;
+		fr->map_pgoff = mi.pgoff;
+		fr->dso_rank = dso_rank(r, mi.dso);
+		fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+		fr->sym = res->sym;
+	}
+}
+
+static void reverse_frames(struct hwprof_hist_frame *f, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		struct hwprof_hist_frame t = f[i];
+		f[i] = f[n - 1 - i];
+		f[n - 1 - i] = t;
+	}
+}
+
+#define MAX_INLINE 64
+
+/* --call-graph dwarf: perf unwinds the user stack (at most max_stack
+ * addresses) and puts each unwound frame's inlined functions in its place
+ * (innermost first), after the sample's own chain. Appends them at
+ * r->frames + n in callee order; returns the new count or < 0. */
+static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, size_t n, size_t max)
+{
+	if (!r->uw && !r->uw_failed) {
+		enum hwprof_arch arch = hwprof_perfdata_arch(hwprof_session_data(r->s));
+		if (hwprof_unwinder_new(&r->uw, r->s, r->syms, arch) < 0)
+			return -HWPROF_E_NOMEM;
+		r->uw_failed = !r->uw;
+	}
+	if (!r->uw)
+		return (int)n;
+	if (!r->ips && !(r->ips = malloc(MAX_STACK_LIMIT * sizeof(*r->ips))))
+		return -HWPROF_E_NOMEM;
+	if (max > MAX_STACK_LIMIT)
+		max = MAX_STACK_LIMIT;
+	int nu = hwprof_unwind_sample(r->uw, sm, r->ips, max);
+	if (nu < 0)
+		return nu;
+	int32_t pid = (int32_t)sm->pid, tid = (int32_t)sm->tid;
+	for (int i = 0; i < nu; i++) {
+		uint64_t ip = r->ips[i];
+		if (!ip)
+			continue; /* perf skips zero addresses */
+		if (rpt_grow_frames(r, n + MAX_INLINE) < 0)
+			return -HWPROF_E_NOMEM;
+		struct hwprof_symres res;
+		struct hwprof_hist_frame *fr = &r->frames[n];
+		resolve_frame(r, fr, pid, tid, HWPROF_MISC_USER, ip, &res);
+		struct hwprof_inline_entry ent[MAX_INLINE];
+		int ne = res.sym && res.dso ? hwprof_dso_inline_entries(res.dso, res.addr, res.sym, ent, MAX_INLINE) : 0;
+		if (ne <= 0) {
+			n++;
+			continue;
+		}
+		struct hwprof_hist_frame base = *fr;
+		for (int k = 0; k < ne; k++) {
+			r->frames[n] = base;
+			if (ent[k].inlined) {
+				const struct hwprof_sym *is = inline_syms_get(&r->isyms, res.sym, ent[k].name);
+				if (!is)
+					return -HWPROF_E_NOMEM;
+				r->frames[n].sym = is;
+			}
+			n++;
+		}
+	}
+	return (int)n;
+}
+
+/* perf's thread__resolve_callchain(): the sample's chain, where context
+ * markers set the cpumode of the entries after them (an unknown one
+ * discards the chain), at most --max-stack entries counted from the end
+ * shown first; then, for DWARF stacks, the unwound user frames (before it
+ * when callers come first). Fills r->frames in cursor order; returns the
+ * count. */
 static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 {
 	uint64_t nr = sm->callchain_nr;
@@ -219,31 +310,32 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 			}
 			continue;
 		}
-		struct hwprof_hist_frame *fr = &r->frames[n++];
-		memset(fr, 0, sizeof(*fr));
-		fr->ip = ip;
-		fr->level = '.';
-		struct hwprof_map_info mi;
-		if (find_map(r, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
-			struct hwprof_symres res = { 0 };
-			hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
-			fr->dso = mi.dso;
-			fr->map_start = mi.start;
-			fr->map_pgoff = mi.pgoff;
-			fr->dso_rank = dso_rank(r, mi.dso);
-			fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
-			fr->sym = res.sym;
-		}
-	}
-	if (r->caller_order) {
-		for (size_t i = 0; i < n / 2; i++) {
-			struct hwprof_hist_frame t = r->frames[i];
-			r->frames[i] = r->frames[n - 1 - i];
-			r->frames[n - 1 - i] = t;
-		}
+		struct hwprof_symres res;
+		resolve_frame(r, &r->frames[n++], pid, tid, cpumode, ip, &res);
 	}
 	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
-	return (int)(n < max ? n : max);
+	if (r->caller_order)
+		reverse_frames(r->frames, n);
+	if (n > max)
+		n = max;
+	const uint64_t dwarf = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
+	if (!sm->evsel || (sm->evsel->attr.sample_type & dwarf) != dwarf)
+		return (int)n;
+	int m = unwound_frames(r, sm, n, max);
+	if (m < 0)
+		return m;
+	if (r->caller_order && (size_t)m > n) {
+		/* the unwound frames, root first, go before the sample's chain */
+		size_t nu = (size_t)m - n;
+		if (rpt_grow_frames(r, (size_t)m + n) < 0)
+			return -HWPROF_E_NOMEM;
+		struct hwprof_hist_frame *f = r->frames;
+		memcpy(f + m, f, n * sizeof(*f));
+		reverse_frames(f + n, nu);
+		memmove(f, f + n, nu * sizeof(*f));
+		memcpy(f + nu, f + m, n * sizeof(*f));
+	}
+	return m;
 }
 
 /* The entry fields of an address: comm, map, symbol. */

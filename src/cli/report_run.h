@@ -10,6 +10,7 @@
 #include "hwprof/itrace.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/report.h"
+#include "cli/inline_syms.h"
 #include "cli/kmap.h"
 #include "hwprof/session.h"
 #include "hwprof/symbols.h"
@@ -37,6 +38,11 @@ struct report_run {
 	const char **dso_names;
 	size_t nr_dsos, cap_dsos;
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
+	/* --call-graph dwarf files: user stacks unwound, inlines expanded */
+	struct hwprof_unwinder *uw;
+	bool uw_failed;
+	struct inline_syms *isyms;
+	uint64_t *ips;                    /* unwound addresses (scratch) */
 	const char *last_dso_name;
 	uint32_t last_dso_rank;
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwprof/perfdata.h"
 #include "hwprof/perfdata_feat.h"
 #include "util/bytes.h"
 
@@ -598,4 +599,21 @@ HWPROF_API void hwprof_feat_free(struct hwprof_feat *f)
 {
 	if (f)
 		free_blocks(f->priv); /* f itself is one of the blocks */
+}
+
+HWPROF_API enum hwprof_arch hwprof_perfdata_arch(struct hwprof_perfdata *h)
+{
+	const uint8_t *p;
+	uint64_t size;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_ARCH, &p, &size, NULL) == 1 && size > 4) {
+		/* a perf string: u32 length, then the bytes */
+		char name[64];
+		uint64_t n = size - 4 < sizeof(name) - 1 ? size - 4 : sizeof(name) - 1;
+		memcpy(name, p + 4, n);
+		name[n] = 0;
+		enum hwprof_arch a = hwprof_arch_from_name(name);
+		if (a != HWPROF_ARCH_UNKNOWN)
+			return a;
+	}
+	return hwprof_arch_host();
 }

@@ -233,6 +233,15 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 			return cmp_null(a->sym, b->sym);
 		if (a->sym == b->sym)
 			return 0;
+		if (a->sym->inlined || b->sym->inlined) {
+			/* perf: inlined stand-ins by name, equal when their
+			 * callers' extents overlap */
+			int c = strcmp(a->sym->name, b->sym->name);
+			if (c)
+				return c < 0 ? -1 : 1;
+			if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)
+				return 0;
+		}
 		if (a->sym->start != b->sym->start)
 			return sgn64((int64_t)(b->sym->start - a->sym->start));
 		return sgn64((int64_t)(b->sym->end - a->sym->end));
@@ -280,6 +289,11 @@ static bool entry_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry
 			}
 			if (a->dso_id != b->dso_id || !a->sym || !b->sym)
 				return false;
+			if (a->sym != b->sym && (a->sym->inlined || b->sym->inlined)) {
+				if (key_cmp(h, HWPROF_HK_SYM, a, b))
+					return false;
+				break;
+			}
 			if (a->sym != b->sym && (a->sym->start != b->sym->start || a->sym->end != b->sym->end))
 				return false;
 			break;
@@ -512,8 +526,7 @@ static int collapse(struct hwprof_hist *h, size_t *nr)
 				d->nr_samples += e->nr_samples;
 				d->acc_period += e->acc_period;
 				d->acc_samples += e->acc_samples;
-				if (e->max_depth > d->max_depth)
-					d->max_depth = e->max_depth;
+				/* perf's callchain_merge() leaves max_depth alone */
 				if (h->chains && hc_merge(&h->trie, d->chain, e->chain) < 0) {
 					ht_free(&t);
 					return -HWPROF_E_NOMEM;

@@ -22,8 +22,11 @@ void hc_free(struct hc_trie *t)
 
 int hc_frame(struct hc_trie *t, const struct hwprof_hist_frame *fr, uint32_t *id)
 {
-	uint64_t k1 = (uint64_t)(uintptr_t)fr->dso * 2 + (fr->sym != NULL);
-	uint64_t k2 = fr->sym ? fr->sym->start : fr->ip;
+	/* inlined stand-ins match by name (perf's match_chain_strings); their
+	 * names are interned, so the pointer is the name */
+	bool inl = fr->sym && fr->sym->inlined;
+	uint64_t k1 = inl ? 2 : (uint64_t)(uintptr_t)fr->dso * 4 + (fr->sym != NULL);
+	uint64_t k2 = inl ? (uint64_t)(uintptr_t)fr->sym->name : fr->sym ? fr->sym->start : fr->ip;
 	uint32_t v = (uint32_t)t->nf;
 	int r = rpt_map_get(&t->frame_map, k1, k2, &v, true);
 	if (r < 0)
@@ -127,6 +130,13 @@ static int tree_cmp(const void *pa, const void *pb, void *ctx)
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
 	const struct hwprof_hist_frame *fa = &t->f[t->n[a].frame], *fb = &t->f[t->n[b].frame];
+	if (fa->sym && fb->sym && (fa->sym->inlined || fb->sym->inlined)) {
+		/* perf orders inlined frames by name alone */
+		int c = strcmp(fa->sym->name, fb->sym->name);
+		if (c)
+			return c > 0 ? -1 : 1;
+		return a < b ? -1 : a > b;
+	}
 	if (fa->dso_rank != fb->dso_rank)
 		return fa->dso_rank > fb->dso_rank ? -1 : 1;
 	uint64_t ka = fa->sym && fb->sym ? fa->sym->start : fa->ip;

@@ -244,6 +244,7 @@ int sym_finish(struct sym_table *t)
 			t->syms[i].end = t->raw[i].end;
 			t->syms[i].name = t->pool + t->raw[i].name;
 			t->syms[i].object = t->raw[i].type == STT_OBJECT;
+			t->syms[i].inlined = false;
 		}
 	}
 	t->nsyms = t->n;

@@ -54,6 +54,20 @@ build() { # name cflags...
     cc "$@" -o "$TMP/$name/prog" "$TMP/main.c" -L"$TMP/$name" -lwork -Wl,-rpath,"$TMP/$name"
 }
 
+# report over the same files: unwound frames and their inlined functions
+# in children entries and call graphs, as perf report shows them
+compare_report() { # name file report-args...
+  local name=$1 f=$2; shift 2
+  perf report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/rp.txt"
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/rh.err" | grep -v '^# (Tip:' >"$TMP/rh.txt"
+  if [ ! -s "$TMP/rp.txt" ]; then fail "$name: perf report printed nothing"; return; fi
+  if cmp -s "$TMP/rp.txt" "$TMP/rh.txt"; then
+    pass "$name: report identical ($(wc -l <"$TMP/rp.txt") lines)"
+  else
+    fail "$name: report differs $(head -1 "$TMP/rh.err")"; diff "$TMP/rp.txt" "$TMP/rh.txt" | head -8
+  fi
+}
+
 compare() { # name file script-args...
   local name=$1 f=$2; shift 2
   perf script -i "$f" "$@" >"$TMP/p.txt" 2>"$TMP/p.err"; local prc=$?
@@ -94,6 +108,10 @@ run_variant() { # name recorder event [perf record options...]
   compare "$name --max-stack 1" "$d" --max-stack 1
   compare "$name -G -F ip,sym,srcline" "$d" -G -F ip,sym,srcline
   for F in "${FIELDS[@]}"; do compare "$name -F $F" "$d" -F "$F"; done
+  compare_report "$name report" "$d"
+  compare_report "$name report --no-children" "$d" --no-children
+  compare_report "$name report -G --sort pid,dso,sym" "$d" -G --sort pid,dso,sym
+  compare_report "$name report --no-children -g caller --max-stack 5" "$d" --no-children -g caller --max-stack 5
 }
 
 # user-mode samples (cpu-clock:u) and, below, with kernel frames too
@@ -113,6 +131,8 @@ if perf record -q --call-graph dwarf -e cpu-clock -c 200000 -o "$TMP/ls.data" --
     if [ -n "$F" ]; then compare "ls -lR -F $F" "$TMP/ls.data" -F "$F"; compare "ls -lR -G -F $F" "$TMP/ls.data" -G -F "$F"
     else compare "ls -lR" "$TMP/ls.data"; fi
   done
+  compare_report "ls -lR report" "$TMP/ls.data"
+  compare_report "ls -lR report --no-children --sort dso,sym" "$TMP/ls.data" --no-children --sort dso,sym
 else fail "ls record"; fi
 
 # a function without CFI (hand-written assembly, like .init/.fini or old
@@ -163,6 +183,7 @@ if cc -O2 -g -fomit-frame-pointer -o "$TMP/nocfi" "$TMP/nocfi.c" "$TMP/mid.s" &&
   else fail "no-CFI frames sampled"; fi
   compare "no CFI (libunwind's frame guess)" "$TMP/nocfi.data"
   compare "no CFI -F ip,sym,srcline" "$TMP/nocfi.data" -F ip,sym,srcline
+  compare_report "no CFI report" "$TMP/nocfi.data"
 else fail "no-CFI program record"; fi
 
 # a stripped program whose debuginfo sits in perf's build-id cache as
@@ -210,6 +231,7 @@ if cc -O2 -o "$TMP/vd" "$TMP/vd.c" &&
    perf record -q --call-graph dwarf -e cpu-clock:u -c 200000 -o "$TMP/vd.data" -- "$TMP/vd" >/dev/null 2>&1; then
   compare "vdso" "$TMP/vd.data"
   compare "vdso -F ip,sym,srcline,insnlen" "$TMP/vd.data" -F ip,sym,srcline,insnlen
+  compare_report "vdso report" "$TMP/vd.data"
 else fail "vdso program record"; fi
 
 # the new fields on files without DWARF stacks: no callchain, and frame
