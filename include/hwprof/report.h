@@ -63,6 +63,10 @@ struct hwprof_hist_sample {
 	                             * objects' offsets) */
 	char level;                 /* '.', 'k', 'g', 'u', 'H' */
 	uint64_t period;
+	bool filtered;              /* outside --comm/--dsos/... filters: the
+	                             * entries it creates are not shown (those
+	                             * it adds to keep their own state, perf's
+	                             * first-sample rule) */
 };
 
 /* One callchain entry, resolved by the caller (perf's cursor node). */
@@ -92,6 +96,7 @@ struct hwprof_hist_entry {
 	uint64_t acc_period, acc_samples; /* children mode: with callees */
 	uint32_t chain;             /* callchain root node (HWPROF_CHAIN_NONE) */
 	uint32_t max_depth;         /* longest chain appended */
+	bool filtered;              /* made by a filtered sample: not shown */
 	/* internal */
 	uint32_t comm_id, dso_id;
 };
@@ -103,6 +108,9 @@ struct hwprof_hist;
 HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort);
 HWPROF_API void hwprof_hist_free(struct hwprof_hist *h);
 HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s);
+/* A sort key whose column is elided (perf: a filter naming one value):
+ * entries are still told apart by it, but the output order skips it. */
+HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k);
 /* Orders the entries for output (call once, after the last add). */
 HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h);
 
@@ -110,6 +118,10 @@ HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h);
 HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i);
 HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h);
 HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h);
+/* The same over the shown (not filtered) entries' own samples, after
+ * hwprof_hist_finish(): perf's --percentage relative base. */
+HWPROF_API uint64_t hwprof_hist_shown_period(const struct hwprof_hist *h);
+HWPROF_API uint64_t hwprof_hist_shown_samples(const struct hwprof_hist *h);
 
 /* ---- callchains ----------------------------------------------------------
  * Each entry keeps the callchains appended to it as a trie of frames, as

@@ -15,6 +15,7 @@
 #include "cli/print_header.h"
 #include "cli/print_report.h"
 #include "cli/progress.h"
+#include "cli/report_filter.h"
 #include "cli/report_run.h"
 #include "hwprof/itrace.h"
 #include "hwprof/session.h"
@@ -23,6 +24,11 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "\n usage: hwprof report [<options>]\n\n"
+		   "    -c, --comms <comm[,comm...]>\n"
+		   "                          only consider symbols in these comms\n"
+		   "    -C, --cpu <cpu>       list of cpus to profile\n"
+		   "    -d, --dsos <dso[,dso...]>\n"
+		   "                          only consider symbols in these dsos\n"
 		   "    -D, --dump-raw-trace  dump raw trace in ASCII\n"
 		   "    -F, --fields <key[,keys...]>\n"
 		   "                          output field(s): overhead sample period and the sort keys\n"
@@ -42,7 +48,15 @@ static void usage(FILE *f)
 		   "    -n, --show-nr-samples show the number of samples for each symbol\n"
 		   "        --percent-limit <percent>\n"
 		   "                          don't show entries under that percent\n"
+		   "        --percentage <relative|absolute>\n"
+		   "                          how to display percentage of filtered entries\n"
+		   "        --pid <pid[,pid...]>\n"
+		   "                          only consider symbols in these pids\n"
 		   "    -q, --quiet           do not show any message\n"
+		   "    -S, --symbols <symbol[,symbol...]>\n"
+		   "                          only consider these symbols\n"
+		   "        --tid <tid[,tid...]>\n"
+		   "                          only consider symbols in these tids\n"
 		   "    -s, --sort <key[,key2...]>\n"
 		   "                          sort by key(s): overhead overhead_children sample period pid comm\n"
 		   "                          dso sym symbol cpu (default: comm,dso,symbol)\n"
@@ -129,6 +143,9 @@ struct report_args {
 	int max_stack;              /* < 0: the default */
 	float percent_limit;
 	struct hwprof_symcfg cfg;
+	struct report_filter filter;
+	const char *pid_arg, *tid_arg, *cpu_arg; /* parsed when perf parses them */
+	bool relative;              /* --percentage relative */
 };
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
@@ -203,6 +220,30 @@ static bool has_callchains(struct hwprof_perfdata *h)
 	return false;
 }
 
+/* The columns perf elides (sort__setup_elide(): a filter naming a single
+ * comm, dso or symbol), in column order: their keys and values. */
+static size_t elided_cols(const struct report_args *a, const struct report_layout *l, enum hwprof_hist_key *k,
+			  const char **val)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nr_cols && n < 3; i++) {
+		const struct str_list *one = l->cols[i] == HWPROF_HK_COMM ? &a->filter.comms
+					     : l->cols[i] == HWPROF_HK_DSO ? &a->filter.dsos
+					     : l->cols[i] == HWPROF_HK_SYM ? &a->filter.syms : NULL;
+		if (one && one->n == 1) {
+			k[n] = l->cols[i];
+			val[n++] = one->v[0];
+		}
+	}
+	return n;
+}
+
+static void print_elided(const enum hwprof_hist_key *k, const char **val, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("# %s: %s\n", k[i] == HWPROF_HK_COMM ? "comm" : k[i] == HWPROF_HK_DSO ? "dso" : "symbol", val[i]);
+}
+
 static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE (Intel PT), which report "
 			      "does not decode in this build; use 'hwprof report -D'";
 
@@ -233,6 +274,13 @@ static int report_stdio(const struct report_args *a, bool full)
 		if (!a->quiet)
 			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 			      stdout);
+		struct report_layout nl;
+		enum hwprof_hist_key ns[REPORT_MAX_COLS * 2], ek[3];
+		const char *ev[3];
+		size_t nns = 0;
+		memset(&nl, 0, sizeof(nl));
+		if (build_lists(a, false, &nl, ns, &nns) == 0)
+			print_elided(ek, ev, elided_cols(a, &nl, ek, ev));
 		fflush(stdout);
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
 				"Did you call 'perf record' without -g or -b?\n");
@@ -261,6 +309,32 @@ static int report_stdio(const struct report_args *a, bool full)
 		return cli_error("report", "out of memory");
 	}
 	hwprof_symbols_load_build_ids(syms, h);
+	/* perf parses these after its first lines; a bad one ends the run
+	 * there, with success */
+	const char *bad = NULL;
+	struct report_filter *flt = (struct report_filter *)&a->filter;
+	if (a->cpu_arg) {
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h) && !bad; i++)
+			if (!(hwprof_perfdata_evsel(h, i)->attr.sample_type & HWPROF_SAMPLE_CPU))
+				bad = "File does not contain CPU events. Remove -C option to proceed.\n"
+				      "Error:\nfailed to set cpu bitmap\n";
+		if (!bad && report_filter_cpus(flt, a->cpu_arg) < 0)
+			bad = "Error:\nfailed to set cpu bitmap\n";
+	}
+	if (!bad && a->pid_arg && report_filter_ints(&flt->pids, a->pid_arg) < 0)
+		bad = "problems parsing pid list\n";
+	if (!bad && a->tid_arg && report_filter_ints(&flt->tids, a->tid_arg) < 0)
+		bad = "problems parsing tid list\n";
+	if (bad) {
+		if (!a->quiet)
+			fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
+			      stdout);
+		fflush(stdout);
+		fputs(bad, stderr);
+		hwprof_symbols_close(syms);
+		hwprof_session_close(s);
+		return 0;
+	}
 	static char obuf[1 << 20];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct report_run run;
@@ -268,6 +342,25 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
 	run.max_stack = a->max_stack;
+	if (report_filter_any(&a->filter) || a->filter.cpus_set)
+		run.filter = &a->filter;
+	/* perf's sort__setup_elide(): a column whose filter names a single
+	 * value is left out (and skipped when ordering), the value said once
+	 * above the table */
+	enum hwprof_hist_key elided[3];
+	const char *elided_val[3];
+	size_t nel = elided_cols(a, &l, elided, elided_val), kept = 0;
+	for (size_t i = 0; i < l.nr_cols; i++) {
+		bool out = false;
+		for (size_t j = 0; j < nel; j++)
+			out |= l.cols[i] == elided[j];
+		if (!out)
+			l.cols[kept++] = l.cols[i];
+	}
+	l.nr_cols = kept;
+	for (size_t j = 0; j < nel && rc >= 0; j++)
+		report_run_elide(&run, elided[j]);
+	l.relative = a->relative;
 	if (rc >= 0 && (aux || pipe))
 		rc = report_run_enable_spe(&run, &a->itrace);
 	struct cli_progress bar;
@@ -312,6 +405,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	else if (!a->quiet)
 		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n",
 		      stdout);
+	print_elided(elided, elided_val, nel);
 	if (!a->quiet)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)run.lost_samples);
 	for (uint32_t i = 0; i < run.nr_hists; i++) {
@@ -320,9 +414,10 @@ static int report_stdio(const struct report_args *a, bool full)
 		char nb[256];
 		const char *name = run.names[i] ? run.names[i]
 						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		uint64_t base = a->relative ? hwprof_hist_shown_period(run.hists[i])
+					    : hwprof_hist_total_period(run.hists[i]);
 		if (graph) /* perf's min_callchain_hits: a share of the total */
-			hwprof_hist_sort_chains(run.hists[i], (uint64_t)((double)hwprof_hist_total_period(run.hists[i]) *
-									 (a->cc_min_percent / 100.0)));
+			hwprof_hist_sort_chains(run.hists[i], (uint64_t)((double)base * (a->cc_min_percent / 100.0)));
 		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
 	}
 	if (!a->quiet)
@@ -338,7 +433,8 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
-	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK };
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
+	       O_PID, O_TID, O_PERCENTAGE };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -366,6 +462,13 @@ int cmd_report(int argc, char **argv)
 		{ "no-itrace", no_argument, NULL, O_NO_ITRACE },
 		{ "mem-mode", no_argument, NULL, O_MEM_MODE },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "symbols", required_argument, NULL, 'S' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "percentage", required_argument, NULL, O_PERCENTAGE },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -378,7 +481,7 @@ int cmd_report(int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::G", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'i': a.input = optarg; break;
@@ -435,6 +538,30 @@ int cmd_report(int argc, char **argv)
 			a.max_stack = (int)v;
 			break;
 		}
+		case 'c':
+		case 'd':
+		case 'S': {
+			struct report_filter *f = &a.filter;
+			if (report_filter_strs(c == 'c' ? &f->comms : c == 'd' ? &f->dsos : &f->syms, optarg) < 0)
+				return cli_error("report", "out of memory");
+			break;
+		}
+		case 'C': a.cpu_arg = optarg; break;
+		case O_PID: a.pid_arg = optarg; break;
+		case O_TID: a.tid_arg = optarg; break;
+		case O_PERCENTAGE:
+			if (!strcmp(optarg, "relative"))
+				a.relative = true;
+			else if (!strcmp(optarg, "absolute"))
+				a.relative = false;
+			else {
+				/* perf: its usage line and this option's help */
+				fprintf(stderr, "\n Usage: hwprof report [<options>]\n\n"
+						"        --percentage <relative|absolute>\n"
+						"                          how to display percentage of filtered entries\n");
+				return 129;
+			}
+			break;
 		case O_MEM_MODE:
 			return cli_error("report", "--mem-mode is not implemented in this build");
 		default:

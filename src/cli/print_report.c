@@ -91,15 +91,15 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w)
 }
 
 /* perf's convert_unit for the sample count */
-static void print_samples_line(FILE *f, const struct hwprof_hist *h, const char *evname)
+static void print_samples_line(FILE *f, const struct hwprof_hist *h, const char *evname, bool relative)
 {
-	unsigned long n = (unsigned long)hwprof_hist_nr_samples(h);
+	unsigned long n = (unsigned long)(relative ? hwprof_hist_shown_samples(h) : hwprof_hist_nr_samples(h));
 	char unit = ' ';
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
 	fprintf(f, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %llu\n#\n", n, unit, evname,
-		(unsigned long long)hwprof_hist_total_period(h));
+		(unsigned long long)(relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h)));
 }
 
 static void print_header(FILE *f, const struct report_layout *l, const struct widths *w)
@@ -129,12 +129,11 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 
 /* One cell; returns the number of bytes written. */
 static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e,
-		      const struct hwprof_hist *h, struct hwprof_session *s)
+		      const struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
 {
 	switch (k) {
 	case HWPROF_HK_OVERHEAD:
 	case HWPROF_HK_CHILDREN: {
-		uint64_t total = hwprof_hist_total_period(h);
 		uint64_t v = k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
 		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
 		return fprintf(f, "%*.2f%%", wd - 1, pct);
@@ -180,7 +179,8 @@ static void print_row(FILE *f, const struct report_layout *l, const struct width
 		int wd = col_width(l->cols[i], w);
 		if (i)
 			fputs("  ", f);
-		int n = print_cell(f, l->cols[i], wd, e, h, s);
+		int n = print_cell(f, l->cols[i], wd, e, h, s,
+				   l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h));
 		/* every column but the last is padded to its width */
 		if (i + 1 < l->nr_cols && n < wd)
 			fprintf(f, "%*s", wd - n, "");
@@ -194,10 +194,10 @@ void print_report_hist(FILE *f, const struct report_layout *l, const struct hwpr
 	struct widths w;
 	calc_widths(h, s, &w);
 	if (!l->quiet) {
-		print_samples_line(f, h, evname);
+		print_samples_line(f, h, evname, l->relative);
 		print_header(f, l, &w);
 	}
-	uint64_t total = hwprof_hist_total_period(h);
+	uint64_t total = l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
 	size_t n = hwprof_hist_nr_entries(h);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
@@ -206,8 +206,8 @@ void print_report_hist(FILE *f, const struct report_layout *l, const struct hwpr
 		if (pct < l->percent_limit)
 			continue;
 		print_row(f, l, &w, e, h, s);
-		if (l->graph && e->chain != HWPROF_CHAIN_NONE)
-			print_report_graph(f, h, e->chain, total, v, l->graph_skip_first);
+		if (l->graph && e->chain != HWPROF_CHAIN_NONE) /* shares of all samples */
+			print_report_graph(f, h, e->chain, hwprof_hist_total_period(h), v, l->graph_skip_first);
 	}
 	fputs("\n\n", f);
 }

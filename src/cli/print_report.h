@@ -24,6 +24,8 @@ struct report_layout {
 	bool graph;             /* call graph under each row */
 	bool graph_skip_first;  /* --sort starting with "sym": a single root's
 	                         * first frame is the row's symbol, not shown */
+	bool relative;          /* --percentage relative: shares of the shown
+	                         * entries, not of all samples */
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the

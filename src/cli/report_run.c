@@ -37,6 +37,9 @@ static int grow(struct report_run *r, uint32_t n)
 			return rc;
 		if (r->callchain)
 			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
+		for (unsigned k = 0; k < HWPROF_HK_NR; k++)
+			if (r->elided >> k & 1)
+				hwprof_hist_elide(r->hists[r->nr_hists], (enum hwprof_hist_key)k);
 	}
 	return 0;
 }
@@ -87,6 +90,13 @@ void report_run_set_callchain(struct report_run *r, bool children, bool graph, b
 			 (caller_order ? HWPROF_HIST_CALLER : 0);
 	for (uint32_t i = 0; i < r->nr_hists; i++)
 		hwprof_hist_set_callchain(r->hists[i], r->chain_flags);
+}
+
+void report_run_elide(struct report_run *r, enum hwprof_hist_key k)
+{
+	r->elided |= 1u << k;
+	for (uint32_t i = 0; i < r->nr_hists; i++)
+		hwprof_hist_elide(r->hists[i], k);
 }
 
 static int rpt_grow_frames(struct report_run *r, uint64_t n)
@@ -366,10 +376,13 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 	if (idx >= r->nr_hists)
 		return -HWPROF_E_INVAL;
 	struct hwprof_hist_sample hs;
+	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
+		return 0;
 	memset(&hs, 0, sizeof(hs));
 	resolve_ip(r, &hs, pid, tid, cpumode, ip);
 	hs.cpu = cpu;
 	hs.period = period;
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	return hwprof_hist_add(r->hists[idx], &hs);
 }
 
@@ -382,9 +395,13 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	if (rc < 0)
 		return rc;
 	struct hwprof_hist_sample hs;
+	int32_t cpu = (sm->sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
+	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
+		return 0;
 	memset(&hs, 0, sizeof(hs));
 	resolve_ip(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, sm->ip);
-	hs.cpu = (sm->sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
+	hs.cpu = cpu;
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
 	size_t n = 0;
 	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {

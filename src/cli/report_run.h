@@ -12,6 +12,7 @@
 #include "hwprof/report.h"
 #include "cli/inline_syms.h"
 #include "cli/kmap.h"
+#include "cli/report_filter.h"
 #include "hwprof/session.h"
 #include "hwprof/symbols.h"
 
@@ -38,6 +39,8 @@ struct report_run {
 	const char **dso_names;
 	size_t nr_dsos, cap_dsos;
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
+	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
+	unsigned elided;                  /* hwprof_hist_elide() keys (bits) */
 	/* --call-graph dwarf files: user stacks unwound, inlines expanded */
 	struct hwprof_unwinder *uw;
 	bool uw_failed;
@@ -53,6 +56,8 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
  * chains root first). */
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
 void report_run_fini(struct report_run *r);
+/* A sort key whose column is elided: the output order skips it. */
+void report_run_elide(struct report_run *r, enum hwprof_hist_key k);
 /* A synthesized event after the file's: returns its histogram index. */
 int report_run_add_event(struct report_run *r, const char *name);
 /* A synthesized sample into histogram idx (no callchain). */

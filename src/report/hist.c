@@ -33,12 +33,14 @@ struct hwprof_hist {
 	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
+	unsigned elided;            /* keys (bits) the output order skips */
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
 	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
 	const char **id_str;
 	size_t nr_sorted, cap_sorted, cap_rank, cap_id_str;
 	uint64_t total_period, nr_samples;
+	uint64_t shown_period, shown_samples;
 	uint32_t *order;            /* output order (indexes into e) */
 	size_t n_out;               /* entries left after collapsing */
 	bool finished;
@@ -326,6 +328,7 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		    uint64_t map_start, uint64_t map_pgoff)
 {
 	memset(k, 0, sizeof(*k));
+	k->filtered = s->filtered;
 	int rc;
 	if (h->key_sample == s) { /* frames of the sample being added */
 		k->comm = h->key_comm;
@@ -426,6 +429,11 @@ HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_s
 	return hwprof_hist_add_chain(h, s, NULL, 0);
 }
 
+HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
+{
+	h->elided |= 1u << k;
+}
+
 HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags)
 {
 	h->children = flags & HWPROF_HIST_CHILDREN;
@@ -494,6 +502,8 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 		    const struct hwprof_hist_entry *b)
 {
 	for (size_t i = 0; i < h->nr_sort; i++) {
+		if (h->elided >> h->sort[i] & 1)
+			continue; /* perf_hpp__should_skip() */
 		int c = key_sort(h, h->sort[i], a, b);
 		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
 			/* perf's __hpp__sort_acc: caller above callee */
@@ -581,11 +591,18 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		}
 		ht_insert(&t, x, parent, left);
 	}
+	/* filtered entries are not shown; perf's non-filtered stats count
+	 * the shown entries' own samples */
 	size_t k = 0;
-	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x))
+	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x)) {
+		if (h->e[x].filtered)
+			continue;
+		h->shown_period += h->e[x].period;
+		h->shown_samples += h->e[x].nr_samples;
 		h->order[k++] = x;
+	}
 	ht_free(&t);
-	h->n_out = n;
+	h->n_out = k;
 	h->finished = true;
 	return 0;
 }
@@ -605,6 +622,16 @@ HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof
 HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h)
 {
 	return h->total_period;
+}
+
+HWPROF_API uint64_t hwprof_hist_shown_period(const struct hwprof_hist *h)
+{
+	return h->shown_period;
+}
+
+HWPROF_API uint64_t hwprof_hist_shown_samples(const struct hwprof_hist *h)
+{
+	return h->shown_samples;
 }
 
 HWPROF_API uint64_t hwprof_hist_nr_samples(const struct hwprof_hist *h)

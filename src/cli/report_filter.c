@@ -1,0 +1,173 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_filter.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int report_filter_strs(struct str_list *l, const char *arg)
+{
+	char *copy = strdup(arg);
+	if (!copy)
+		return -1;
+	for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+		if (!v || !(v[l->n] = strdup(t))) {
+			if (v)
+				l->v = v;
+			free(copy);
+			return -1;
+		}
+		l->v = v;
+		l->n++;
+	}
+	free(copy);
+	/* a strlist: sorted, each string once */
+	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+	size_t m = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		if (m && !strcmp(l->v[m - 1], l->v[i])) {
+			free(l->v[i]);
+			continue;
+		}
+		l->v[m++] = l->v[i];
+	}
+	l->n = m;
+	return 0;
+}
+
+int report_filter_ints(struct int_list *l, const char *arg)
+{
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(p, &end, 10);
+		if (end == p || errno || (*end && *end != ','))
+			return -1; /* the caller says it, in perf's words */
+		int64_t *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+		if (!nv)
+			return -1;
+		l->v = nv;
+		l->v[l->n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+int report_filter_cpus(struct report_filter *f, const char *arg)
+{
+	const char *p = arg;
+	f->cpus_set = true;
+	while (*p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p)
+			goto bad;
+		if (*end == '-') {
+			const char *q = end + 1;
+			b = strtoul(q, &end, 10);
+			if (end == q || b < a)
+				goto bad;
+		}
+		if (*end && *end != ',')
+			goto bad;
+		if (b >= REPORT_MAX_CPUS) {
+			fprintf(stderr, "Requested CPU %lu too large. Consider raising MAX_NR_CPUS\n", b);
+			return -1;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			f->cpus[c / 64] |= 1ull << (c % 64);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "hwprof report: bad cpu list '%s'\n", arg);
+	return -1;
+}
+
+static void free_strs(struct str_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+void report_filter_free(struct report_filter *f)
+{
+	free_strs(&f->comms);
+	free_strs(&f->dsos);
+	free_strs(&f->syms);
+	free(f->pids.v);
+	free(f->tids.v);
+	memset(f, 0, sizeof(*f));
+}
+
+bool report_filter_any(const struct report_filter *f)
+{
+	return f->comms.n || f->dsos.n || f->syms.n || f->pids.n || f->tids.n;
+}
+
+static bool has_str(const struct str_list *l, const char *s)
+{
+	return bsearch(&s, l->v, l->n, sizeof(*l->v), cmp_str) != NULL;
+}
+
+static bool has_int(const struct int_list *l, int64_t v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return true;
+	return false;
+}
+
+bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs)
+{
+	/* perf's thread__is_filtered(): the thread's comm now, its pid, tid */
+	if (f->comms.n && !has_str(&f->comms, hs->comm ? hs->comm : ""))
+		return true;
+	if (f->pids.n && !has_int(&f->pids, hs->pid))
+		return true;
+	if (f->tids.n && !has_int(&f->tids, hs->tid))
+		return true;
+	/* the DSO by short or long name; no map at all is outside */
+	if (f->dsos.n) {
+		char sn[1024];
+		if (!hs->dso)
+			return true;
+		hwprof_dso_short_name(hs->dso, hs->kernel_map, sn, sizeof(sn));
+		if (!has_str(&f->dsos, sn) && (!strcmp(sn, hs->dso) || !has_str(&f->dsos, hs->dso)))
+			return true;
+	}
+	/* the symbol by name or by its start address in memory */
+	if (f->syms.n) {
+		if (!hs->sym)
+			return true;
+		if (has_str(&f->syms, hs->sym->name))
+			return false;
+		uint64_t start = hs->sym->start;
+		if (!hs->kernel_map)
+			start += hs->map_start - hs->map_pgoff;
+		char addr[32];
+		snprintf(addr, sizeof(addr), "0x%" PRIx64, start);
+		return !has_str(&f->syms, addr);
+	}
+	return false;
+}
+
+bool report_filter_drops_cpu(const struct report_filter *f, int32_t cpu)
+{
+	if (!f->cpus_set)
+		return false;
+	if (cpu < 0 || cpu >= REPORT_MAX_CPUS)
+		return true;
+	return !(f->cpus[cpu / 64] >> (cpu % 64) & 1);
+}

@@ -1,0 +1,66 @@
+# Differential: `hwprof report --stdio` with perf's sample filters against
+# Debian perf 6.1: --comms, --pid, --tid, --dsos, --symbols (entries made by
+# filtered samples hidden, perf's first-sample rule), elided columns with
+# their "# comm: X" lines, --percentage relative, --cpu; on frame-pointer
+# call graph files (children mode), a system-wide file and a flat one.
+# Output must be byte-identical (the random tip line aside); bad lists give
+# perf's message and exit status.
+source tests/lib/common.sh
+if ! have_perf; then skip "report filters differential (perf not installed)"; finish; fi
+
+rec() { # name, perf record args...
+  local name=$1; shift
+  perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>&1 || { fail "$name: perf record failed"; return 1; }
+}
+
+compare() { # name file report-args...
+  local name=$1 f=$2; shift 2
+  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc"; return; fi
+  if cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then
+    pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
+  else
+    fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; diff "$TMP/pe" "$TMP/he" | head -4
+  fi
+}
+
+rec g -g -e cpu-clock -c 100000 -- sh -c 'ls -R /usr/share/doc >/dev/null; cat /usr/share/doc/*/copyright | sort >/dev/null'
+rec flat -e cpu-clock -c 50000 -- sh -c 'ls -R /usr/share/doc >/dev/null; cat /usr/share/doc/*/copyright | sort >/dev/null'
+rec sys -e cpu-clock -c 200000 -a -- sh -c 'ls -R /usr/share/doc >/dev/null; sleep 0.2'
+PID=$(perf script -i "$TMP/g.data" -F pid 2>/dev/null | sort -u | sed -n 2p | tr -d ' ')
+OPTS=(
+  "--comms ls"
+  "--comm sort,cat"
+  "--dsos libc.so.6"
+  "--symbols __strcmp_evex,iowrite16"
+  "--comm ls --no-children"
+  "--dsos libc.so.6 -g caller --percentage relative"
+  "--comm sort -G"
+  "--comm sort --percent-limit 2"
+  "--comm ls --sort dso,sym"
+  "--dsos [kernel.kallsyms] --comm ls,sort -n"
+  "--comm ls --percentage relative"
+  "-S main"
+  "--pid $PID"
+  "--tid $PID -n --sort pid,sym"
+  "-d [kernel.kallsyms] -q"
+)
+for d in g flat sys; do
+  [ -s "$TMP/$d.data" ] || continue
+  for o in "${OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "$d $o" "$TMP/$d.data" $o
+  done
+done
+# --cpu needs CPU in the samples (perf's message otherwise, and success)
+compare "sys -C 0" "$TMP/sys.data" -C 0
+compare "sys -C 0-1 --sort cpu,comm" "$TMP/sys.data" -C 0-1 --sort cpu,comm
+compare "g -C 0 (no CPU in samples)" "$TMP/g.data" -C 0
+compare "bad pid list" "$TMP/g.data" --pid abc
+compare "bad tid list" "$TMP/g.data" --tid 1,x
+# a bad --percentage is a usage error (exit 129) in both
+perf report --stdio -i "$TMP/g.data" --percentage foo >/dev/null 2>&1; prc=$?
+"$HWPROF" report --stdio -i "$TMP/g.data" --percentage foo >/dev/null 2>&1; hrc=$?
+if [ "$prc" = "$hrc" ]; then pass "bad --percentage: exit $hrc like perf"; else fail "bad --percentage: exit $hrc, perf $prc"; fi
+finish
