@@ -158,6 +158,13 @@ HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t nod
 HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node);
 /* sorted children: first, then next sibling; HWPROF_CHAIN_NONE at the end */
 HWPROF_API uint32_t hwprof_chain_first(const struct hwprof_hist *h, uint32_t node);
+/* The node above (HWPROF_CHAIN_NONE above an entry's root). */
+HWPROF_API uint32_t hwprof_chain_parent(const struct hwprof_hist *h, uint32_t node);
+/* perf's flat/folded chain lists (-g flat, -g folded): the nodes of an
+ * entry's chains where chains end with at least min_hit, most hits first;
+ * *nodes is malloc'ed (free it), NULL when there are none. */
+HWPROF_API int hwprof_hist_flat_chains(struct hwprof_hist *h, uint32_t root, uint64_t min_hit, uint32_t **nodes,
+				       size_t *n);
 HWPROF_API uint32_t hwprof_chain_next(const struct hwprof_hist *h, uint32_t node);
 
 /* perf's short DSO name: basename, "[name]" for kernel modules, names in

@@ -139,6 +139,9 @@ struct report_args {
 	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
 	bool order_set, caller, inverted;
 	double cc_min_percent;
+	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED */
+	bool value_period;
+	uint32_t print_limit;
 	struct hwprof_itrace_opts itrace;
 	int max_stack;              /* < 0: the default */
 	float percent_limit;
@@ -361,6 +364,9 @@ static int report_stdio(const struct report_args *a, bool full)
 	for (size_t j = 0; j < nel && rc >= 0; j++)
 		report_run_elide(&run, elided[j]);
 	l.relative = a->relative;
+	l.graph_mode = a->graph_mode;
+	l.value_period = a->value_period;
+	l.print_limit = a->print_limit;
 	if (rc >= 0 && (aux || pipe))
 		rc = report_run_enable_spe(&run, &a->itrace);
 	struct cli_progress bar;
@@ -416,8 +422,10 @@ static int report_stdio(const struct report_args *a, bool full)
 						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
 		uint64_t base = a->relative ? hwprof_hist_shown_period(run.hists[i])
 					    : hwprof_hist_total_period(run.hists[i]);
-		if (graph) /* perf's min_callchain_hits: a share of the total */
-			hwprof_hist_sort_chains(run.hists[i], (uint64_t)((double)base * (a->cc_min_percent / 100.0)));
+		/* perf's min_callchain_hits: a share of the total */
+		l.min_hit = (uint64_t)((double)base * (a->cc_min_percent / 100.0));
+		if (graph && l.graph_mode == RG_GRAPH)
+			hwprof_hist_sort_chains(run.hists[i], l.min_hit);
 		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
 	}
 	if (!a->quiet)
@@ -621,21 +629,28 @@ static int parse_graph(struct report_args *a, const char *arg)
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *end;
-		if (!strcmp(tok, "graph")) {
+		if (!strcmp(tok, "graph") || !strcmp(tok, "flat") || !strcmp(tok, "folded")) {
 			a->graph_none = false;
+			a->graph_mode = tok[0] == 'g' ? RG_GRAPH : tok[2] == 'a' ? RG_FLAT : RG_FOLDED;
+		} else if (!strcmp(tok, "percent") || !strcmp(tok, "period")) {
+			a->value_period = tok[1] == 'e' && tok[2] == 'r' && tok[3] == 'i';
 		} else if (!strcmp(tok, "none")) {
 			a->graph_none = true;
 		} else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
 			a->order_set = true;
 			a->caller = tok[4] == 'e' && tok[5] == 'r';
-		} else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) {
-			/* the defaults */
+		} else if (!strcmp(tok, "function")) {
+			/* the default key */
 		} else if (strtod(tok, &end), end != tok && !*end && nums == 0) {
 			a->cc_min_percent = strtod(tok, NULL);
 			nums++;
+		} else if (strtoul(tok, &end, 10), end != tok && !*end && nums == 1) {
+			/* perf's print_limit: chains shown per level */
+			a->print_limit = (uint32_t)strtoul(tok, NULL, 10);
+			nums++;
 		} else {
 			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, none, "
-					"caller, callee, function, percent and a threshold are)\n", arg, tok);
+					"flat, folded, caller, callee, function, percent, period, a threshold and a limit are)\n", arg, tok);
 			return -1;
 		}
 	}

@@ -188,7 +188,7 @@ static void print_row(FILE *f, const struct report_layout *l, const struct width
 	fputc('\n', f);
 }
 
-void print_report_hist(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, const char *evname,
+void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s)
 {
 	struct widths w;
@@ -206,8 +206,13 @@ void print_report_hist(FILE *f, const struct report_layout *l, const struct hwpr
 		if (pct < l->percent_limit)
 			continue;
 		print_row(f, l, &w, e, h, s);
-		if (l->graph && e->chain != HWPROF_CHAIN_NONE) /* shares of all samples */
-			print_report_graph(f, h, e->chain, hwprof_hist_total_period(h), v, l->graph_skip_first);
+		if (!l->graph || e->chain == HWPROF_CHAIN_NONE)
+			continue;
+		/* shares of all samples */
+		if (l->graph_mode == RG_GRAPH)
+			print_report_graph(f, l, h, e->chain, hwprof_hist_total_period(h), v);
+		else
+			print_report_flat(f, l, h, e->chain, hwprof_hist_total_period(h));
 	}
 	fputs("\n\n", f);
 }

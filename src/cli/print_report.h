@@ -26,21 +26,28 @@ struct report_layout {
 	                         * first frame is the row's symbol, not shown */
 	bool relative;          /* --percentage relative: shares of the shown
 	                         * entries, not of all samples */
+	enum { RG_GRAPH, RG_FLAT, RG_FOLDED } graph_mode;   /* -g print type */
+	bool value_period;      /* -g ...,period: periods, not percentages */
+	uint32_t print_limit;   /* -g's second number: chains per level (0: all) */
+	uint64_t min_hit;       /* the threshold in period, per histogram */
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the
  * rows at or above the percent limit, then the two closing newlines.
  * Thread comms for the column widths come from the session, as perf takes
  * them from its thread table after reading. */
-void print_report_hist(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, const char *evname,
+void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s);
 
 /* perf's graph call graph (absolute percentages of total) of one entry's
  * sorted callchain root; parent is the entry's period (accumulated in
  * children mode): a single root is drawn without percentage only when it
  * holds all of it. */
-void print_report_graph(FILE *f, const struct hwprof_hist *h, uint32_t root, uint64_t total, uint64_t parent,
-			bool skip_first);
+void print_report_graph(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t root,
+			uint64_t total, uint64_t parent);
+/* perf's flat and folded chain lists of one entry (-g flat, -g folded). */
+void print_report_flat(FILE *f, const struct report_layout *l, struct hwprof_hist *h, uint32_t root,
+		       uint64_t total);
 
 /* The closing tip block perf prints after the sections (unless quiet). */
 void print_report_tip(FILE *f);

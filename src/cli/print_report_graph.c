@@ -4,6 +4,9 @@
  * "|" column per open level, a separator line before each child, and
  * "--NN.NN%--" before the first frame of each graph node. A graph node is
  * a run of frames without branches or chain ends inside. */
+#include <inttypes.h>
+#include <stdlib.h>
+
 #include "cli/print_report.h"
 
 static void margin(FILE *f, int left)
@@ -50,15 +53,26 @@ static void graph_line(FILE *f, int depth, int mask, int left)
 	fputc('\n', f);
 }
 
-static void ipchain(FILE *f, const struct hwprof_hist *h, uint32_t t, uint64_t node_cumul, int depth, int mask,
-		    int idx, uint64_t total, int left)
+/* perf's callchain_node__fprintf_value(): a share of total, or the
+ * period itself */
+static void value(FILE *f, const struct report_layout *l, uint64_t v, uint64_t total)
+{
+	if (l->value_period)
+		fprintf(f, "%" PRIu64, v);
+	else
+		fprintf(f, "%.2f%%", total ? (double)v * 100.0 / (double)total : 0.0);
+}
+
+static void ipchain(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t t,
+		    uint64_t node_cumul, int depth, int mask, int idx, uint64_t total, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++) {
 		fputc(mask & bit(i) ? '|' : ' ', f);
 		if (!idx && i == depth - 1) {
-			double pct = total ? (double)node_cumul * 100.0 / (double)total : 0.0;
-			fprintf(f, "--%.2f%%--", pct);
+			fputs("--", f);
+			value(f, l, node_cumul, total);
+			fputs("--", f);
 		} else {
 			fputs("          ", f);
 		}
@@ -68,10 +82,11 @@ static void ipchain(FILE *f, const struct hwprof_hist *h, uint32_t t, uint64_t n
 }
 
 /* The sorted children of node (the end of a graph node), as graph nodes. */
-static size_t level(FILE *f, const struct hwprof_hist *h, uint32_t node, uint64_t total, int depth, int mask,
-		    int left)
+static size_t level(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t node,
+		    uint64_t total, int depth, int mask, int left)
 {
 	size_t printed = 0;
+	uint32_t shown = 0;
 	int new_mask = mask;
 	for (uint32_t c = hwprof_chain_first(h, node); c != HWPROF_CHAIN_NONE;) {
 		uint32_t next = hwprof_chain_next(h, c);
@@ -82,19 +97,22 @@ static size_t level(FILE *f, const struct hwprof_hist *h, uint32_t node, uint64_
 		int idx = 0;
 		uint32_t t = c, last = c;
 		for (; t != HWPROF_CHAIN_NONE; t = run_next(h, t)) {
-			ipchain(f, h, t, cum, depth, new_mask, idx++, total, left);
+			ipchain(f, l, h, t, cum, depth, new_mask, idx++, total, left);
 			last = t;
 		}
 		printed++;
-		printed += level(f, h, last, total, depth + 1, new_mask | bit(depth), left);
+		printed += level(f, l, h, last, total, depth + 1, new_mask | bit(depth), left);
+		if (++shown == l->print_limit)
+			break;
 		c = next;
 	}
 	return printed;
 }
 
-void print_report_graph(FILE *f, const struct hwprof_hist *h, uint32_t root, uint64_t total, uint64_t parent,
-			bool skip_first)
+void print_report_graph(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t root,
+			uint64_t total, uint64_t parent)
 {
+	bool skip_first = l->graph_skip_first;
 	int left = 0;
 	size_t printed = 0;
 	uint32_t first = hwprof_chain_first(h, root);
@@ -119,11 +137,60 @@ void print_report_graph(FILE *f, const struct hwprof_hist *h, uint32_t root, uin
 			}
 			frame_name(f, h, t);
 			fputc('\n', f);
-			printed++;
+			if (++printed == l->print_limit)
+				break; /* perf stops the run, then goes on below it */
 		}
 		root = run_end(h, first);
 	}
-	printed += level(f, h, root, total, 1, 1, left);
+	printed += level(f, l, h, root, total, 1, 1, left);
 	if (printed)
 		fputc('\n', f);
+}
+
+/* One chain from the entry's root down to node: perf prints the frames
+ * above first. Returns how many were printed. */
+static size_t chain_path(FILE *f, const struct hwprof_hist *h, uint32_t node, bool folded, size_t done)
+{
+	if (node == HWPROF_CHAIN_NONE || hwprof_chain_parent(h, node) == HWPROF_CHAIN_NONE)
+		return done; /* the entry's root holds no frame */
+	done = chain_path(f, h, hwprof_chain_parent(h, node), folded, done);
+	if (folded) {
+		if (done)
+			fputc(';', f);
+	} else {
+		fputs("                ", f);
+	}
+	frame_name(f, h, node);
+	if (!folded)
+		fputc('\n', f);
+	return done + 1;
+}
+
+void print_report_flat(FILE *f, const struct report_layout *l, struct hwprof_hist *h, uint32_t root, uint64_t total)
+{
+	uint32_t *v;
+	size_t n;
+	if (hwprof_hist_flat_chains(h, root, l->min_hit, &v, &n) < 0 || !v)
+		return;
+	bool folded = l->graph_mode == RG_FOLDED;
+	for (size_t i = 0; i < n; i++) {
+		/* flat shows what passes through the node too, folded only
+		 * the chains ending there */
+		uint64_t val = folded ? hwprof_chain_hit(h, v[i]) : hwprof_chain_cumul(h, v[i]);
+		if (folded) {
+			value(f, l, val, total);
+			fputc(' ', f);
+			chain_path(f, h, v[i], true, 0);
+			fputc('\n', f);
+		} else {
+			fputs("           ", f);
+			value(f, l, val, total);
+			fputc('\n', f);
+			chain_path(f, h, v[i], false, 0);
+			fputc('\n', f);
+		}
+		if (i + 1 == l->print_limit)
+			break;
+	}
+	free(v);
 }

@@ -648,6 +648,17 @@ HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit)
 	}
 }
 
+HWPROF_API uint32_t hwprof_chain_parent(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].parent;
+}
+
+HWPROF_API int hwprof_hist_flat_chains(struct hwprof_hist *h, uint32_t root, uint64_t min_hit, uint32_t **nodes,
+				       size_t *n)
+{
+	return hc_flat(&h->trie, root, min_hit, nodes, n);
+}
+
 HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwprof_hist *h, uint32_t node)
 {
 	return &h->trie.f[h->trie.n[node].frame];

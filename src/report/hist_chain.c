@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/hist_chain.h"
+#include "util/ixtree.h"
 
 void hc_free(struct hc_trie *t)
 {
@@ -113,37 +114,155 @@ int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src)
 	return 0;
 }
 
+/* perf's match_chain(new, existing) == MATCH_LT: existing < new, which
+ * sends the new child left in the node's insertion tree (rb_root_in).
+ * Inlined frames compare by name, others by DSO (creation order standing
+ * for perf's object addresses) and symbol start, or address without a
+ * symbol. Not transitive when the kinds mix: only replaying the inserts
+ * gives perf's order. */
+static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t nw)
+{
+	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[t->n[nw].frame];
+	if (e->sym && n->sym && (e->sym->inlined || n->sym->inlined))
+		return strcmp(e->sym->name, n->sym->name) < 0;
+	if (e->dso_rank != n->dso_rank)
+		return e->dso_rank < n->dso_rank;
+	uint64_t ke = e->sym && n->sym ? e->sym->start : e->ip;
+	uint64_t kn = e->sym && n->sym ? n->sym->start : n->ip;
+	return ke < kn;
+}
+
+/* A node's children in perf's insertion-tree order: inserted oldest first
+ * into a red-black tree as perf inserts them, then read in order. v gets
+ * them (room for nr_children); returns the count or < 0. */
+static int child_order(const struct hc_trie *t, uint32_t x, uint32_t *v)
+{
+	uint32_t k = 0;
+	for (uint32_t c = t->n[x].first_child; c != HWPROF_CHAIN_NONE; c = t->n[c].next_sibling)
+		v[k++] = c;
+	for (uint32_t i = 0; i < k / 2; i++) { /* the list is newest first */
+		uint32_t tmp = v[i];
+		v[i] = v[k - 1 - i];
+		v[k - 1 - i] = tmp;
+	}
+	if (k < 2)
+		return (int)k;
+	struct ht_tree tr;
+	ht_init(&tr);
+	if (ht_reserve(&tr, k) < 0)
+		return -HWPROF_E_NOMEM;
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t y = tr.root, parent = HT_NIL;
+		bool left = false;
+		while (y != HT_NIL) {
+			parent = y;
+			left = existing_lt_new(t, v[y], v[i]);
+			y = left ? tr.n[y].left : tr.n[y].right;
+		}
+		ht_insert(&tr, i, parent, left);
+	}
+	uint32_t *o = malloc(k * sizeof(*o));
+	if (!o) {
+		ht_free(&tr);
+		return -HWPROF_E_NOMEM;
+	}
+	uint32_t m = 0;
+	for (uint32_t y = ht_first(&tr); y != HT_NIL; y = ht_next(&tr, y))
+		o[m++] = v[y];
+	memcpy(v, o, k * sizeof(*v));
+	free(o);
+	ht_free(&tr);
+	return (int)k;
+}
+
 static uint64_t cumul(const struct hc_trie *t, uint32_t x)
 {
 	return t->n[x].hit + t->n[x].children_hit;
 }
 
-/* perf's order of a node's children before sorting by hits: its rb tree
- * keeps a new child left of an existing one with a smaller DSO object
- * (creation order here), then smaller symbol start or address, so the
- * traversal is descending in those. */
-static int tree_cmp(const void *pa, const void *pb, void *ctx)
+/* Stable sort of nodes by a key, descending: perf's rb_insert_callchain()
+ * puts equal keys after the ones before them. */
+static int sort_desc(const struct hc_trie *t, uint32_t *v, uint32_t k, bool by_cumul)
 {
-	const struct hc_trie *t = ctx;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	uint64_t ca = cumul(t, a), cb = cumul(t, b);
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	const struct hwprof_hist_frame *fa = &t->f[t->n[a].frame], *fb = &t->f[t->n[b].frame];
-	if (fa->sym && fb->sym && (fa->sym->inlined || fb->sym->inlined)) {
-		/* perf orders inlined frames by name alone */
-		int c = strcmp(fa->sym->name, fb->sym->name);
-		if (c)
-			return c > 0 ? -1 : 1;
-		return a < b ? -1 : a > b;
+	if (k < 2)
+		return 0;
+	uint64_t *key = malloc(k * sizeof(*key) * 2);
+	if (!key)
+		return -HWPROF_E_NOMEM;
+	for (uint32_t i = 0; i < k; i++) {
+		key[2 * i] = by_cumul ? cumul(t, v[i]) : t->n[v[i]].hit;
+		key[2 * i + 1] = ((uint64_t)i << 32) | v[i];
 	}
-	if (fa->dso_rank != fb->dso_rank)
-		return fa->dso_rank > fb->dso_rank ? -1 : 1;
-	uint64_t ka = fa->sym && fb->sym ? fa->sym->start : fa->ip;
-	uint64_t kb = fa->sym && fb->sym ? fb->sym->start : fb->ip;
-	if (ka != kb)
-		return ka > kb ? -1 : 1;
-	return a < b ? -1 : a > b;
+	/* insertion sort is fine for children lists; merge for long ones */
+	for (uint32_t i = 1; i < k; i++) {
+		uint64_t a0 = key[2 * i], a1 = key[2 * i + 1];
+		uint32_t j = i;
+		while (j > 0 && key[2 * (j - 1)] < a0) {
+			key[2 * j] = key[2 * (j - 1)];
+			key[2 * j + 1] = key[2 * (j - 1) + 1];
+			j--;
+		}
+		key[2 * j] = a0;
+		key[2 * j + 1] = a1;
+	}
+	for (uint32_t i = 0; i < k; i++)
+		v[i] = (uint32_t)key[2 * i + 1];
+	free(key);
+	return 0;
+}
+
+struct flat_list {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+/* perf's __sort_chain_flat(): children (in insertion-tree order) first,
+ * then the node itself when chains end there with at least min_hit */
+static int flat_walk(struct hc_trie *t, uint32_t x, uint64_t min_hit, struct flat_list *l)
+{
+	uint32_t n = t->n[x].nr_children;
+	if (n) {
+		uint32_t *v = malloc(n * sizeof(*v));
+		if (!v)
+			return -HWPROF_E_NOMEM;
+		int k = child_order(t, x, v);
+		if (k < 0) {
+			free(v);
+			return k;
+		}
+		int rc = 0;
+		for (int i = 0; i < k && rc == 0; i++)
+			rc = flat_walk(t, v[i], min_hit, l);
+		free(v);
+		if (rc < 0)
+			return rc;
+	}
+	if (t->n[x].hit && t->n[x].hit >= min_hit) {
+		if (rpt_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+			return -HWPROF_E_NOMEM;
+		l->v[l->n++] = x;
+	}
+	return 0;
+}
+
+int hc_flat(struct hc_trie *t, uint32_t root, uint64_t min_hit, uint32_t **out, size_t *nr)
+{
+	struct flat_list l = { 0 };
+	*out = NULL;
+	*nr = 0;
+	int rc = flat_walk(t, root, min_hit, &l);
+	if (rc < 0 || !l.n) {
+		free(l.v);
+		return rc;
+	}
+	/* perf's rb_insert_callchain(CHAIN_FLAT): by hits, ties in order */
+	if (l.n > UINT32_MAX || sort_desc(t, l.v, (uint32_t)l.n, false) < 0) {
+		free(l.v);
+		return -HWPROF_E_NOMEM;
+	}
+	*out = l.v;
+	*nr = l.n;
+	return 0;
 }
 
 int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit)
@@ -155,11 +274,15 @@ int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit)
 	uint32_t *v = malloc(n * sizeof(*v));
 	if (!v)
 		return -HWPROF_E_NOMEM;
+	int all = child_order(t, root, v);
 	uint32_t k = 0;
-	for (uint32_t c = t->n[root].first_child; c != HWPROF_CHAIN_NONE; c = t->n[c].next_sibling)
-		if (cumul(t, c) >= min_hit)
-			v[k++] = c;
-	qsort_r(v, k, sizeof(*v), tree_cmp, t);
+	for (int i = 0; i < all; i++)
+		if (cumul(t, v[i]) >= min_hit)
+			v[k++] = v[i];
+	if (all < 0 || sort_desc(t, v, k, true) < 0) {
+		free(v);
+		return -HWPROF_E_NOMEM;
+	}
 	uint32_t *link = &t->n[root].sorted_first;
 	for (uint32_t i = 0; i < k; i++) {
 		*link = v[i];

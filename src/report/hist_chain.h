@@ -35,6 +35,9 @@ int hc_new_root(struct hc_trie *t, uint32_t *root);
 int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, size_t n, uint64_t period);
 /* Adds every chain of src's trie into dst (perf's callchain_merge). */
 int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src);
+/* perf's flat and folded chain lists: the nodes below root where chains
+ * end with at least min_hit, by those hits (*out to free). */
+int hc_flat(struct hc_trie *t, uint32_t root, uint64_t min_hit, uint32_t **out, size_t *nr);
 /* Sorted children lists below root, nodes under min_hit left out. */
 int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit);
 

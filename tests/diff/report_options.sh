@@ -1,8 +1,10 @@
-# Differential: `hwprof report --stdio` with perf's sample filters against
-# Debian perf 6.1: --comms, --pid, --tid, --dsos, --symbols (entries made by
-# filtered samples hidden, perf's first-sample rule), elided columns with
-# their "# comm: X" lines, --percentage relative, --cpu; on frame-pointer
-# call graph files (children mode), a system-wide file and a flat one.
+# Differential: `hwprof report --stdio` options against Debian perf 6.1:
+# the sample filters --comms, --pid, --tid, --dsos, --symbols (entries made
+# by filtered samples hidden, perf's first-sample rule), elided columns
+# with their "# comm: X" lines, --percentage relative, --cpu; and the -g
+# print types flat and folded, period values and the print limit. On
+# frame-pointer call graph files (children mode), a DWARF one with inlined
+# frames, a system-wide file and a flat one.
 # Output must be byte-identical (the random tip line aside); bad lists give
 # perf's message and exit status.
 source tests/lib/common.sh
@@ -49,6 +51,17 @@ OPTS=(
 for d in g flat sys; do
   [ -s "$TMP/$d.data" ] || continue
   for o in "${OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "$d $o" "$TMP/$d.data" $o
+  done
+done
+# -g print types and values
+rec dwarf --call-graph dwarf -e cpu-clock -c 200000 -- ls -lR /usr/share/doc/bash /usr/share/doc/coreutils
+for d in g dwarf; do
+  [ -s "$TMP/$d.data" ] || continue
+  for o in "-g flat" "--no-children -g flat" "-g folded" "--no-children -g folded,0.1,callee" \
+           "--no-children -g graph,0.5,period" "-g flat,0,caller,period" "--no-children -g graph,0.5,2" \
+           "-g graph,0,3,callee" "--no-children -g folded,0,3" "-g flat,1,2"; do
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done
