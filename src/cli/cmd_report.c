@@ -438,7 +438,7 @@ out:
 	return status;
 }
 
-int cmd_report(int argc, char **argv)
+static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
@@ -481,10 +481,8 @@ int cmd_report(int argc, char **argv)
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
 	srandom((unsigned)time(NULL));
-	struct report_args a;
-	memset(&a, 0, sizeof(a));
-	a.cc_min_percent = 0.5;
-	a.max_stack = -1;
+	ap->cc_min_percent = 0.5;
+	ap->max_stack = -1;
 	bool dump = false, header_only = false, full = false;
 	int c;
 	optind = 1;
@@ -492,23 +490,23 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
-		case 'i': a.input = optarg; break;
-		case 'q': a.quiet = true; break;
+		case 'i': ap->input = optarg; break;
+		case 'q': ap->quiet = true; break;
 		case O_STDIO: break;
 		case O_TUI:
 		case O_GTK:
 			return cli_error("report", "only the --stdio interface is implemented");
 		case 'h': usage(stdout); return 0;
-		case O_HEADER: a.header = true; break;
+		case O_HEADER: ap->header = true; break;
 		case O_HEADER_ONLY: header_only = true; break;
 		case 'I': full = true; break;
-		case 's': a.sort = optarg; break;
-		case 'F': a.fields = optarg; break;
-		case 'n': a.show_nr = true; break;
+		case 's': ap->sort = optarg; break;
+		case 'F': ap->fields = optarg; break;
+		case 'n': ap->show_nr = true; break;
 		case O_PERCENT_LIMIT:
 			/* perf: also the call graph's threshold */
-			a.percent_limit = strtof(optarg, NULL);
-			a.cc_min_percent = a.percent_limit;
+			ap->percent_limit = strtof(optarg, NULL);
+			ap->cc_min_percent = ap->percent_limit;
 			break;
 		case 'g': {
 			/* perf: the next word is the argument unless it is an option
@@ -516,52 +514,52 @@ int cmd_report(int argc, char **argv)
 			const char *arg = optarg;
 			if (!arg && optind < argc && argv[optind][0] != '-')
 				arg = argv[optind++];
-			if (parse_graph(&a, arg ? arg : "graph,0.5,caller,function,percent") < 0)
+			if (parse_graph(ap, arg ? arg : "graph,0.5,caller,function,percent") < 0)
 				return 129;
 			break;
 		}
-		case 'G': a.inverted = true; break;
-		case O_CHILDREN: a.children_set = true; a.children = true; break;
-		case O_NO_CHILDREN: a.children_set = true; a.children = false; break;
-		case O_SYMFS: a.cfg.symfs = optarg; break;
-		case O_KALLSYMS: a.cfg.kallsyms = optarg; break;
-		case O_BUILDID_DIR: a.cfg.buildid_dir = optarg; break;
-		case O_NO_DEMANGLE: a.cfg.no_demangle = true; break;
+		case 'G': ap->inverted = true; break;
+		case O_CHILDREN: ap->children_set = true; ap->children = true; break;
+		case O_NO_CHILDREN: ap->children_set = true; ap->children = false; break;
+		case O_SYMFS: ap->cfg.symfs = optarg; break;
+		case O_KALLSYMS: ap->cfg.kallsyms = optarg; break;
+		case O_BUILDID_DIR: ap->cfg.buildid_dir = optarg; break;
+		case O_NO_DEMANGLE: ap->cfg.no_demangle = true; break;
 		case O_ITRACE:
 			/* letters add to earlier --itrace options, as in perf */
-			if (hwprof_itrace_opts_parse(&a.itrace, optarg, false) < 0) {
+			if (hwprof_itrace_opts_parse(&ap->itrace, optarg, false) < 0) {
 				fprintf(stderr, "Bad Instruction Tracing options '%s'\n", optarg ? optarg : "");
 				return 129;
 			}
 			break;
 		case O_NO_ITRACE:
-			a.itrace.set = true;
-			a.itrace.dont_decode = true;
+			ap->itrace.set = true;
+			ap->itrace.dont_decode = true;
 			break;
 		case O_MAX_STACK: {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 0);
 			if (*end || end == optarg || v > 1000000)
 				return cli_usage_error("report", "bad --max-stack '%s'", optarg);
-			a.max_stack = (int)v;
+			ap->max_stack = (int)v;
 			break;
 		}
 		case 'c':
 		case 'd':
 		case 'S': {
-			struct report_filter *f = &a.filter;
+			struct report_filter *f = &ap->filter;
 			if (report_filter_strs(c == 'c' ? &f->comms : c == 'd' ? &f->dsos : &f->syms, optarg) < 0)
 				return cli_error("report", "out of memory");
 			break;
 		}
-		case 'C': a.cpu_arg = optarg; break;
-		case O_PID: a.pid_arg = optarg; break;
-		case O_TID: a.tid_arg = optarg; break;
+		case 'C': ap->cpu_arg = optarg; break;
+		case O_PID: ap->pid_arg = optarg; break;
+		case O_TID: ap->tid_arg = optarg; break;
 		case O_PERCENTAGE:
 			if (!strcmp(optarg, "relative"))
-				a.relative = true;
+				ap->relative = true;
 			else if (!strcmp(optarg, "absolute"))
-				a.relative = false;
+				ap->relative = false;
 			else {
 				/* perf: its usage line and this option's help */
 				fprintf(stderr, "\n Usage: hwprof report [<options>]\n\n"
@@ -579,16 +577,16 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	if (!a.input) {
+	if (!ap->input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;
-		a.input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+		ap->input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
-	const char *input = a.input;
+	const char *input = ap->input;
 	if (header_only)
 		return report_header(input, full);
 	if (!dump)
-		return report_stdio(&a, full);
+		return report_stdio(ap, full);
 
 	struct hwprof_error err;
 	struct hwprof_session *s;
@@ -603,7 +601,7 @@ int cmd_report(int argc, char **argv)
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	struct cli_progress bar;
-	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, a.quiet);
+	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, ap->quiet);
 	int rc = print_dump(stdout, s, display, &bar);
 	fflush(stdout);
 	cli_progress_done(&bar);
@@ -655,4 +653,13 @@ static int parse_graph(struct report_args *a, const char *arg)
 		}
 	}
 	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a;
+	memset(&a, 0, sizeof(a));
+	int rc = report_cmd(&a, argc, argv);
+	report_filter_free(&a.filter);
+	return rc;
 }

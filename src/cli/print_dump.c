@@ -705,7 +705,12 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, st
 		uint64_t nc = hwprof_perfdata_info(d.h)->nr_compressed;
 		d.nr_events[HWPROF_RECORD_COMPRESSED] += nc;
 		d.nr_events[0] += nc;
-		fprintf(out, "\nAggregated stats:\n");
+		/* perf's note on files with an AUX area index */
+		const uint8_t *fp;
+		uint64_t fsz;
+		bool aux = hwprof_perfdata_feature(d.h, HWPROF_FEAT_AUXTRACE, &fp, &fsz, NULL) == 1;
+		fprintf(out, "\nAggregated stats:%s\n",
+			aux ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 		for (uint32_t t = 0; t < PERF61_HEADER_MAX + 1 && t < MAX_TYPES; t++) {
 			if (!record_names[t] || (t && !d.nr_events[t]))
 				continue;

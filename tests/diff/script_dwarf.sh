@@ -194,6 +194,8 @@ if cp "$TMP/o2/prog" "$TMP/strip/prog" && objcopy --only-keep-debug "$TMP/strip/
    strip --strip-all "$TMP/strip/prog" &&
    HOME="$TMP/home" perf record -q --call-graph dwarf -e cpu-clock:u -c 1000000 -o "$TMP/strip.data" -- \
      "$TMP/strip/prog" >/dev/null 2>&1; then
+  # perf record caches the DSOs it sampled; make sure of this one
+  HOME="$TMP/home" perf buildid-cache -a "$TMP/strip/prog" >/dev/null 2>&1
   cached=$(find "$TMP/home/.debug" -path "*strip/prog/*" -name elf | head -1)
   if [ -n "$cached" ] && cp "$TMP/strip/prog.debug" "${cached%/elf}/debug"; then
     saved_home=$HOME; export HOME="$TMP/home"

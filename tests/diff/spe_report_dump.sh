@@ -18,4 +18,13 @@ for seed in 21 22; do
   "$TOOLS/spe_mkbuf" random $seed 4000 "$TMP/r$seed.bin" && check "random-$seed" "$TMP/r$seed.bin"
 done
 "$TOOLS/spe_mkbuf" random 23 4000 "$TMP/s23.bin" && check "random-shift8" "$TMP/s23.bin" --shift8
+# a file with the AUXTRACE index feature, as perf record writes them: the
+# stats line says AUX-decoded events are not counted
+if "$TOOLS/spe_mkperf" --cpus 2 --records 200 "$TMP/indexed.data" >/dev/null; then
+  perf report -D -i "$TMP/indexed.data" >"$TMP/indexed.perf" 2>/dev/null
+  "$HWPROF" report -D -i "$TMP/indexed.data" >"$TMP/indexed.hw" 2>/dev/null
+  if cmp -s "$TMP/indexed.perf" "$TMP/indexed.hw"; then
+    pass "indexed (AUXTRACE feature): report -D identical ($(wc -l <"$TMP/indexed.perf") lines)"
+  else fail "indexed (AUXTRACE feature): report -D differs"; diff "$TMP/indexed.perf" "$TMP/indexed.hw" | head -10; fi
+else fail "spe_mkperf"; fi
 finish
