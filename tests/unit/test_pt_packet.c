@@ -612,6 +612,108 @@ static void test_batch_equals_single(void **state)
 	}
 }
 
+/* The iterator's table fast path gives exactly what the general decoder
+ * (hwprof_pt_packet_decode) gives, for every first and second byte with
+ * varied bytes after them, in the middle of a buffer (where the fast path
+ * applies) and within its last 16 bytes (where it does not). */
+static void test_fast_equals_general(void **state)
+{
+	(void)state;
+	uint8_t buf[40];
+	uint64_t seed = 7;
+	for (unsigned b0 = 0; b0 < 256; b0++) {
+		for (unsigned b1 = 0; b1 < 256; b1++) {
+			for (int v = 0; v < 4; v++) {
+				for (size_t i = 0; i < sizeof(buf); i++) {
+					seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+					buf[i] = (uint8_t)(seed >> 56);
+					/* v 1: zero tail; v 2: 0xff tail; v 3: long TNT / PSB shapes */
+					if (v == 1 && i > 2)
+						buf[i] = 0;
+					if (v == 2 && i > 2)
+						buf[i] = 0xff;
+				}
+				if (v == 3)
+					buf[(seed >> 8) % 8 + 2] = 0;
+				buf[0] = (uint8_t)b0;
+				buf[1] = (uint8_t)b1;
+				for (size_t len = 9; len <= sizeof(buf); len += sizeof(buf) - 9) {
+					struct hwprof_pt_decoder dec;
+					struct hwprof_pt_packet pa, pb, pc;
+					memset(&pa, 0, sizeof(pa));
+					int rg = hwprof_pt_packet_decode(buf, len, HWPROF_PT_CTX_NONE, 0, &pa);
+					hwprof_pt_decoder_init(&dec, buf, len, 0);
+					int r1 = hwprof_pt_decoder_next(&dec, &pb);
+					hwprof_pt_decoder_init(&dec, buf, len, 0);
+					int rn = hwprof_pt_decoder_next_n(&dec, &pc, 1);
+					if (rg < 0) {
+						assert_int_equal(r1, rg);
+						assert_int_equal(rn, rg);
+						assert_int_equal(hwprof_pt_decoder_offset(&dec), 0);
+						continue;
+					}
+					assert_int_equal(r1, 1);
+					assert_int_equal(rn, 1);
+					assert_int_equal(hwprof_pt_decoder_offset(&dec), (size_t)rg);
+					assert_memory_equal(&pa, &pb, sizeof(pa));
+					assert_memory_equal(&pa, &pc, sizeof(pa));
+				}
+			}
+		}
+	}
+}
+
+/* Whole streams: the batch call equals the general decoder driven by hand
+ * (hwprof_pt_packet_decode plus hwprof_pt_ctx_next), with block context
+ * (BBP/BIP) and perf dump mode, including error offsets. */
+static void test_stream_equals_general(void **state)
+{
+	(void)state;
+	static uint8_t buf[1 << 15];
+	uint64_t seed = 5;
+	for (int round = 0; round < 12; round++) {
+		size_t len = 500 + (size_t)round * 2700;
+		unsigned flags = round % 3 == 2 ? HWPROF_PT_PERF_DUMP : 0;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			buf[i] = (uint8_t)(seed >> 56);
+			if (round % 2 == 0 && (seed & 0x700) == 0)
+				buf[i] = 0x02;
+			if ((seed & 0x7f000) == 0)
+				buf[i] = 0x00;
+		}
+		struct hwprof_pt_decoder dec;
+		struct hwprof_pt_packet want, got[32];
+		enum hwprof_pt_ctx ctx = HWPROF_PT_CTX_NONE;
+		size_t pos = 0;
+		int n = 0, k = 0;
+		hwprof_pt_decoder_init(&dec, buf, len, flags);
+		while (pos < len) {
+			int rg = hwprof_pt_packet_decode(buf + pos, len - pos, ctx, flags, &want);
+			if (k == n) {
+				n = hwprof_pt_decoder_next_n(&dec, got, 1 + (size_t)(seed++ % 31));
+				k = 0;
+			}
+			if (rg < 0) {
+				assert_int_equal(n, rg);
+				assert_int_equal(hwprof_pt_decoder_error_offset(&dec), pos);
+				assert_int_equal(hwprof_pt_decoder_skip(&dec, 1), 0);
+				pos++;
+				n = k = 0;
+				continue;
+			}
+			assert_true(n > 0);
+			assert_memory_equal(&want, &got[k], sizeof(want));
+			k++;
+			pos += (size_t)rg;
+			ctx = hwprof_pt_ctx_next(ctx, &want);
+		}
+		if (k == n)
+			n = hwprof_pt_decoder_next_n(&dec, got, 4);
+		assert_int_equal(n, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +729,8 @@ int main(void)
 		cmocka_unit_test(test_print_dump_notes_example),
 		cmocka_unit_test(test_print_auxtrace_info),
 		cmocka_unit_test(test_batch_equals_single),
+		cmocka_unit_test(test_fast_equals_general),
+		cmocka_unit_test(test_stream_equals_general),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,236 @@
+/* Intel PT packet iterator: walks a buffer packet by packet (one per call or
+ * a batch per call), finds PSBs, seeks. The hot loop of every PT consumer.
+ *
+ * Speed comes from one 32-byte table entry per first byte that decodes, with
+ * no data-dependent branch, every packet a trace mostly consists of: PAD,
+ * short TNT, TIP/TIP.PGE/TIP.PGD/FUP (IP bytes as one masked 8-byte load),
+ * MTC, TSC, one-byte CYC, two-byte CYC and long TNT. Longer CYCs, the other
+ * extended packets, block context (BIP), perf dump mode and the last 15
+ * bytes of a buffer go through the general decoder (pt_packet.c), which
+ * also owns errors. Both paths give identical packets; the unit tests and
+ * fuzz target compare them. */
+#include <string.h>
+
+#include "intel_pt/pt_int.h"
+#include "util/bytes.h"
+
+/* The packed fields after the payload (count, type, size, ip = 0,
+ * flags = 0) as one 8-byte word: a packet is two stores. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "PT fast path assumes little endian");
+_Static_assert(offsetof(struct hwprof_pt_packet, count) == 8 &&
+	       offsetof(struct hwprof_pt_packet, type) == 12 &&
+	       offsetof(struct hwprof_pt_packet, size) == 13 &&
+	       offsetof(struct hwprof_pt_packet, flags) == 15 &&
+	       sizeof(struct hwprof_pt_packet) == 16, "packet layout");
+#define META(count, type, size) \
+	((uint64_t)(count) | (uint64_t)(type) << 32 | (uint64_t)(size) << 40)
+
+/* The fast decode of a packet starting with byte b, given w1 = the 8 bytes
+ * after it: payload = konst | (w1 & mask) << lsh, fields = meta, and it is
+ * valid iff (w0 & vmask) == vval for w0 = the 8 bytes from b on; size 0 =
+ * never fast. */
+struct fast_ent {
+	uint64_t konst, mask, meta;
+	uint16_t vmask, vval;
+	uint8_t size, lsh, pad[2];
+};
+
+/* ---- the table, as constant expressions of the first byte b ------------- */
+/* short TNT: even, not PAD (0x00) or EXT (0x02); the highest set bit stops */
+#define IS_TNT(b) (!((b) & 1) && (b) > 2)
+#define HB(b) ((b) >= 0x80 ? 7 : (b) >= 0x40 ? 6 : (b) >= 0x20 ? 5 : (b) >= 0x10 ? 4 : \
+	       (b) >= 0x08 ? 3 : (b) >= 0x04 ? 2 : 1)
+/* CYC: low bits 11; bit 2 = one more byte follows */
+#define IS_CYC(b) (((b) & 3) == 3)
+#define IS_CYC2(b) (((b) & 7) == 7)
+/* IP packets: low 5 bits; bits 7:5 compression -> payload bytes */
+#define IP_TYPE(b) (((b) & 0x1f) == IPT_OPC_TIP ? HWPROF_PT_TIP : \
+		    ((b) & 0x1f) == IPT_OPC_FUP ? HWPROF_PT_FUP : \
+		    ((b) & 0x1f) == IPT_OPC_TIP_PGE ? HWPROF_PT_TIP_PGE : \
+		    ((b) & 0x1f) == IPT_OPC_TIP_PGD ? HWPROF_PT_TIP_PGD : 0)
+#define IP_BYTES(b) ((b) >> 5 == 0 ? 0 : (b) >> 5 == 1 ? 2 : (b) >> 5 == 2 ? 4 : \
+		     (b) >> 5 <= 4 ? 6 : (b) >> 5 == 6 ? 8 : -1)
+#define IS_IP(b) (IP_TYPE(b) && IP_BYTES(b) >= 0)
+#define BYTES_MASK(n) ((n) >= 8 ? ~0ULL : (1ULL << (8 * (n))) - 1)
+
+/* kind of first byte: the fast decodes below, or 0 (general decoder) */
+enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
+#define KIND(b) ((b) == IPT_OPC_PAD ? K_PAD : IS_TNT(b) ? K_TNT : \
+		 /* long TNT (02 a3) is the only fast extended packet */ \
+		 (b) == IPT_OPC_EXT ? K_TNT64 : IS_CYC2(b) ? K_CYC2 : IS_CYC(b) ? K_CYC : \
+		 IS_IP(b) ? K_IP : (b) == IPT_OPC_TSC ? K_TSC : (b) == IPT_OPC_MTC ? K_MTC : K_NONE)
+#define SIZE(b) (KIND(b) == K_TNT64 || KIND(b) == K_TSC ? 8 : \
+		 KIND(b) == K_CYC2 || KIND(b) == K_MTC ? 2 : \
+		 KIND(b) == K_IP ? 1 + IP_BYTES(b) : KIND(b) ? 1 : 0)
+#define TYPE(b) (KIND(b) == K_PAD ? HWPROF_PT_PAD : KIND(b) == K_TNT || KIND(b) == K_TNT64 ? HWPROF_PT_TNT : \
+		 KIND(b) == K_CYC || KIND(b) == K_CYC2 ? HWPROF_PT_CYC : KIND(b) == K_IP ? IP_TYPE(b) : \
+		 KIND(b) == K_TSC ? HWPROF_PT_TSC : KIND(b) == K_MTC ? HWPROF_PT_MTC : 0)
+#define COUNT(b) (KIND(b) == K_TNT ? HB(b) - 1 : KIND(b) == K_IP ? (b) >> 5 : 0)
+#define KONST(b) (KIND(b) == K_TNT ? (uint64_t)(b) << (64 - HB(b)) : \
+		  KIND(b) == K_CYC || KIND(b) == K_CYC2 ? (uint64_t)(b) >> 3 : 0)
+#define MASK(b) (KIND(b) == K_IP ? BYTES_MASK(IP_BYTES(b)) : KIND(b) == K_TSC ? BYTES_MASK(7) : \
+		 KIND(b) == K_MTC ? 0xff : KIND(b) == K_CYC2 ? 0xfe : 0)
+/* two-byte CYC: byte 1 must not continue; long TNT: byte 1 must be a3 */
+#define VMASK(b) (KIND(b) == K_CYC2 ? 0x100 : KIND(b) == K_TNT64 ? 0xffff : 0)
+#define VVAL(b) (KIND(b) == K_TNT64 ? IPT_EXT_TNT64 << 8 | IPT_OPC_EXT : 0)
+#define ENT(b) { KONST(b), MASK(b), META(COUNT(b), TYPE(b), SIZE(b)), VMASK(b), VVAL(b), \
+		 SIZE(b), KIND(b) == K_CYC2 ? 4 : 0, { 0 } }
+#define E4(b) ENT(b), ENT((b) + 1), ENT((b) + 2), ENT((b) + 3)
+#define E16(b) E4(b), E4((b) + 4), E4((b) + 8), E4((b) + 12)
+#define E64(b) E16(b), E16((b) + 16), E16((b) + 32), E16((b) + 48)
+
+static const struct fast_ent fast_tbl[256] __attribute__((aligned(64))) = {
+	E64(0), E64(64), E64(128), E64(192),
+};
+
+/* Bytes the fast path may read from a packet's start (two 8-byte loads). */
+#define FAST_AVAIL 16
+
+/* Decodes the packet at b (FAST_AVAIL bytes readable, no block context,
+ * not perf dump mode) into *p. Returns its size, or 0 if the general
+ * decoder must do it (then *p is unchanged). */
+static inline __attribute__((always_inline)) unsigned
+fast_one(const uint8_t *restrict b, struct hwprof_pt_packet *restrict p)
+{
+	uint64_t w0 = ld64(b), w1 = ld64(b + 1);
+	const struct fast_ent *e = &fast_tbl[w0 & 0xff];
+	uint64_t pay = e->konst | (w1 & e->mask) << e->lsh, meta = e->meta;
+	/* Long TNT: the stop bit is the highest set bit of the 48-bit payload
+	 * (bits 16-63 of w0); left-aligned as perf does, count = bits below
+	 * it. With no stop bit perf reports 0 branches and the payload << 48,
+	 * which is what stop = 16 gives. Computed always, chosen by a select:
+	 * cheaper than a branch the packet mix makes unpredictable. */
+	unsigned stop = 63 - (unsigned)__builtin_clzll(w0 | 0x10000);
+	uint64_t tpay = w0 << (64 - stop);
+	int tnt64 = (uint8_t)w0 == IPT_OPC_EXT;
+	pay = tnt64 ? tpay : pay;
+	meta = tnt64 ? meta + (stop - 16) : meta;
+	unsigned size = e->size;
+	if (__builtin_expect(!size || (w0 & e->vmask) != e->vval, 0))
+		return 0;
+	p->payload = pay;
+	memcpy(&p->count, &meta, 8);
+	return size;
+}
+
+static inline int fast_ok(const struct hwprof_pt_decoder *dec)
+{
+	return (dec->ctx | (dec->flags & HWPROF_PT_PERF_DUMP)) == 0;
+}
+
+HWPROF_API int hwprof_pt_decoder_init(struct hwprof_pt_decoder *dec,
+				      const void *buf, size_t len, unsigned flags)
+{
+	if (!dec || (!buf && len))
+		return -HWPROF_E_INVAL;
+	dec->buf = buf;
+	dec->len = len;
+	dec->pos = 0;
+	dec->err_offset = 0;
+	dec->flags = flags;
+	dec->ctx = HWPROF_PT_CTX_NONE;
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
+				      struct hwprof_pt_packet *pkt)
+{
+	size_t pos = dec->pos;
+	if (__builtin_expect(dec->len - pos >= FAST_AVAIL && fast_ok(dec), 1)) {
+		unsigned size = fast_one(dec->buf + pos, pkt);
+		if (__builtin_expect(size != 0, 1)) {
+			dec->pos = pos + size;
+			return 1;
+		}
+	}
+	return ipt_decoder_next_general(dec, pkt);
+}
+
+HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec,
+					struct hwprof_pt_packet *pkts, size_t n)
+{
+	const uint8_t *buf = dec->buf;
+	size_t i = 0;
+	while (i < n) {
+		/* the fast loop, with everything in registers, while it applies */
+		if (fast_ok(dec) && dec->len - dec->pos >= FAST_AVAIL) {
+			const uint8_t *p = buf + dec->pos, *end = buf + dec->len - FAST_AVAIL;
+			struct hwprof_pt_packet *restrict out = pkts;
+			while (i < n && p <= end) {
+				unsigned size = fast_one(p, &out[i]);
+				if (__builtin_expect(!size, 0))
+					break;
+				p += size;
+				i++;
+			}
+			dec->pos = (size_t)(p - buf);
+			if (i == n)
+				break;
+		}
+		int rc = ipt_decoder_next_general(dec, &pkts[i]);
+		if (rc <= 0)
+			return i ? (int)i : rc;
+		i++;
+	}
+	return (int)i;
+}
+
+static const uint8_t psb_pattern[HWPROF_PT_PSB_LEN] = {
+	2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82,
+};
+
+HWPROF_API int hwprof_pt_find_psb(const void *buf, size_t len, size_t from,
+				  size_t *psb_off)
+{
+	if ((!buf && len) || !psb_off)
+		return -HWPROF_E_INVAL;
+	if (from >= len)
+		return -HWPROF_E_NOSYNC;
+	const uint8_t *b = buf;
+	const uint8_t *hit = memmem(b + from, len - from, psb_pattern, sizeof(psb_pattern));
+	if (!hit)
+		return -HWPROF_E_NOSYNC;
+	*psb_off = (size_t)(hit - b);
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_decoder_sync(struct hwprof_pt_decoder *dec)
+{
+	size_t off;
+	int ret = hwprof_pt_find_psb(dec->buf, dec->len, dec->pos, &off);
+	dec->ctx = HWPROF_PT_CTX_NONE;
+	if (ret < 0) {
+		dec->err_offset = dec->pos;
+		dec->pos = dec->len;
+		return ret;
+	}
+	dec->pos = off;
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_decoder_seek(struct hwprof_pt_decoder *dec, size_t offset)
+{
+	if (!dec || offset > dec->len)
+		return -HWPROF_E_INVAL;
+	dec->pos = offset;
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_decoder_skip(struct hwprof_pt_decoder *dec, size_t n)
+{
+	if (!dec || n > dec->len - dec->pos)
+		return -HWPROF_E_INVAL;
+	dec->pos += n;
+	return 0;
+}
+
+HWPROF_API size_t hwprof_pt_decoder_offset(const struct hwprof_pt_decoder *dec)
+{
+	return dec->pos;
+}
+
+HWPROF_API size_t hwprof_pt_decoder_error_offset(const struct hwprof_pt_decoder *dec)
+{
+	return dec->err_offset;
+}
+
