@@ -83,34 +83,42 @@ static const struct fast_ent fast_tbl[256] __attribute__((aligned(64))) = {
 	E64(0), E64(64), E64(128), E64(192),
 };
 
-/* Bytes the fast path may read from a packet's start (two 8-byte loads). */
+/* Size and, for the batch loop, where in the 8 bytes after the first the
+ * next packet's first byte is (bit shift; sizes 1-8), per first byte, in
+ * byte tables: the loop's serial dependency (packet -> size -> next first
+ * byte) goes through one byte load and a register shift only. */
+#define S4(b) SIZE(b), SIZE((b) + 1), SIZE((b) + 2), SIZE((b) + 3)
+#define S16(b) S4(b), S4((b) + 4), S4((b) + 8), S4((b) + 12)
+#define S64(b) S16(b), S16((b) + 16), S16((b) + 32), S16((b) + 48)
+static const uint8_t fast_size[256] = { S64(0), S64(64), S64(128), S64(192) };
+#define NSH(b) (SIZE(b) >= 1 && SIZE(b) <= 8 ? 8 * (SIZE(b) - 1) : 0)
+#define N4(b) NSH(b), NSH((b) + 1), NSH((b) + 2), NSH((b) + 3)
+#define N16(b) N4(b), N4((b) + 4), N4((b) + 8), N4((b) + 12)
+#define N64(b) N16(b), N16((b) + 16), N16((b) + 32), N16((b) + 48)
+static const uint8_t fast_next_shift[256] = { N64(0), N64(64), N64(128), N64(192) };
+
+/* Bytes the fast path may read from a packet's start (two 8-byte loads,
+ * and byte 9 after a 9-byte packet). */
 #define FAST_AVAIL 16
 
-/* Decodes the packet at b (FAST_AVAIL bytes readable, no block context,
- * not perf dump mode) into *p. Returns its size, or 0 if the general
- * decoder must do it (then *p is unchanged). */
-static inline __attribute__((always_inline)) unsigned
-fast_one(const uint8_t *restrict b, struct hwprof_pt_packet *restrict p)
+/* The packet with first byte b0, w0 = its first 8 bytes and w1 = the 8
+ * after b0: fields into *pay and *meta. Returns 0 if the general decoder
+ * must decode it. */
+static inline __attribute__((always_inline)) int
+fast_fields(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *meta)
 {
-	uint64_t w0 = ld64(b), w1 = ld64(b + 1);
-	const struct fast_ent *e = &fast_tbl[w0 & 0xff];
-	uint64_t pay = e->konst | (w1 & e->mask) << e->lsh, meta = e->meta;
+	const struct fast_ent *e = &fast_tbl[b0];
 	/* Long TNT: the stop bit is the highest set bit of the 48-bit payload
 	 * (bits 16-63 of w0); left-aligned as perf does, count = bits below
 	 * it. With no stop bit perf reports 0 branches and the payload << 48,
-	 * which is what stop = 16 gives. Computed always, chosen by a select:
-	 * cheaper than a branch the packet mix makes unpredictable. */
+	 * which is what stop = 16 gives. Computed always and chosen by a mask:
+	 * cheaper than a branch that the packet mix makes unpredictable. */
 	unsigned stop = 63 - (unsigned)__builtin_clzll(w0 | 0x10000);
-	uint64_t tpay = w0 << (64 - stop);
-	int tnt64 = (uint8_t)w0 == IPT_OPC_EXT;
-	pay = tnt64 ? tpay : pay;
-	meta = tnt64 ? meta + (stop - 16) : meta;
-	unsigned size = e->size;
-	if (__builtin_expect(!size || (w0 & e->vmask) != e->vval, 0))
-		return 0;
-	p->payload = pay;
-	memcpy(&p->count, &meta, 8);
-	return size;
+	uint64_t tnt64 = -(uint64_t)(b0 == IPT_OPC_EXT);
+	uint64_t simple = e->konst | (w1 & e->mask) << e->lsh;
+	*pay = (simple & ~tnt64) | ((w0 << (64 - stop)) & tnt64);
+	*meta = e->meta + ((stop - 16) & tnt64);
+	return e->size && (w0 & e->vmask) == e->vval;
 }
 
 static inline int fast_ok(const struct hwprof_pt_decoder *dec)
@@ -137,9 +145,12 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 {
 	size_t pos = dec->pos;
 	if (__builtin_expect(dec->len - pos >= FAST_AVAIL && fast_ok(dec), 1)) {
-		unsigned size = fast_one(dec->buf + pos, pkt);
-		if (__builtin_expect(size != 0, 1)) {
-			dec->pos = pos + size;
+		const uint8_t *b = dec->buf + pos;
+		uint64_t w0 = ld64(b), pay, meta;
+		if (__builtin_expect(fast_fields((uint8_t)w0, w0, ld64(b + 1), &pay, &meta), 1)) {
+			pkt->payload = pay;
+			memcpy(&pkt->count, &meta, 8);
+			dec->pos = pos + fast_size[(uint8_t)w0];
 			return 1;
 		}
 	}
@@ -154,15 +165,24 @@ HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec,
 	while (i < n) {
 		/* the fast loop, with everything in registers, while it applies */
 		if (fast_ok(dec) && dec->len - dec->pos >= FAST_AVAIL) {
-			const uint8_t *p = buf + dec->pos, *end = buf + dec->len - FAST_AVAIL;
-			struct hwprof_pt_packet *restrict out = pkts;
-			while (i < n && p <= end) {
-				unsigned size = fast_one(p, &out[i]);
-				if (__builtin_expect(!size, 0))
+			const uint8_t *restrict p = buf + dec->pos, *end = buf + dec->len - FAST_AVAIL;
+			struct hwprof_pt_packet *restrict out = pkts + i, *out_end = pkts + n;
+			unsigned b0 = *p;
+			while (out < out_end && p <= end) {
+				uint64_t w0 = ld64(p), w1 = ld64(p + 1), pay, meta;
+				if (__builtin_expect(!fast_fields(b0, w0, w1, &pay, &meta), 0))
 					break;
+				out->payload = pay;
+				memcpy(&out->count, &meta, 8);
+				out++;
+				/* the next first byte from w1, not from memory */
+				unsigned size = fast_size[b0];
+				b0 = (uint8_t)(w1 >> fast_next_shift[b0]);
+				if (__builtin_expect(size > 8, 0))
+					b0 = p[size];
 				p += size;
-				i++;
 			}
+			i = (size_t)(out - pkts);
 			dec->pos = (size_t)(p - buf);
 			if (i == n)
 				break;
