@@ -27,12 +27,13 @@ _Static_assert(offsetof(struct hwprof_pt_packet, count) == 8 &&
 
 /* The fast decode of a packet starting with byte b, given w1 = the 8 bytes
  * after it: payload = konst | (w1 & mask) << lsh, fields = meta, and it is
- * valid iff (w0 & vmask) == vval for w0 = the 8 bytes from b on; size 0 =
- * never fast. */
+ * valid iff (w0 & vmask) == vval for w0 = the 8 bytes from b on (never for
+ * the bytes the fast path leaves to the general decoder). tnt64 marks the
+ * long TNT's first byte, whose payload and count are computed. */
 struct fast_ent {
 	uint64_t konst, mask, meta;
 	uint16_t vmask, vval;
-	uint8_t size, lsh, pad[2];
+	uint8_t lsh, tnt64, pad[2];
 };
 
 /* ---- the table, as constant expressions of the first byte b ------------- */
@@ -72,16 +73,12 @@ enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
 		 KIND(b) == K_MTC ? 0xff : KIND(b) == K_CYC2 ? 0xfe : 0)
 /* two-byte CYC: byte 1 must not continue; long TNT: byte 1 must be a3 */
 #define VMASK(b) (KIND(b) == K_CYC2 ? 0x100 : KIND(b) == K_TNT64 ? 0xffff : 0)
-#define VVAL(b) (KIND(b) == K_TNT64 ? IPT_EXT_TNT64 << 8 | IPT_OPC_EXT : 0)
+#define VVAL(b) (KIND(b) == K_TNT64 ? IPT_EXT_TNT64 << 8 | IPT_OPC_EXT : KIND(b) ? 0 : 1)
 #define ENT(b) { KONST(b), MASK(b), META(COUNT(b), TYPE(b), SIZE(b)), VMASK(b), VVAL(b), \
-		 SIZE(b), KIND(b) == K_CYC2 ? 4 : 0, { 0 } }
+		 KIND(b) == K_CYC2 ? 4 : 0, KIND(b) == K_TNT64, { 0 } }
 #define E4(b) ENT(b), ENT((b) + 1), ENT((b) + 2), ENT((b) + 3)
 #define E16(b) E4(b), E4((b) + 4), E4((b) + 8), E4((b) + 12)
 #define E64(b) E16(b), E16((b) + 16), E16((b) + 32), E16((b) + 48)
-
-static const struct fast_ent fast_tbl[256] __attribute__((aligned(64))) = {
-	E64(0), E64(64), E64(128), E64(192),
-};
 
 /* Size and, for the batch loop, where in the 8 bytes after the first the
  * next packet's first byte is (bit shift; sizes 1-8), per first byte, in
@@ -90,12 +87,21 @@ static const struct fast_ent fast_tbl[256] __attribute__((aligned(64))) = {
 #define S4(b) SIZE(b), SIZE((b) + 1), SIZE((b) + 2), SIZE((b) + 3)
 #define S16(b) S4(b), S4((b) + 4), S4((b) + 8), S4((b) + 12)
 #define S64(b) S16(b), S16((b) + 16), S16((b) + 32), S16((b) + 48)
-static const uint8_t fast_size[256] = { S64(0), S64(64), S64(128), S64(192) };
 #define NSH(b) (SIZE(b) >= 1 && SIZE(b) <= 8 ? 8 * (SIZE(b) - 1) : 0)
 #define N4(b) NSH(b), NSH((b) + 1), NSH((b) + 2), NSH((b) + 3)
 #define N16(b) N4(b), N4((b) + 4), N4((b) + 8), N4((b) + 12)
 #define N64(b) N16(b), N16((b) + 16), N16((b) + 32), N16((b) + 48)
-static const uint8_t fast_next_shift[256] = { N64(0), N64(64), N64(128), N64(192) };
+
+/* One object, so the hot loop addresses all three from one register. */
+static const struct {
+	struct fast_ent ent[256];
+	uint8_t size[256];
+	uint8_t next_shift[256];
+} fast __attribute__((aligned(64))) = {
+	{ E64(0), E64(64), E64(128), E64(192) },
+	{ S64(0), S64(64), S64(128), S64(192) },
+	{ N64(0), N64(64), N64(128), N64(192) },
+};
 
 /* Bytes the fast path may read from a packet's start (two 8-byte loads,
  * and byte 9 after a 9-byte packet). */
@@ -107,18 +113,18 @@ static const uint8_t fast_next_shift[256] = { N64(0), N64(64), N64(128), N64(192
 static inline __attribute__((always_inline)) int
 fast_fields(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *meta)
 {
-	const struct fast_ent *e = &fast_tbl[b0];
+	const struct fast_ent *e = &fast.ent[b0];
 	/* Long TNT: the stop bit is the highest set bit of the 48-bit payload
 	 * (bits 16-63 of w0); left-aligned as perf does, count = bits below
 	 * it. With no stop bit perf reports 0 branches and the payload << 48,
 	 * which is what stop = 16 gives. Computed always and chosen by a mask:
 	 * cheaper than a branch that the packet mix makes unpredictable. */
 	unsigned stop = 63 - (unsigned)__builtin_clzll(w0 | 0x10000);
-	uint64_t tnt64 = -(uint64_t)(b0 == IPT_OPC_EXT);
-	uint64_t simple = e->konst | (w1 & e->mask) << e->lsh;
-	*pay = (simple & ~tnt64) | ((w0 << (64 - stop)) & tnt64);
+	uint64_t tnt64 = -(uint64_t)e->tnt64;
+	/* konst and mask are 0 for long TNT */
+	*pay = (e->konst | (w1 & e->mask) << e->lsh) | ((w0 << (64 - stop)) & tnt64);
 	*meta = e->meta + ((stop - 16) & tnt64);
-	return e->size && (w0 & e->vmask) == e->vval;
+	return (w0 & e->vmask) == e->vval;
 }
 
 static inline int fast_ok(const struct hwprof_pt_decoder *dec)
@@ -150,7 +156,7 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 		if (__builtin_expect(fast_fields((uint8_t)w0, w0, ld64(b + 1), &pay, &meta), 1)) {
 			pkt->payload = pay;
 			memcpy(&pkt->count, &meta, 8);
-			dec->pos = pos + fast_size[(uint8_t)w0];
+			dec->pos = pos + fast.size[(uint8_t)w0];
 			return 1;
 		}
 	}
@@ -176,8 +182,8 @@ HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec,
 				memcpy(&out->count, &meta, 8);
 				out++;
 				/* the next first byte from w1, not from memory */
-				unsigned size = fast_size[b0];
-				b0 = (uint8_t)(w1 >> fast_next_shift[b0]);
+				unsigned size = fast.size[b0];
+				b0 = (uint8_t)(w1 >> fast.next_shift[b0]);
 				if (__builtin_expect(size > 8, 0))
 					b0 = p[size];
 				p += size;
