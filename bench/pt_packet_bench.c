@@ -12,7 +12,9 @@
  * counts (this machine is shared; the best run is the least disturbed one).
  * Prints MB/s and packets/s for each and hwprof/libipt for the one-packet
  * call and the batch call. Not part of `make check`: timing is never a test.
- *   pt_packet_bench [-r reps] [MB] [FILE...]   (defaults: 5, 256) */
+ *   pt_packet_bench [-r reps] [-t mix|hw|none] [MB] [FILE...]
+ * (defaults: 5 runs, both synthetic traces, 256 MB). -t picks one synthetic
+ * trace or none, e.g. to count instructions per trace under callgrind. */
 #include <inttypes.h>
 #include <intel-pt.h>
 #include <stdio.h>
@@ -282,8 +284,14 @@ static uint8_t *read_file(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
 	int reps = 5, a = 1, rc = 0;
-	if (a + 1 < argc && !strcmp(argv[a], "-r")) {
-		reps = atoi(argv[a + 1]);
+	const char *only = NULL;
+	while (a + 1 < argc && argv[a][0] == '-') {
+		if (!strcmp(argv[a], "-r"))
+			reps = atoi(argv[a + 1]);
+		else if (!strcmp(argv[a], "-t"))
+			only = argv[a + 1];
+		else
+			break;
 		a += 2;
 	}
 	size_t mb = a < argc ? (size_t)atol(argv[a++]) : 256;
@@ -293,7 +301,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pt_packet_bench [-r reps] [MB] [FILE...]\n");
 		return 2;
 	}
-	if (bench("mix (synthetic)", buf, generate_mix(buf, cap), reps) < 0 ||
+	if ((!only || !strcmp(only, "mix")) && bench("mix (synthetic)", buf, generate_mix(buf, cap), reps) < 0)
+		rc = 1;
+	if (!rc && (!only || !strcmp(only, "hw")) &&
 	    bench("hw (hardware-shaped, cyc+mtc)", buf, generate_hw(buf, cap), reps) < 0)
 		rc = 1;
 	free(buf);
