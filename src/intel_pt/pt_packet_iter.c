@@ -52,7 +52,7 @@ struct fast_ent {
 #define IP_BYTES(b) ((b) >> 5 == 0 ? 0 : (b) >> 5 == 1 ? 2 : (b) >> 5 == 2 ? 4 : \
 		     (b) >> 5 <= 4 ? 6 : (b) >> 5 == 6 ? 8 : -1)
 #define IS_IP(b) (IP_TYPE(b) && IP_BYTES(b) >= 0)
-#define BYTES_MASK(n) ((n) >= 8 ? ~0ULL : (1ULL << (8 * (n))) - 1)
+#define BYTES_MASK(n) ((n) >= 8 ? ~0ULL : (n) <= 0 ? 0 : (1ULL << (8 * ((n) & 7))) - 1)
 
 /* kind of first byte: the fast decodes below, or 0 (general decoder) */
 enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
