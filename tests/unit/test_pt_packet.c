@@ -612,6 +612,45 @@ static void test_batch_equals_single(void **state)
 	}
 }
 
+/* Texts into buffers of every small size are the full text's prefix with
+ * the full length returned, as snprintf does, for the hand-built texts (TNT,
+ * IP packets, NAME 0x<hex>, bare names) and the snprintf ones alike. */
+static void test_desc_truncation(void **state)
+{
+	(void)state;
+	static const struct hwprof_pt_packet pkts[] = {
+		P(TNT, 0xfffffffffffe0000ULL, 47), P(TNT, 0x8000000000000000ULL, 1), P(TNT, 0, 0),
+		P(TIP, 0xffffffffffffffffULL, 6), P(FUP, 0, 0), P(TIP_PGD, 0x10, 1),
+		P(TSC, 0xffffffffffffffULL, 0), P(CYC, 0, 0), P(MTC, 0xab, 0), P(PSB, 0, 0),
+		P(PAD, 0, 0), P(TMA, 0x1234, 0x1ff), P(MODE_EXEC, 64, 4),
+	};
+	char full[256], small[128];
+	for (size_t i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++) {
+		int n = hwprof_pt_packet_desc(&pkts[i], full, sizeof(full));
+		assert_true(n > 0 && (size_t)n == strlen(full));
+		for (size_t len = 0; len <= sizeof(small); len++) {
+			memset(small, 'x', sizeof(small));
+			assert_int_equal(hwprof_pt_packet_desc(&pkts[i], len ? small : NULL, len), n);
+			if (!len)
+				continue;
+			size_t c = (size_t)n < len - 1 ? (size_t)n : len - 1;
+			assert_memory_equal(small, full, c);
+			assert_int_equal(small[c], 0);
+		}
+	}
+	/* every TNT length: T/N per bit, oldest first, then the count */
+	for (unsigned c = 0; c <= 64; c++) {
+		struct hwprof_pt_packet p = P(TNT, 0xa5a5a5a5a5a5a5a5ULL, c);
+		char want[128];
+		int k = sprintf(want, "TNT ");
+		for (unsigned i = 0; i < c; i++)
+			want[k++] = (0xa5a5a5a5a5a5a5a5ULL >> (63 - i)) & 1 ? 'T' : 'N';
+		sprintf(want + k, " (%u)", c);
+		assert_int_equal(hwprof_pt_packet_desc(&p, full, sizeof(full)), (int)strlen(want));
+		assert_string_equal(full, want);
+	}
+}
+
 /* The iterator's table fast path gives exactly what the general decoder
  * (hwprof_pt_packet_decode) gives, for every first and second byte with
  * varied bytes after them, in the middle of a buffer (where the fast path
@@ -730,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_print_auxtrace_info),
 		cmocka_unit_test(test_batch_equals_single),
 		cmocka_unit_test(test_fast_equals_general),
+		cmocka_unit_test(test_desc_truncation),
 		cmocka_unit_test(test_stream_equals_general),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
