@@ -442,6 +442,7 @@ int ipt_decoder_next_general(struct hwprof_pt_decoder *dec, struct hwprof_pt_pac
 	pkt->size = (uint8_t)ret;
 	dec->ctx = ctx_after(dec->ctx, pkt);
 	dec->pos += (size_t)ret;
+	dec->ahead = 0;
 	return 1;
 }
 

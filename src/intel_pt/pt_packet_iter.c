@@ -143,6 +143,7 @@ HWPROF_API int hwprof_pt_decoder_init(struct hwprof_pt_decoder *dec,
 	dec->err_offset = 0;
 	dec->flags = flags;
 	dec->ctx = HWPROF_PT_CTX_NONE;
+	dec->ahead = 0;
 	return 0;
 }
 
@@ -152,11 +153,22 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	size_t pos = dec->pos;
 	if (__builtin_expect(dec->len - pos >= FAST_AVAIL && fast_ok(dec), 1)) {
 		const uint8_t *b = dec->buf + pos;
-		uint64_t w0 = ld64(b), pay, meta;
-		if (__builtin_expect(fast_fields((uint8_t)w0, w0, ld64(b + 1), &pay, &meta), 1)) {
+		/* The first byte as the previous call left it: the size lookup
+		 * then waits for no load of this call (a branch, not a select,
+		 * so that it does not wait for the load either). */
+		unsigned b0 = dec->ahead;
+		if (__builtin_expect(!(b0 & 0x100), 0))
+			b0 = *b;
+		b0 &= 0xff;
+		uint64_t w0 = ld64(b), w1 = ld64(b + 1), pay, meta;
+		if (__builtin_expect(fast_fields(b0, w0, w1, &pay, &meta), 1)) {
+			unsigned size = fast.size[b0];
 			pkt->payload = pay;
 			memcpy(&pkt->count, &meta, 8);
-			dec->pos = pos + fast.size[(uint8_t)w0];
+			dec->ahead = 0x100 | (uint8_t)(w1 >> fast.next_shift[b0]);
+			if (__builtin_expect(size > 8, 0))
+				dec->ahead = 0;
+			dec->pos = pos + size;
 			return 1;
 		}
 	}
@@ -190,6 +202,7 @@ HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec,
 			}
 			i = (size_t)(out - pkts);
 			dec->pos = (size_t)(p - buf);
+			dec->ahead = 0;
 			if (i == n)
 				break;
 		}
@@ -225,6 +238,7 @@ HWPROF_API int hwprof_pt_decoder_sync(struct hwprof_pt_decoder *dec)
 	size_t off;
 	int ret = hwprof_pt_find_psb(dec->buf, dec->len, dec->pos, &off);
 	dec->ctx = HWPROF_PT_CTX_NONE;
+	dec->ahead = 0;
 	if (ret < 0) {
 		dec->err_offset = dec->pos;
 		dec->pos = dec->len;
@@ -239,6 +253,7 @@ HWPROF_API int hwprof_pt_decoder_seek(struct hwprof_pt_decoder *dec, size_t offs
 	if (!dec || offset > dec->len)
 		return -HWPROF_E_INVAL;
 	dec->pos = offset;
+	dec->ahead = 0;
 	return 0;
 }
 
@@ -247,6 +262,7 @@ HWPROF_API int hwprof_pt_decoder_skip(struct hwprof_pt_decoder *dec, size_t n)
 	if (!dec || n > dec->len - dec->pos)
 		return -HWPROF_E_INVAL;
 	dec->pos += n;
+	dec->ahead = 0;
 	return 0;
 }
 

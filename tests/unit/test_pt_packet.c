@@ -753,6 +753,59 @@ static void test_stream_equals_general(void **state)
 	}
 }
 
+/* The one-packet call against the general decoder over whole streams,
+ * with seeks and skips between calls (the call keeps the next packet's
+ * first byte from one call to the next; moving must forget it). */
+static void test_single_equals_general_with_seeks(void **state)
+{
+	(void)state;
+	static uint8_t buf[1 << 14];
+	uint64_t seed = 11;
+	for (int round = 0; round < 8; round++) {
+		size_t len = 300 + (size_t)round * 2000;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			buf[i] = (uint8_t)(seed >> 56);
+			if (round % 2 && (seed & 0x300) == 0)
+				buf[i] = 0x02;
+		}
+		struct hwprof_pt_decoder dec;
+		struct hwprof_pt_packet want, got;
+		hwprof_pt_decoder_init(&dec, buf, len, 0);
+		enum hwprof_pt_ctx ctx = HWPROF_PT_CTX_NONE;
+		for (int step = 0; step < 4000; step++) {
+			size_t pos = hwprof_pt_decoder_offset(&dec);
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			if ((seed >> 60) == 0 && pos < len) { /* jump somewhere else */
+				size_t to = (size_t)(seed >> 20) % len;
+				if ((seed >> 59) & 1)
+					assert_int_equal(hwprof_pt_decoder_seek(&dec, to), 0);
+				else if (to >= pos)
+					assert_int_equal(hwprof_pt_decoder_skip(&dec, to - pos), 0);
+				else
+					assert_int_equal(hwprof_pt_decoder_seek(&dec, to), 0);
+				pos = hwprof_pt_decoder_offset(&dec);
+			}
+			if (pos >= len) {
+				assert_int_equal(hwprof_pt_decoder_next(&dec, &got), 0);
+				break;
+			}
+			ctx = dec.ctx; /* a seek keeps the block context */
+			int rg = hwprof_pt_packet_decode(buf + pos, len - pos, ctx, 0, &want);
+			int r1 = hwprof_pt_decoder_next(&dec, &got);
+			if (rg < 0) {
+				assert_int_equal(r1, rg);
+				assert_int_equal(hwprof_pt_decoder_error_offset(&dec), pos);
+				assert_int_equal(hwprof_pt_decoder_skip(&dec, 1), 0);
+				continue;
+			}
+			assert_int_equal(r1, 1);
+			assert_memory_equal(&want, &got, sizeof(want));
+			assert_int_equal(hwprof_pt_decoder_offset(&dec), pos + (size_t)rg);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,6 +824,7 @@ int main(void)
 		cmocka_unit_test(test_fast_equals_general),
 		cmocka_unit_test(test_desc_truncation),
 		cmocka_unit_test(test_stream_equals_general),
+		cmocka_unit_test(test_single_equals_general_with_seeks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
