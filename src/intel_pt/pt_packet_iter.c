@@ -151,28 +151,31 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 				      struct hwprof_pt_packet *pkt)
 {
 	size_t pos = dec->pos;
-	if (__builtin_expect(dec->len - pos >= FAST_AVAIL && fast_ok(dec), 1)) {
-		const uint8_t *b = dec->buf + pos;
-		/* The first byte as the previous call left it: the size lookup
-		 * then waits for no load of this call (a branch, not a select,
-		 * so that it does not wait for the load either). */
-		unsigned b0 = dec->ahead;
-		if (__builtin_expect(!(b0 & 0x100), 0))
-			b0 = *b;
-		b0 &= 0xff;
-		uint64_t w0 = ld64(b), w1 = ld64(b + 1), pay, meta;
-		if (__builtin_expect(fast_fields(b0, w0, w1, &pay, &meta), 1)) {
-			unsigned size = fast.size[b0];
-			pkt->payload = pay;
-			memcpy(&pkt->count, &meta, 8);
-			dec->ahead = 0x100 | (uint8_t)(w1 >> fast.next_shift[b0]);
-			if (__builtin_expect(size > 8, 0))
-				dec->ahead = 0;
-			dec->pos = pos + size;
-			return 1;
-		}
+	/* The first byte as the previous call left it: the size lookup then
+	 * waits for no load of this call. It is only ever set by the fast path
+	 * and dropped by everything else, so a known byte also says the fast
+	 * path applies (no block context, not perf dump mode). */
+	unsigned b0 = dec->ahead;
+	if (__builtin_expect(!(b0 & 0x100), 0)) {
+		if (dec->len - pos < FAST_AVAIL || !fast_ok(dec))
+			return ipt_decoder_next_general(dec, pkt);
+		b0 = dec->buf[pos];
+	} else if (__builtin_expect(dec->len - pos < FAST_AVAIL, 0)) {
+		return ipt_decoder_next_general(dec, pkt);
 	}
-	return ipt_decoder_next_general(dec, pkt);
+	b0 &= 0xff;
+	const uint8_t *b = dec->buf + pos;
+	uint64_t w0 = ld64(b), w1 = ld64(b + 1), pay, meta;
+	if (__builtin_expect(!fast_fields(b0, w0, w1, &pay, &meta), 0))
+		return ipt_decoder_next_general(dec, pkt);
+	unsigned size = fast.size[b0];
+	pkt->payload = pay;
+	memcpy(&pkt->count, &meta, 8);
+	dec->ahead = 0x100 | (uint8_t)(w1 >> fast.next_shift[b0]);
+	if (__builtin_expect(size > 8, 0))
+		dec->ahead = 0;
+	dec->pos = pos + size;
+	return 1;
 }
 
 HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec,
