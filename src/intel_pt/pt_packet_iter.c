@@ -127,6 +127,23 @@ fast_fields(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *meta
 	return (w0 & e->vmask) == e->vval;
 }
 
+/* fast_fields with long TNT decoded on a branch: for the one-packet call,
+ * whose few registers the always-computed long TNT would crowd */
+static inline __attribute__((always_inline)) int
+fast_fields_br(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *meta)
+{
+	const struct fast_ent *e = &fast.ent[b0];
+	if (__builtin_expect(e->tnt64, 0)) {
+		unsigned stop = 63 - (unsigned)__builtin_clzll(w0 | 0x10000);
+		*pay = w0 << (64 - stop);
+		*meta = e->meta + (stop - 16);
+	} else {
+		*pay = e->konst | (w1 & e->mask) << e->lsh;
+		*meta = e->meta;
+	}
+	return (w0 & e->vmask) == e->vval;
+}
+
 static inline int fast_ok(const struct hwprof_pt_decoder *dec)
 {
 	return (dec->ctx | (dec->flags & HWPROF_PT_PERF_DUMP)) == 0;
@@ -166,7 +183,7 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	b0 &= 0xff;
 	const uint8_t *b = dec->buf + pos;
 	uint64_t w0 = ld64(b), w1 = ld64(b + 1), pay, meta;
-	if (__builtin_expect(!fast_fields(b0, w0, w1, &pay, &meta), 0))
+	if (__builtin_expect(!fast_fields_br(b0, w0, w1, &pay, &meta), 0))
 		return ipt_decoder_next_general(dec, pkt);
 	unsigned size = fast.size[b0];
 	pkt->payload = pay;
