@@ -27,13 +27,13 @@ _Static_assert(offsetof(struct hwprof_pt_packet, count) == 8 &&
 
 /* The fast decode of a packet starting with byte b, given w1 = the 8 bytes
  * after it: payload = konst | (w1 & mask) << lsh, fields = meta, and it is
- * valid iff (w0 & vmask) == vval for w0 = the 8 bytes from b on (never for
- * the bytes the fast path leaves to the general decoder). tnt64 marks the
+ * valid iff (w1 & vmask) == vval (never for the bytes the fast path leaves
+ * to the general decoder). tnt64 marks the
  * long TNT's first byte, whose payload and count are computed. */
 struct fast_ent {
 	uint64_t konst, mask, meta;
-	uint16_t vmask, vval;
-	uint8_t lsh, tnt64, pad[2];
+	uint8_t vmask, vval;
+	uint8_t lsh, tnt64, pad[4];
 };
 
 /* ---- the table, as constant expressions of the first byte b ------------- */
@@ -72,8 +72,8 @@ enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
 #define MASK(b) (KIND(b) == K_IP ? BYTES_MASK(IP_BYTES(b)) : KIND(b) == K_TSC ? BYTES_MASK(7) : \
 		 KIND(b) == K_MTC ? 0xff : KIND(b) == K_CYC2 ? 0xfe : 0)
 /* two-byte CYC: byte 1 must not continue; long TNT: byte 1 must be a3 */
-#define VMASK(b) (KIND(b) == K_CYC2 ? 0x100 : KIND(b) == K_TNT64 ? 0xffff : 0)
-#define VVAL(b) (KIND(b) == K_TNT64 ? IPT_EXT_TNT64 << 8 | IPT_OPC_EXT : KIND(b) ? 0 : 1)
+#define VMASK(b) (KIND(b) == K_CYC2 ? 0x01 : KIND(b) == K_TNT64 ? 0xff : 0)
+#define VVAL(b) (KIND(b) == K_TNT64 ? IPT_EXT_TNT64 : KIND(b) ? 0 : 1)
 #define ENT(b) { KONST(b), MASK(b), META(COUNT(b), TYPE(b), SIZE(b)), VMASK(b), VVAL(b), \
 		 KIND(b) == K_CYC2 ? 4 : 0, KIND(b) == K_TNT64, { 0 } }
 #define E4(b) ENT(b), ENT((b) + 1), ENT((b) + 2), ENT((b) + 3)
@@ -124,16 +124,17 @@ fast_fields(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *meta
 	/* konst and mask are 0 for long TNT */
 	*pay = (e->konst | (w1 & e->mask) << e->lsh) | ((w0 << (64 - stop)) & tnt64);
 	*meta = e->meta + ((stop - 16) & tnt64);
-	return (w0 & e->vmask) == e->vval;
+	return (w1 & e->vmask) == e->vval;
 }
 
 /* fast_fields with long TNT decoded on a branch: for the one-packet call,
  * whose few registers the always-computed long TNT would crowd */
 static inline __attribute__((always_inline)) int
-fast_fields_br(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *meta)
+fast_fields_br(unsigned b0, const uint8_t *b, uint64_t w1, uint64_t *pay, uint64_t *meta)
 {
 	const struct fast_ent *e = &fast.ent[b0];
 	if (__builtin_expect(e->tnt64, 0)) {
+		uint64_t w0 = ld64(b);
 		unsigned stop = 63 - (unsigned)__builtin_clzll(w0 | 0x10000);
 		*pay = w0 << (64 - stop);
 		*meta = e->meta + (stop - 16);
@@ -141,7 +142,7 @@ fast_fields_br(unsigned b0, uint64_t w0, uint64_t w1, uint64_t *pay, uint64_t *m
 		*pay = e->konst | (w1 & e->mask) << e->lsh;
 		*meta = e->meta;
 	}
-	return (w0 & e->vmask) == e->vval;
+	return (w1 & e->vmask) == e->vval;
 }
 
 static inline int fast_ok(const struct hwprof_pt_decoder *dec)
@@ -182,8 +183,8 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	}
 	b0 &= 0xff;
 	const uint8_t *b = dec->buf + pos;
-	uint64_t w0 = ld64(b), w1 = ld64(b + 1), pay, meta;
-	if (__builtin_expect(!fast_fields_br(b0, w0, w1, &pay, &meta), 0))
+	uint64_t w1 = ld64(b + 1), pay, meta;
+	if (__builtin_expect(!fast_fields_br(b0, b, w1, &pay, &meta), 0))
 		return ipt_decoder_next_general(dec, pkt);
 	unsigned size = fast.size[b0];
 	pkt->payload = pay;
