@@ -91,16 +91,22 @@ enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
 #define N4(b) NSH(b), NSH((b) + 1), NSH((b) + 2), NSH((b) + 3)
 #define N16(b) N4(b), N4((b) + 4), N4((b) + 8), N4((b) + 12)
 #define N64(b) N16(b), N16((b) + 16), N16((b) + 32), N16((b) + 48)
+#define NK(b) (SIZE(b) >= 1 && SIZE(b) <= 8 ? 0x100 : 0)
+#define K4(b) NK(b), NK((b) + 1), NK((b) + 2), NK((b) + 3)
+#define K16(b) K4(b), K4((b) + 4), K4((b) + 8), K4((b) + 12)
+#define K64(b) K16(b), K16((b) + 16), K16((b) + 32), K16((b) + 48)
 
 /* One object, so the hot loop addresses all three from one register. */
 static const struct {
 	struct fast_ent ent[256];
 	uint8_t size[256];
 	uint8_t next_shift[256];
+	uint16_t next_known[256]; /* 0x100 if next_shift applies (sizes 1-8) */
 } fast __attribute__((aligned(64))) = {
 	{ E64(0), E64(64), E64(128), E64(192) },
 	{ S64(0), S64(64), S64(128), S64(192) },
 	{ N64(0), N64(64), N64(128), N64(192) },
+	{ K64(0), K64(64), K64(128), K64(192) },
 };
 
 /* Bytes the fast path may read from a packet's start (two 8-byte loads,
@@ -189,9 +195,7 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	unsigned size = fast.size[b0];
 	pkt->payload = pay;
 	memcpy(&pkt->count, &meta, 8);
-	dec->ahead = 0x100 | (uint8_t)(w1 >> fast.next_shift[b0]);
-	if (__builtin_expect(size > 8, 0))
-		dec->ahead = 0;
+	dec->ahead = (uint8_t)(w1 >> fast.next_shift[b0]) | fast.next_known[b0];
 	dec->pos = pos + size;
 	return 1;
 }
