@@ -151,6 +151,25 @@ fast_fields_br(unsigned b0, const uint8_t *b, uint64_t w1, uint64_t *pay, uint64
 	return (w1 & e->vmask) == e->vval;
 }
 
+/* CYC with 2-8 extension bytes (the table does those with one): returns its
+ * size with the count in *pay, or 0. Extension bytes carry 7 bits above a
+ * "more" bit 0; the first without it ends the packet. The 7-bit groups are
+ * packed together by halving steps instead of a loop over the bytes. */
+static inline int cyc_long(unsigned b0, uint64_t w1, uint64_t *pay)
+{
+	uint64_t last = ~w1 & 0x0101010101010101ULL;
+	if ((b0 & 7) != 7 || !last)
+		return 0; /* not a CYC with more, or more than 8 bytes */
+	unsigned k = (unsigned)__builtin_ctzll(last) >> 3; /* index of the last byte */
+	uint64_t x = w1 & ((2ULL << (8 * k + 7)) - 1);
+	x = (x >> 1) & 0x7f7f7f7f7f7f7f7fULL;
+	x = (x & 0x007f007f007f007fULL) | ((x & 0x7f007f007f007f00ULL) >> 1);
+	x = (x & 0x00003fff00003fffULL) | ((x & 0x3fff00003fff0000ULL) >> 2);
+	x = (x & 0x000000000fffffffULL) | ((x & 0x0fffffff00000000ULL) >> 4);
+	*pay = (b0 >> 3) | x << 5;
+	return 2 + (int)k;
+}
+
 static inline int fast_ok(const struct hwprof_pt_decoder *dec)
 {
 	return (dec->ctx | (dec->flags & HWPROF_PT_PERF_DUMP)) == 0;
@@ -169,6 +188,23 @@ HWPROF_API int hwprof_pt_decoder_init(struct hwprof_pt_decoder *dec,
 	dec->ctx = HWPROF_PT_CTX_NONE;
 	dec->ahead = 0;
 	return 0;
+}
+
+/* The one-packet call's way out of the table path, out of line so that the
+ * hot path keeps its few registers: a long CYC, or the general decoder. */
+static __attribute__((noinline)) int
+next_cyc_or_general(struct hwprof_pt_decoder *dec, struct hwprof_pt_packet *pkt, unsigned b0, uint64_t w1)
+{
+	uint64_t pay, meta;
+	int n = cyc_long(b0, w1, &pay);
+	if (!n)
+		return ipt_decoder_next_general(dec, pkt);
+	pkt->payload = pay;
+	meta = META(0, HWPROF_PT_CYC, n);
+	memcpy(&pkt->count, &meta, 8);
+	dec->ahead = 0;
+	dec->pos += (size_t)n;
+	return 1;
 }
 
 HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
@@ -191,7 +227,7 @@ HWPROF_API int hwprof_pt_decoder_next(struct hwprof_pt_decoder *dec,
 	const uint8_t *b = dec->buf + pos;
 	uint64_t w1 = ld64(b + 1), pay, meta;
 	if (__builtin_expect(!fast_fields_br(b0, b, w1, &pay, &meta), 0))
-		return ipt_decoder_next_general(dec, pkt);
+		return next_cyc_or_general(dec, pkt, b0, w1);
 	unsigned size = fast.size[b0];
 	pkt->payload = pay;
 	memcpy(&pkt->count, &meta, 8);
@@ -213,8 +249,18 @@ HWPROF_API int hwprof_pt_decoder_next_n(struct hwprof_pt_decoder *dec,
 			unsigned b0 = *p;
 			while (out < out_end && p <= end) {
 				uint64_t w0 = ld64(p), w1 = ld64(p + 1), pay, meta;
-				if (__builtin_expect(!fast_fields(b0, w0, w1, &pay, &meta), 0))
-					break;
+				if (__builtin_expect(!fast_fields(b0, w0, w1, &pay, &meta), 0)) {
+					int csize = cyc_long(b0, w1, &pay);
+					if (!csize)
+						break;
+					out->payload = pay;
+					meta = META(0, HWPROF_PT_CYC, csize);
+					memcpy(&out->count, &meta, 8);
+					out++;
+					p += csize;
+					b0 = *p;
+					continue;
+				}
 				out->payload = pay;
 				memcpy(&out->count, &meta, 8);
 				out++;
