@@ -4,11 +4,14 @@
  * Speed comes from one 32-byte table entry per first byte that decodes, with
  * no data-dependent branch, every packet a trace mostly consists of: PAD,
  * short TNT, TIP/TIP.PGE/TIP.PGD/FUP (IP bytes as one masked 8-byte load),
- * MTC, TSC, one-byte CYC, two-byte CYC and long TNT. Longer CYCs, the other
- * extended packets, block context (BIP), perf dump mode and the last 15
- * bytes of a buffer go through the general decoder (pt_packet.c), which
- * also owns errors. Both paths give identical packets; the unit tests and
- * fuzz target compare them. */
+ * MTC, TSC, one- and two-byte CYC and long TNT; longer CYCs (up to 9 bytes)
+ * take a short inline detour. The serial path from one packet to the next
+ * is a byte-table load and a register shift: the next packet's first byte is
+ * taken from the 8 bytes already loaded (the one-packet call keeps it in the
+ * decoder between calls). The other extended packets, block context (BIP),
+ * perf dump mode and a buffer's last 15 bytes go through the general
+ * decoder (pt_packet.c), which also owns errors. Both paths give identical
+ * packets; the unit tests compare them byte by byte. */
 #include <string.h>
 
 #include "intel_pt/pt_int.h"
@@ -28,8 +31,8 @@ _Static_assert(offsetof(struct hwprof_pt_packet, count) == 8 &&
 /* The fast decode of a packet starting with byte b, given w1 = the 8 bytes
  * after it: payload = konst | (w1 & mask) << lsh, fields = meta, and it is
  * valid iff (w1 & vmask) == vval (never for the bytes the fast path leaves
- * to the general decoder). tnt64 marks the
- * long TNT's first byte, whose payload and count are computed. */
+ * to the general decoder). tnt64 marks the long TNT's first byte, whose
+ * payload and count are computed. */
 struct fast_ent {
 	uint64_t konst, mask, meta;
 	uint8_t vmask, vval;
@@ -80,10 +83,11 @@ enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
 #define E16(b) E4(b), E4((b) + 4), E4((b) + 8), E4((b) + 12)
 #define E64(b) E16(b), E16((b) + 16), E16((b) + 32), E16((b) + 48)
 
-/* Size and, for the batch loop, where in the 8 bytes after the first the
- * next packet's first byte is (bit shift; sizes 1-8), per first byte, in
- * byte tables: the loop's serial dependency (packet -> size -> next first
- * byte) goes through one byte load and a register shift only. */
+/* Per first byte: the size, where in the 8 bytes after the first byte the
+ * next packet's first byte is (bit shift, sizes 1-8), and 0x100 where that
+ * shift applies (the one-packet call's "known" bit). Small tables: the
+ * serial dependency (packet -> size -> next first byte) goes through one
+ * byte load and a register shift only. */
 #define S4(b) SIZE(b), SIZE((b) + 1), SIZE((b) + 2), SIZE((b) + 3)
 #define S16(b) S4(b), S4((b) + 4), S4((b) + 8), S4((b) + 12)
 #define S64(b) S16(b), S16((b) + 16), S16((b) + 32), S16((b) + 48)
@@ -96,7 +100,7 @@ enum { K_NONE, K_PAD, K_TNT, K_TNT64, K_CYC, K_CYC2, K_IP, K_TSC, K_MTC };
 #define K16(b) K4(b), K4((b) + 4), K4((b) + 8), K4((b) + 12)
 #define K64(b) K16(b), K16((b) + 16), K16((b) + 32), K16((b) + 48)
 
-/* One object, so the hot loop addresses all three from one register. */
+/* One object, so the hot loops address all four tables from one register. */
 static const struct {
 	struct fast_ent ent[256];
 	uint8_t size[256];
