@@ -65,7 +65,14 @@ rm -f "$out/dw.perf" "$out/dw.hw"
 
 for b in build/bench/*; do
   [ -x "$b" ] && [ -f "$b" ] || continue
-  echo; echo "== $(basename "$b")"; "$b"
+  echo; echo "== $(basename "$b")"
+  # the packet bench also reads the emulated program trace that
+  # pt_flow_bench.sh (below) leaves from an earlier run
+  if [ "$(basename "$b")" = pt_packet_bench ] && [ -s build/bench/ptb.raw ]; then
+    "$b" 256 build/bench/ptb.raw
+  else
+    "$b"
+  fi
 done
 
 echo; echo "== Intel PT flow: hwprof (1 thread, all CPUs) vs libipt's block decoder and perf"; bench/pt_flow_bench.sh

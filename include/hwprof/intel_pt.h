@@ -144,6 +144,9 @@ struct hwprof_pt_decoder {
 	size_t err_offset;
 	unsigned flags;
 	enum hwprof_pt_ctx ctx;
+	unsigned ahead; /* 0x100 | the byte at pos, or 0 (not known): the
+			 * one-packet call keeps the next packet's first byte
+			 * so that its size lookup waits for no load */
 };
 
 /* Starts at offset 0, unsynchronised (perf's dump starts there too).

@@ -31,4 +31,8 @@ enum {
 /* Payload bytes of an IP packet per compression; 0xff = reserved. */
 extern const uint8_t ipt_ip_bytes[8];
 
+/* One packet through the general decoder (pt_packet.c): any block
+ * context, perf dump mode, errors; hwprof_pt_decoder_next's contract. */
+int ipt_decoder_next_general(struct hwprof_pt_decoder *dec, struct hwprof_pt_packet *pkt);
+
 #endif

@@ -3,6 +3,7 @@
  * This formats a decoded struct into a caller's buffer; it never prints. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "intel_pt/pt_int.h"
 
@@ -28,16 +29,92 @@ HWPROF_API const char *hwprof_pt_type_name(unsigned type)
 	return type < HWPROF_PT_TYPE_COUNT ? type_names[type] : "BAD";
 }
 
-/* "TNT " then T/N per branch, oldest (bit 63) first, then " (count)". */
-static int tnt_desc(const struct hwprof_pt_packet *p, char *buf, size_t len)
+/* The texts of the packets a dump mostly consists of (TNT, IP packets,
+ * "NAME 0x<hex>" and bare names) are built by hand: `report -D` and
+ * `pt dump` spend most of their time formatting, and snprintf's format
+ * parsing per packet was a good part of it. The rest use snprintf. A fast
+ * text is at most FAST_MAX bytes; smaller buffers take snprintf, which
+ * truncates. */
+#define FAST_MAX 96
+
+static char *put_str(char *o, const char *s)
 {
-	char bits[64 + 1];
+	size_t n = strlen(s);
+	memcpy(o, s, n);
+	return o + n;
+}
+
+/* %PRIx64 after "0x" */
+static char *put_hex(char *o, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[16];
+	int n = 0;
+	do {
+		t[n++] = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	*o++ = '0';
+	*o++ = 'x';
+	while (n)
+		*o++ = t[--n];
+	return o;
+}
+
+/* %u */
+static char *put_udec(char *o, uint32_t v)
+{
+	char t[10];
+	int n = 0;
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*o++ = t[--n];
+	return o;
+}
+
+/* "TNT " then T/N per branch, oldest (bit 63) first, then " (count)". */
+static char *tnt_text(char *o, const struct hwprof_pt_packet *p)
+{
 	unsigned n = p->count > 64 ? 64 : p->count;
 	uint64_t v = p->payload;
+	o = put_str(o, "TNT ");
 	for (unsigned i = 0; i < n; i++, v <<= 1)
-		bits[i] = (v >> 63) ? 'T' : 'N';
-	bits[n] = 0;
-	return snprintf(buf, len, "TNT %s (%u)", bits, p->count);
+		*o++ = (v >> 63) ? 'T' : 'N';
+	*o++ = ' ';
+	*o++ = '(';
+	o = put_udec(o, p->count);
+	*o++ = ')';
+	return o;
+}
+
+/* The text of p into o (FAST_MAX bytes) if it is one of the common
+ * packets; returns its end, or NULL for snprintf's packets. */
+static char *fast_text(char *o, const struct hwprof_pt_packet *p, const char *name)
+{
+	switch (p->type) {
+	case HWPROF_PT_BAD: case HWPROF_PT_PAD: case HWPROF_PT_PSB:
+	case HWPROF_PT_PSBEND: case HWPROF_PT_TRACESTOP: case HWPROF_PT_OVF:
+		return put_str(o, name);
+	case HWPROF_PT_TNT:
+		return tnt_text(o, p);
+	case HWPROF_PT_TIP_PGD: case HWPROF_PT_TIP_PGE: case HWPROF_PT_TIP:
+	case HWPROF_PT_FUP:
+		o = put_str(o, name);
+		if (!p->count)
+			return put_str(o, " no ip");
+		*o++ = ' ';
+		return put_hex(o, p->payload);
+	case HWPROF_PT_CYC: case HWPROF_PT_VMCS: case HWPROF_PT_MTC:
+	case HWPROF_PT_MNT: case HWPROF_PT_CBR: case HWPROF_PT_TSC:
+		o = put_str(o, name);
+		*o++ = ' ';
+		return put_hex(o, p->payload);
+	default:
+		return NULL;
+	}
 }
 
 HWPROF_API int hwprof_pt_packet_desc(const struct hwprof_pt_packet *p,
@@ -48,20 +125,20 @@ HWPROF_API int hwprof_pt_packet_desc(const struct hwprof_pt_packet *p,
 	const char *name = hwprof_pt_type_name(p->type);
 	uint64_t v = p->payload;
 
+	char tmp[FAST_MAX], *o = len >= FAST_MAX ? buf : tmp;
+	char *end = fast_text(o, p, name);
+	if (end) {
+		int n = (int)(end - o);
+		*end = 0;
+		if (o == tmp && len) { /* as snprintf truncates */
+			size_t c = (size_t)n < len - 1 ? (size_t)n : len - 1;
+			memcpy(buf, tmp, c);
+			buf[c] = 0;
+		}
+		return n;
+	}
+
 	switch (p->type) {
-	case HWPROF_PT_BAD: case HWPROF_PT_PAD: case HWPROF_PT_PSB:
-	case HWPROF_PT_PSBEND: case HWPROF_PT_TRACESTOP: case HWPROF_PT_OVF:
-		return snprintf(buf, len, "%s", name);
-	case HWPROF_PT_TNT:
-		return tnt_desc(p, buf, len);
-	case HWPROF_PT_TIP_PGD: case HWPROF_PT_TIP_PGE: case HWPROF_PT_TIP:
-	case HWPROF_PT_FUP:
-		if (!p->count)
-			return snprintf(buf, len, "%s no ip", name);
-		return snprintf(buf, len, "%s 0x%" PRIx64, name, v);
-	case HWPROF_PT_CYC: case HWPROF_PT_VMCS: case HWPROF_PT_MTC:
-	case HWPROF_PT_MNT: case HWPROF_PT_CBR: case HWPROF_PT_TSC:
-		return snprintf(buf, len, "%s 0x%" PRIx64, name, v);
 	case HWPROF_PT_TMA:
 		return snprintf(buf, len, "%s CTC 0x%x FC 0x%x", name, (unsigned)v, p->count);
 	case HWPROF_PT_MODE_EXEC:

@@ -612,6 +612,210 @@ static void test_batch_equals_single(void **state)
 	}
 }
 
+/* Texts into buffers of every small size are the full text's prefix with
+ * the full length returned, as snprintf does, for the hand-built texts (TNT,
+ * IP packets, NAME 0x<hex>, bare names) and the snprintf ones alike. */
+static void test_desc_truncation(void **state)
+{
+	(void)state;
+	static const struct hwprof_pt_packet pkts[] = {
+		P(TNT, 0xfffffffffffe0000ULL, 47), P(TNT, 0x8000000000000000ULL, 1), P(TNT, 0, 0),
+		P(TIP, 0xffffffffffffffffULL, 6), P(FUP, 0, 0), P(TIP_PGD, 0x10, 1),
+		P(TSC, 0xffffffffffffffULL, 0), P(CYC, 0, 0), P(MTC, 0xab, 0), P(PSB, 0, 0),
+		P(PAD, 0, 0), P(TMA, 0x1234, 0x1ff), P(MODE_EXEC, 64, 4),
+	};
+	char full[256], small[128];
+	for (size_t i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++) {
+		int n = hwprof_pt_packet_desc(&pkts[i], full, sizeof(full));
+		assert_true(n > 0 && (size_t)n == strlen(full));
+		for (size_t len = 0; len <= sizeof(small); len++) {
+			memset(small, 'x', sizeof(small));
+			assert_int_equal(hwprof_pt_packet_desc(&pkts[i], len ? small : NULL, len), n);
+			if (!len)
+				continue;
+			size_t c = (size_t)n < len - 1 ? (size_t)n : len - 1;
+			assert_memory_equal(small, full, c);
+			assert_int_equal(small[c], 0);
+		}
+	}
+	/* every TNT length: T/N per bit, oldest first, then the count */
+	for (unsigned c = 0; c <= 64; c++) {
+		struct hwprof_pt_packet p = P(TNT, 0xa5a5a5a5a5a5a5a5ULL, c);
+		char want[128];
+		int k = sprintf(want, "TNT ");
+		for (unsigned i = 0; i < c; i++)
+			want[k++] = (0xa5a5a5a5a5a5a5a5ULL >> (63 - i)) & 1 ? 'T' : 'N';
+		sprintf(want + k, " (%u)", c);
+		assert_int_equal(hwprof_pt_packet_desc(&p, full, sizeof(full)), (int)strlen(want));
+		assert_string_equal(full, want);
+	}
+}
+
+/* The iterator's table fast path gives exactly what the general decoder
+ * (hwprof_pt_packet_decode) gives, for every first and second byte with
+ * varied bytes after them, in the middle of a buffer (where the fast path
+ * applies) and within its last 16 bytes (where it does not). */
+static void test_fast_equals_general(void **state)
+{
+	(void)state;
+	uint8_t buf[40];
+	uint64_t seed = 7;
+	for (unsigned b0 = 0; b0 < 256; b0++) {
+		for (unsigned b1 = 0; b1 < 256; b1++) {
+			for (int v = 0; v < 4; v++) {
+				for (size_t i = 0; i < sizeof(buf); i++) {
+					seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+					buf[i] = (uint8_t)(seed >> 56);
+					/* v 1: zero tail; v 2: 0xff tail; v 3: long TNT / PSB shapes */
+					if (v == 1 && i > 2)
+						buf[i] = 0;
+					if (v == 2 && i > 2)
+						buf[i] = 0xff;
+				}
+				if (v == 3)
+					buf[(seed >> 8) % 8 + 2] = 0;
+				buf[0] = (uint8_t)b0;
+				buf[1] = (uint8_t)b1;
+				for (size_t len = 9; len <= sizeof(buf); len += sizeof(buf) - 9) {
+					struct hwprof_pt_decoder dec;
+					struct hwprof_pt_packet pa, pb, pc;
+					/* exactly len bytes on the heap: the sanitizer
+					 * build sees any read past the end */
+					uint8_t *hb = malloc(len);
+					assert_non_null(hb);
+					memcpy(hb, buf, len);
+					memset(&pa, 0, sizeof(pa));
+					int rg = hwprof_pt_packet_decode(hb, len, HWPROF_PT_CTX_NONE, 0, &pa);
+					hwprof_pt_decoder_init(&dec, hb, len, 0);
+					int r1 = hwprof_pt_decoder_next(&dec, &pb);
+					hwprof_pt_decoder_init(&dec, hb, len, 0);
+					int rn = hwprof_pt_decoder_next_n(&dec, &pc, 1);
+					free(hb);
+					if (rg < 0) {
+						assert_int_equal(r1, rg);
+						assert_int_equal(rn, rg);
+						assert_int_equal(hwprof_pt_decoder_offset(&dec), 0);
+						continue;
+					}
+					assert_int_equal(r1, 1);
+					assert_int_equal(rn, 1);
+					assert_int_equal(hwprof_pt_decoder_offset(&dec), (size_t)rg);
+					assert_memory_equal(&pa, &pb, sizeof(pa));
+					assert_memory_equal(&pa, &pc, sizeof(pa));
+				}
+			}
+		}
+	}
+}
+
+/* Whole streams: the batch call equals the general decoder driven by hand
+ * (hwprof_pt_packet_decode plus hwprof_pt_ctx_next), with block context
+ * (BBP/BIP) and perf dump mode, including error offsets. */
+static void test_stream_equals_general(void **state)
+{
+	(void)state;
+	static uint8_t buf[1 << 15];
+	uint64_t seed = 5;
+	for (int round = 0; round < 12; round++) {
+		size_t len = 500 + (size_t)round * 2700;
+		unsigned flags = round % 3 == 2 ? HWPROF_PT_PERF_DUMP : 0;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			buf[i] = (uint8_t)(seed >> 56);
+			if (round % 2 == 0 && (seed & 0x700) == 0)
+				buf[i] = 0x02;
+			if ((seed & 0x7f000) == 0)
+				buf[i] = 0x00;
+		}
+		struct hwprof_pt_decoder dec;
+		struct hwprof_pt_packet want, got[32];
+		enum hwprof_pt_ctx ctx = HWPROF_PT_CTX_NONE;
+		size_t pos = 0;
+		int n = 0, k = 0;
+		uint8_t *hb = malloc(len); /* exact size: overreads show under ASan */
+		assert_non_null(hb);
+		memcpy(hb, buf, len);
+		hwprof_pt_decoder_init(&dec, hb, len, flags);
+		while (pos < len) {
+			int rg = hwprof_pt_packet_decode(buf + pos, len - pos, ctx, flags, &want);
+			if (k == n) {
+				n = hwprof_pt_decoder_next_n(&dec, got, 1 + (size_t)(seed++ % 31));
+				k = 0;
+			}
+			if (rg < 0) {
+				assert_int_equal(n, rg);
+				assert_int_equal(hwprof_pt_decoder_error_offset(&dec), pos);
+				assert_int_equal(hwprof_pt_decoder_skip(&dec, 1), 0);
+				pos++;
+				n = k = 0;
+				continue;
+			}
+			assert_true(n > 0);
+			assert_memory_equal(&want, &got[k], sizeof(want));
+			k++;
+			pos += (size_t)rg;
+			ctx = hwprof_pt_ctx_next(ctx, &want);
+		}
+		if (k == n)
+			n = hwprof_pt_decoder_next_n(&dec, got, 4);
+		assert_int_equal(n, 0);
+		free(hb);
+	}
+}
+
+/* The one-packet call against the general decoder over whole streams,
+ * with seeks and skips between calls (the call keeps the next packet's
+ * first byte from one call to the next; moving must forget it). */
+static void test_single_equals_general_with_seeks(void **state)
+{
+	(void)state;
+	static uint8_t buf[1 << 14];
+	uint64_t seed = 11;
+	for (int round = 0; round < 8; round++) {
+		size_t len = 300 + (size_t)round * 2000;
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			buf[i] = (uint8_t)(seed >> 56);
+			if (round % 2 && (seed & 0x300) == 0)
+				buf[i] = 0x02;
+		}
+		struct hwprof_pt_decoder dec;
+		struct hwprof_pt_packet want, got;
+		hwprof_pt_decoder_init(&dec, buf, len, 0);
+		enum hwprof_pt_ctx ctx = HWPROF_PT_CTX_NONE;
+		for (int step = 0; step < 4000; step++) {
+			size_t pos = hwprof_pt_decoder_offset(&dec);
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			if ((seed >> 60) == 0 && pos < len) { /* jump somewhere else */
+				size_t to = (size_t)(seed >> 20) % len;
+				if ((seed >> 59) & 1)
+					assert_int_equal(hwprof_pt_decoder_seek(&dec, to), 0);
+				else if (to >= pos)
+					assert_int_equal(hwprof_pt_decoder_skip(&dec, to - pos), 0);
+				else
+					assert_int_equal(hwprof_pt_decoder_seek(&dec, to), 0);
+				pos = hwprof_pt_decoder_offset(&dec);
+			}
+			if (pos >= len) {
+				assert_int_equal(hwprof_pt_decoder_next(&dec, &got), 0);
+				break;
+			}
+			ctx = dec.ctx; /* a seek keeps the block context */
+			int rg = hwprof_pt_packet_decode(buf + pos, len - pos, ctx, 0, &want);
+			int r1 = hwprof_pt_decoder_next(&dec, &got);
+			if (rg < 0) {
+				assert_int_equal(r1, rg);
+				assert_int_equal(hwprof_pt_decoder_error_offset(&dec), pos);
+				assert_int_equal(hwprof_pt_decoder_skip(&dec, 1), 0);
+				continue;
+			}
+			assert_int_equal(r1, 1);
+			assert_memory_equal(&want, &got, sizeof(want));
+			assert_int_equal(hwprof_pt_decoder_offset(&dec), pos + (size_t)rg);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +831,10 @@ int main(void)
 		cmocka_unit_test(test_print_dump_notes_example),
 		cmocka_unit_test(test_print_auxtrace_info),
 		cmocka_unit_test(test_batch_equals_single),
+		cmocka_unit_test(test_fast_equals_general),
+		cmocka_unit_test(test_desc_truncation),
+		cmocka_unit_test(test_stream_equals_general),
+		cmocka_unit_test(test_single_equals_general_with_seeks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
