@@ -40,6 +40,9 @@ enum hwprof_hist_key {
 	HWPROF_HK_CPU,      /* "cpu" */
 	HWPROF_HK_SYM_SIZE, /* size of the symbol (perf's "symbol_size"; not
 	                     * parsed: perf 6.1 adds an IPC column with it) */
+	HWPROF_HK_SRCLINE,  /* "srcline": entries by address and DSO, merged
+	                     * by their source line text (the caller's
+	                     * hwprof_hist_set_srcline() function names it) */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -97,6 +100,11 @@ struct hwprof_hist_entry {
 	uint32_t chain;             /* callchain root node (HWPROF_CHAIN_NONE) */
 	uint32_t max_depth;         /* longest chain appended */
 	bool filtered;              /* made by a filtered sample: not shown */
+	const char *srcline;        /* the srcline key's text, NULL until perf
+	                             * would have computed it (lazily, when a
+	                             * comparison reached the key) */
+	uint32_t srcline_width;     /* its length when the entry took its place
+	                             * in the output (perf's column width) */
 	/* internal */
 	uint32_t comm_id, dso_id;
 };
@@ -108,6 +116,12 @@ struct hwprof_hist;
 HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort);
 HWPROF_API void hwprof_hist_free(struct hwprof_hist *h);
 HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s);
+/* The text of the srcline key for an entry (perf's get_srcline()); the
+ * string must live as long as the hist. */
+typedef const char *(*hwprof_srcline_fn)(void *ctx, const struct hwprof_hist_entry *e);
+HWPROF_API void hwprof_hist_set_srcline(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
+/* An entry's srcline text, computed now if perf had not yet. */
+HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
 /* A sort key whose column is elided (perf: a filter naming one value):
  * entries are still told apart by it, but the output order skips it. */
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k);

@@ -291,6 +291,12 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	bool children = cc && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
+	if (children && a->sort && strstr(a->sort, "srcline")) {
+		/* perf's children entries take raw callchain addresses there */
+		hwprof_session_close(s);
+		return cli_error("report", "--sort srcline in children mode is not supported in this build; "
+					   "add --no-children");
+	}
 	bool caller = a->inverted || (a->order_set ? a->caller : children);
 	struct report_layout l;
 	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];

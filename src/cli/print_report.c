@@ -24,6 +24,7 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_SYM: return "Symbol";
 	case HWPROF_HK_CPU: return "CPU";
 	case HWPROF_HK_SYM_SIZE: return "Symbol size";
+	case HWPROF_HK_SRCLINE: return "Source:Line";
 	case HWPROF_HK_OVERHEAD: return "Overhead";
 	case HWPROF_HK_CHILDREN: return "Children";
 	case HWPROF_HK_SAMPLES: return "Samples";
@@ -44,7 +45,7 @@ static int imax(int a, int b)
 }
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
-struct widths { int comm, thread, dso, sym, cpu, sym_size; };
+struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline; };
 
 static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, struct widths *w)
 {
@@ -62,6 +63,7 @@ static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, s
 		}
 		if (e->dso_short)
 			w->dso = imax(w->dso, (int)strlen(e->dso_short));
+		w->srcline = imax(w->srcline, (int)e->srcline_width);
 		if (e->sym) {
 			w->sym = imax(w->sym, (int)strlen(e->sym->name) + 4);
 		} else {
@@ -81,6 +83,7 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w)
 	case HWPROF_HK_SYM: v = w->sym; break;
 	case HWPROF_HK_CPU: v = w->cpu; break;
 	case HWPROF_HK_SYM_SIZE: v = w->sym_size; break;
+	case HWPROF_HK_SRCLINE: v = w->srcline; break;
 	case HWPROF_HK_OVERHEAD: return 8;
 	case HWPROF_HK_CHILDREN: return 8;
 	case HWPROF_HK_SAMPLES: return 12;
@@ -129,7 +132,7 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 
 /* One cell; returns the number of bytes written. */
 static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e,
-		      const struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
+		      struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
 {
 	switch (k) {
 	case HWPROF_HK_OVERHEAD:
@@ -151,6 +154,8 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 		if (e->sym)
 			return fprintf(f, "%*d", wd, (int)(e->sym->end - e->sym->start));
 		return fprintf(f, "%*s", wd, "unknown");
+	case HWPROF_HK_SRCLINE: /* computed now if perf had not yet */
+		return fprintf(f, "%-.*s", wd, hwprof_hist_entry_srcline(h, e));
 	case HWPROF_HK_SYM: {
 		int n = fprintf(f, "[%c] ", e->level);
 		if (e->sym && e->sym->object) {
@@ -172,7 +177,7 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 }
 
 static void print_row(FILE *f, const struct report_layout *l, const struct widths *w,
-		      const struct hwprof_hist_entry *e, const struct hwprof_hist *h, struct hwprof_session *s)
+		      const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s)
 {
 	fputs("  ", f);
 	for (size_t i = 0; i < l->nr_cols; i++) {

@@ -35,6 +35,9 @@ static int grow(struct report_run *r, uint32_t n)
 		int rc = hwprof_hist_new(&r->hists[r->nr_hists], r->sort, r->nr_sort);
 		if (rc < 0)
 			return rc;
+		if (!r->srclines && !(r->srclines = report_srclines_new(r->syms)))
+			return -HWPROF_E_NOMEM;
+		hwprof_hist_set_srcline(r->hists[r->nr_hists], report_srcline, r->srclines);
 		if (r->callchain)
 			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
 		for (unsigned k = 0; k < HWPROF_HK_NR; k++)
@@ -197,6 +200,7 @@ void report_run_fini(struct report_run *r)
 	free(r->ips);
 	hwprof_unwinder_free(r->uw);
 	inline_syms_free(r->isyms);
+	report_srclines_free(r->srclines);
 	for (uint32_t i = 0; r->hists && i < r->nr_hists; i++)
 		hwprof_hist_free(r->hists[i]);
 	free(r->hists);

@@ -13,6 +13,7 @@
 #include "cli/inline_syms.h"
 #include "cli/kmap.h"
 #include "cli/report_filter.h"
+#include "cli/report_srcline.h"
 #include "hwprof/session.h"
 #include "hwprof/symbols.h"
 
@@ -41,6 +42,7 @@ struct report_run {
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
 	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
 	unsigned elided;                  /* hwprof_hist_elide() keys (bits) */
+	struct report_srclines *srclines; /* the srcline key's texts */
 	/* --call-graph dwarf files: user stacks unwound, inlines expanded */
 	struct hwprof_unwinder *uw;
 	bool uw_failed;

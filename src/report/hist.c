@@ -34,6 +34,8 @@ struct hwprof_hist {
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
 	unsigned elided;            /* keys (bits) the output order skips */
+	hwprof_srcline_fn srcline_fn;
+	void *srcline_ctx;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
 	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
@@ -50,7 +52,7 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "comm", HWPROF_HK_COMM }, { "pid", HWPROF_HK_PID }, { "dso", HWPROF_HK_DSO },
 	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
 	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
-	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD },
+	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD }, { "srcline", HWPROF_HK_SRCLINE },
 };
 
 HWPROF_API int hwprof_hist_key_parse(const char *name)
@@ -109,7 +111,7 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 			h->keys[h->nr_keys++] = sort[i];
 	}
 	for (size_t i = 0; i < h->nr_keys; i++)
-		if (h->keys[i] == HWPROF_HK_COMM)
+		if (h->keys[i] == HWPROF_HK_COMM || h->keys[i] == HWPROF_HK_SRCLINE)
 			h->need_collapse = true;
 	ht_init(&h->in);
 	*out = h;
@@ -211,6 +213,14 @@ static int dso_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *
 	return str_cmp_ids(h, a->dso_id, b->dso_id);
 }
 
+/* perf computes an entry's srcline the first time a comparison needs it */
+static const char *srcline_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	if (!e->srcline)
+		((struct hwprof_hist_entry *)e)->srcline = h->srcline_fn ? h->srcline_fn(h->srcline_ctx, e) : "??:0";
+	return e->srcline;
+}
+
 /* perf's se_cmp(left = a, right = b) for one key */
 static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
 		   const struct hwprof_hist_entry *b)
@@ -248,6 +258,11 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 			return sgn64((int64_t)(b->sym->start - a->sym->start));
 		return sgn64((int64_t)(b->sym->end - a->sym->end));
 	}
+	case HWPROF_HK_SRCLINE: {
+		/* perf's sort__srcline_cmp: the address, then the DSO */
+		int c = sgn64((int64_t)(b->ip - a->ip));
+		return c ? c : dso_cmp(h, a, b);
+	}
 	case HWPROF_HK_OVERHEAD: return u64_cmp(a->period, b->period);
 	case HWPROF_HK_CHILDREN: return u64_cmp(a->acc_period, b->acc_period);
 	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
@@ -262,6 +277,8 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 static int key_sort(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
 		    const struct hwprof_hist_entry *b)
 {
+	if (k == HWPROF_HK_SRCLINE) /* by the text */
+		return sgn64(strcmp(srcline_of(h, b), srcline_of(h, a)));
 	if (k != HWPROF_HK_SYM)
 		return key_cmp(h, k, a, b);
 	if (!a->sym || !b->sym)
@@ -429,6 +446,17 @@ HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_s
 	return hwprof_hist_add_chain(h, s, NULL, 0);
 }
 
+HWPROF_API void hwprof_hist_set_srcline(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx)
+{
+	h->srcline_fn = fn;
+	h->srcline_ctx = ctx;
+}
+
+HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	return srcline_of(h, e);
+}
+
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
 {
 	h->elided |= 1u << k;
@@ -519,6 +547,20 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 /* perf's hists__collapse_resort(): the entries re-inserted in tree order
  * into a new tree with the same compare, merging those it finds equal.
  * Leaves the surviving entries' indexes in tree order in h->order. */
+/* perf's hist_entry__collapse(): like the identity compare, except keys
+ * with their own collapse (srcline: by the text) */
+static int entry_collapse(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+			  const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		int c = h->keys[i] == HWPROF_HK_SRCLINE ? sgn64(strcmp(srcline_of(h, b), srcline_of(h, a)))
+							  : key_cmp(h, h->keys[i], a, b);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
 static int collapse(struct hwprof_hist *h, size_t *nr)
 {
 	struct ht_tree t;
@@ -529,7 +571,7 @@ static int collapse(struct hwprof_hist *h, size_t *nr)
 		uint32_t y = t.root, parent = HT_NIL;
 		bool left = false, merged = false;
 		while (y != HT_NIL) {
-			int c = entry_cmp(h, &h->e[y], &h->e[x]);
+			int c = entry_collapse(h, &h->e[y], &h->e[x]);
 			if (!c) {
 				struct hwprof_hist_entry *d = &h->e[y], *e = &h->e[x];
 				d->period += e->period;
@@ -590,6 +632,8 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 			y = left ? t.n[y].left : t.n[y].right;
 		}
 		ht_insert(&t, x, parent, left);
+		/* perf's hists__calc_col_len() right after: what is known */
+		h->e[x].srcline_width = h->e[x].srcline ? (uint32_t)strlen(h->e[x].srcline) : 0;
 	}
 	/* filtered entries are not shown; perf's non-filtered stats count
 	 * the shown entries' own samples */

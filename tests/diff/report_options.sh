@@ -1,8 +1,9 @@
 # Differential: `hwprof report --stdio` options against Debian perf 6.1:
 # the sample filters --comms, --pid, --tid, --dsos, --symbols (entries made
 # by filtered samples hidden, perf's first-sample rule), elided columns
-# with their "# comm: X" lines, --percentage relative, --cpu; and the -g
-# print types flat and folded, period values and the print limit. On
+# with their "# comm: X" lines, --percentage relative, --cpu; the -g
+# print types flat and folded, period values and the print limit; the
+# srcline sort key. On
 # frame-pointer call graph files (children mode), a DWARF one with inlined
 # frames, a system-wide file and a flat one.
 # Output must be byte-identical (the random tip line aside); bad lists give
@@ -62,6 +63,17 @@ for d in g dwarf; do
   for o in "-g flat" "--no-children -g flat" "-g folded" "--no-children -g folded,0.1,callee" \
            "--no-children -g graph,0.5,period" "-g flat,0,caller,period" "--no-children -g graph,0.5,2" \
            "-g graph,0,3,callee" "--no-children -g folded,0,3" "-g flat,1,2"; do
+    # shellcheck disable=SC2086
+    compare "$d $o" "$TMP/$d.data" $o
+  done
+done
+# the srcline key: source lines from debuginfo (perf computes them only
+# when a comparison needs one, which decides the column width), sym+offset
+# for the kernel, "??:0" where addr2line names a function but no line
+for d in flat g dwarf; do
+  [ -s "$TMP/$d.data" ] || continue
+  for o in "--no-children --sort srcline" "--no-children --sort dso,srcline,sym" "--no-children --sort srcline,sym -n" \
+           "--no-children -g none --sort comm,srcline"; do
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done

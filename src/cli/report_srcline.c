@@ -1,0 +1,118 @@
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/report_srcline.h"
+
+#define A2L_FAIL_LIMIT 256
+
+/* perf's per-DSO addr2line state */
+struct dso_state {
+	const char *name;          /* the entries' long-name pointer */
+	unsigned fails;            /* perf's a2l_fails: 1 at first, 0 after a success */
+	bool off;                  /* has_srcline cleared */
+};
+
+struct report_srclines {
+	struct hwprof_symbols *syms;
+	struct dso_state *dsos;
+	size_t nr_dsos;
+	char **strs;               /* every text handed out */
+	size_t nr_strs, cap_strs;
+};
+
+struct report_srclines *report_srclines_new(struct hwprof_symbols *syms)
+{
+	struct report_srclines *s = calloc(1, sizeof(*s));
+	if (s)
+		s->syms = syms;
+	return s;
+}
+
+void report_srclines_free(struct report_srclines *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_strs; i++)
+		free(s->strs[i]);
+	free(s->strs);
+	free(s->dsos);
+	free(s);
+}
+
+static struct dso_state *state_of(struct report_srclines *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr_dsos; i++)
+		if (s->dsos[i].name == name || !strcmp(s->dsos[i].name, name))
+			return &s->dsos[i];
+	struct dso_state *v = realloc(s->dsos, (s->nr_dsos + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	s->dsos = v;
+	v[s->nr_dsos] = (struct dso_state){ name, 1, false };
+	return &v[s->nr_dsos++];
+}
+
+static const char *keep(struct report_srclines *s, char *str)
+{
+	if (!str)
+		return "??:0";
+	if (s->nr_strs == s->cap_strs) {
+		size_t c = s->cap_strs ? s->cap_strs * 2 : 256;
+		char **v = realloc(s->strs, c * sizeof(*v));
+		if (!v) {
+			free(str);
+			return "??:0";
+		}
+		s->strs = v;
+		s->cap_strs = c;
+	}
+	s->strs[s->nr_strs++] = str;
+	return str;
+}
+
+/* A file DSO's "file:line" from addr2line's first record: NULL when
+ * addr2line knows nothing there, "??:0" when it names a function but no
+ * line (perf takes that as an answer). */
+static char *file_line(struct report_srclines *s, const struct hwprof_hist_entry *e)
+{
+	struct hwprof_dso *d = NULL;
+	const struct hwprof_srcframe *fr;
+	if (hwprof_symbols_dso(s->syms, e->dso, &d) != 1 || !d)
+		return NULL;
+	int n = hwprof_dso_srcframes(d, e->ip, &fr);
+	if (n <= 0 && !hwprof_dso_addr2line_names(d, e->ip))
+		return NULL;
+	const char *file = n > 0 && fr[0].file ? fr[0].file : "??";
+	const char *b = strrchr(file, '/');
+	char *out;
+	return asprintf(&out, "%s:%u", b ? b + 1 : file, n > 0 && fr[0].file ? fr[0].line : 0) < 0 ? NULL : out;
+}
+
+const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
+{
+	struct report_srclines *s = ctx;
+	if (!e->dso)
+		return "??:0";
+	struct dso_state *st = state_of(s, e->dso);
+	/* perf asks addr2line only for DSOs with a file */
+	bool file = e->dso[0] != '[' && strncmp(e->dso, "/tmp/perf-", 10) != 0;
+	if (st && !st->off && file) {
+		char *fl = file_line(s, e);
+		if (fl) {
+			st->fails = 0;
+			return keep(s, fl);
+		}
+	}
+	if (st && st->fails && ++st->fails > A2L_FAIL_LIMIT)
+		st->off = true;
+	char *out = NULL;
+	if (e->sym) {
+		if (asprintf(&out, "%s+%" PRIu64, e->sym->name, e->ip - e->sym->start) < 0)
+			out = NULL;
+	} else if (asprintf(&out, "%s[%" PRIx64 "]", e->dso_short ? e->dso_short : e->dso, e->ip) < 0) {
+		out = NULL;
+	}
+	return keep(s, out);
+}

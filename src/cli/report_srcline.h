@@ -1,0 +1,19 @@
+/* The text of report's srcline sort key, as perf 6.1's get_srcline()
+ * makes it for a hist entry: "file:line" from the DSO's debuginfo (the
+ * innermost inlined position, the file's base name), else "sym+offset"
+ * (decimal), else "dso[addr]"; "??:0" without a map. Like perf, a DSO
+ * whose first 256 lookups all fail is not asked again. */
+#ifndef HWPROF_CLI_REPORT_SRCLINE_H
+#define HWPROF_CLI_REPORT_SRCLINE_H
+
+#include "hwprof/report.h"
+#include "hwprof/symbols.h"
+
+struct report_srclines;
+
+struct report_srclines *report_srclines_new(struct hwprof_symbols *syms);
+void report_srclines_free(struct report_srclines *s);
+/* A hwprof_srcline_fn: ctx is the report_srclines. */
+const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e);
+
+#endif
