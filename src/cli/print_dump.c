@@ -140,8 +140,11 @@ static void print_cpu_map(FILE *out, const uint8_t *d, uint32_t len)
 		for (uint16_t i = 0; i < nr && 4u + 2u * i + 2 <= len && n < 4096; i++)
 			cpus[n++] = ld16(d + 4 + 2 * i);
 	} else if (type == 1 && len >= 6) {
+		/* packed after the type: nr, long_size, then 64-bit words after
+		 * a 4-byte pad (perf's mask64: what 5.x's unsigned long mask[]
+		 * at offset 8 of its struct gave), 32-bit ones at once */
 		uint16_t nr = ld16(d + 2), ls = ld16(d + 4);
-		uint32_t base = ls == 8 ? 8 : 6;
+		uint32_t base = ls == 8 ? 10 : 6;
 		for (uint16_t i = 0; i < nr; i++) {
 			if (base + (uint32_t)(i + 1) * ls > len)
 				break;

@@ -59,7 +59,7 @@ static void mb_add(struct mem_buf *b, const char *s)
 
 static const char *const mem_tlb_names[] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
 static const char *const mem_lvl_names[] = {
-	"N/A", "HIT", "MISS", "L1", "LFB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
 	"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
 };
 static const char *const mem_snoop_names[] = { "N/A", "None", "Hit", "Miss", "HitM" };
@@ -72,7 +72,7 @@ static const char *mem_lvlnum_name(unsigned n)
 {
 	switch (n) {
 	case 0xb: return "Any cache";
-	case 0xc: return "LFB";
+	case 0xc: return "LFB/MAB";
 	case 0xd: return "RAM";
 	case 0xe: return "PMEM";
 	case 0xf: return "N/A";

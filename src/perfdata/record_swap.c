@@ -281,7 +281,7 @@ void pdata_swap_inplace(const struct hwprof_perfdata *h, uint8_t *r, uint32_t si
 				sw16(q);
 		} else if (t == 1 && end - p >= 6) { /* MASK: u16 nr, u16 long_size, words */
 			uint16_t n = sw16v(p + 2, th), ls = sw16v(p + 4, th);
-			uint8_t *q = p + (ls == 8 ? 8 : 6);
+			uint8_t *q = p + (ls == 8 ? 10 : 6); /* 64-bit words after a pad */
 			for (; n && end - q >= ls; n--, q += ls)
 				ls == 8 ? sw64(q) : sw32(q);
 		} else if (t == 2 && end - p >= 8) { /* RANGE: u8 any, u8 pad, u16 start, end */

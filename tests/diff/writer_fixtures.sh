@@ -15,6 +15,14 @@ for k in allrecords allsample pipe arm64; do
   if [ $hrc -eq 0 ] && diff -q $k.perf $k.hw >/dev/null; then pass "$k: written by us, read by perf, report -D identical ($(wc -l <$k.perf) lines)"
   else fail "$k: report -D differs (exit $hrc)"; diff $k.perf $k.hw | head -10; fi
 done
+# the memory fields as perf script decodes them (level names, padding to
+# the widest text so far)
+if have_perf && [ -s allsample.data ]; then
+  perf script -F data_src,weight,addr -i allsample.data >as.perf 2>/dev/null
+  "$HWPROF" script -F data_src,weight,addr -i allsample.data >as.hw 2>&1
+  if [ -s as.perf ] && cmp -s as.perf as.hw; then pass "allsample: script -F data_src,weight,addr identical"
+  else fail "allsample: script -F data_src,weight,addr differs"; diff as.perf as.hw | head -6; fi
+fi
 "$HWPROF" report -D -i - <pipe.data >pipe.stdin.hw 2>&1
 if diff -q pipe.perf pipe.stdin.hw >/dev/null 2>&1; then pass "pipe fixture through stdin"; else fail "pipe fixture through stdin"; fi
 

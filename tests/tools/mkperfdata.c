@@ -109,6 +109,14 @@ static void allrecords(void)
 	memset(b, 0, sizeof(b));
 	st16(b, 0); st16(b + 2, 3); st16(b + 4, 0); st16(b + 6, 1); st16(b + 8, 3);
 	user_rec(HWPROF_RECORD_CPU_MAP, b, 16);
+	/* the MASK forms: 64-bit words after a pad (what perf 5.x and 6.x
+	 * write), 32-bit words right after long_size */
+	memset(b, 0, sizeof(b));
+	st16(b, 1); st16(b + 2, 2); st16(b + 4, 8); st64(b + 10, 0x0ffffff0ull); st64(b + 18, 0x5ull);
+	user_rec(HWPROF_RECORD_CPU_MAP, b, 32);
+	memset(b, 0, sizeof(b));
+	st16(b, 1); st16(b + 2, 1); st16(b + 4, 4); st32(b + 6, 0x80000005u);
+	user_rec(HWPROF_RECORD_CPU_MAP, b, 16);
 	memset(b, 0, sizeof(b));
 	st64(b, 2); st64(b + 8, 1); memcpy(b + 16, "cpu-clock", 9);
 	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 32);
@@ -242,7 +250,9 @@ static void allsample(void)
 		s.stack_data = stack;
 		s.stack_dyn_size = 48;
 		s.weight = 250;
-		s.data_src = 0x68100142ULL;
+		/* L1 hit; the LFB level bit; the LFB level number (perf 6.1
+		 * names both "LFB/MAB") */
+		s.data_src = k == 0 ? 0x68100142ULL : k == 1 ? 0x68100242ULL : 0x1868100022ULL;
 		s.transaction = 0x12;
 		s.phys_addr = 0x12345000;
 		s.cgroup = 33;
