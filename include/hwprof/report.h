@@ -43,6 +43,21 @@ enum hwprof_hist_key {
 	HWPROF_HK_SRCLINE,  /* "srcline": entries by address and DSO, merged
 	                     * by their source line text (the caller's
 	                     * hwprof_hist_set_srcline() function names it) */
+	/* memory keys (perf report --mem-mode): the sample's data source,
+	 * data address and weights */
+	HWPROF_HK_LOCAL_WEIGHT, /* "local_weight": weight per sample */
+	HWPROF_HK_WEIGHT,   /* the summed weight (perf's "weight" merges
+	                     * entries by rules not reproduced yet: not parsed) */
+	HWPROF_HK_MEM,      /* "mem": the memory level */
+	HWPROF_HK_SYM_DADDR, /* "symbol_daddr": the data address (symbol) */
+	HWPROF_HK_DSO_DADDR, /* "dso_daddr": the data address's DSO */
+	HWPROF_HK_SNOOP,    /* "snoop" */
+	HWPROF_HK_TLB,      /* "tlb" */
+	HWPROF_HK_LOCKED,   /* "locked" */
+	HWPROF_HK_BLOCKED,  /* "blocked" */
+	HWPROF_HK_LOCAL_INS_LAT, /* "local_ins_lat": instruction latency per sample */
+	HWPROF_HK_IPC_NULL, /* "ipc_null": perf 6.1 adds it to sort orders naming
+	                     * "symbol"; an IPC column of dashes (no cycles) */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -66,6 +81,13 @@ struct hwprof_hist_sample {
 	                             * objects' offsets) */
 	char level;                 /* '.', 'k', 'g', 'u', 'H' */
 	uint64_t period;
+	/* memory samples (perf's mem_info, for the memory keys) */
+	uint64_t data_src, weight, ins_lat;
+	uint64_t daddr;             /* the data address, raw */
+	const char *daddr_dso;      /* its map's DSO long name, NULL without */
+	bool daddr_kernel_map;
+	const struct hwprof_sym *daddr_sym;
+	uint64_t daddr_map_start, daddr_map_pgoff;
 	bool filtered;              /* outside --comm/--dsos/... filters: the
 	                             * entries it creates are not shown (those
 	                             * it adds to keep their own state, perf's
@@ -100,6 +122,13 @@ struct hwprof_hist_entry {
 	uint32_t chain;             /* callchain root node (HWPROF_CHAIN_NONE) */
 	uint32_t max_depth;         /* longest chain appended */
 	bool filtered;              /* made by a filtered sample: not shown */
+	/* memory keys: the first sample's data side, summed weights */
+	uint64_t data_src, daddr, weight, ins_lat;
+	const char *daddr_dso;      /* long name of the data map's DSO */
+	const char *daddr_dso_short; /* interned short name, or NULL */
+	uint32_t daddr_dso_id;
+	const struct hwprof_sym *daddr_sym;
+	uint64_t daddr_map_start, daddr_map_pgoff;
 	const char *srcline;        /* the srcline key's text, NULL until perf
 	                             * would have computed it (lazily, when a
 	                             * comparison reached the key) */

@@ -149,6 +149,7 @@ struct report_args {
 	struct report_filter filter;
 	const char *pid_arg, *tid_arg, *cpu_arg; /* parsed when perf parses them */
 	bool relative;              /* --percentage relative */
+	bool mem_mode;              /* --mem-mode */
 };
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
@@ -167,7 +168,17 @@ static int build_lists(const struct report_args *a, bool children, struct report
 	size_t ns = 0;
 	l->nr_cols = 0;
 	if (!a->fields) {
-		if (!a->sort) {
+		if (!a->sort && a->mem_mode) {
+			/* perf's default memory sort order (its last key,
+			 * local_p_stage_cyc, exists on powerpc only) */
+			static const enum hwprof_hist_key mem[] = {
+				HWPROF_HK_LOCAL_WEIGHT, HWPROF_HK_MEM,	   HWPROF_HK_SYM,   HWPROF_HK_DSO,
+				HWPROF_HK_SYM_DADDR,	HWPROF_HK_DSO_DADDR, HWPROF_HK_SNOOP, HWPROF_HK_TLB,
+				HWPROF_HK_LOCKED,	HWPROF_HK_BLOCKED,   HWPROF_HK_LOCAL_INS_LAT,
+			};
+			memcpy(keys, mem, sizeof(mem));
+			nk = (int)(sizeof(mem) / sizeof(mem[0]));
+		} else if (!a->sort) {
 			keys[0] = HWPROF_HK_COMM;
 			keys[1] = HWPROF_HK_DSO;
 			keys[2] = HWPROF_HK_SYM;
@@ -289,7 +300,41 @@ static int report_stdio(const struct report_args *a, bool full)
 				"Did you call 'perf record' without -g or -b?\n");
 		return 0;
 	}
-	bool children = cc && (a->children_set ? a->children : true);
+	if (a->mem_mode && (a->itrace.last_branch || a->itrace.add_last_branch)) {
+		/* perf: --itrace=l puts it in branch mode */
+		hwprof_session_close(s);
+		fputs("branch and mem mode incompatible\n", stderr);
+		return 0;
+	}
+	if (a->mem_mode && !pipe) {
+		/* perf: memory data needed (Arm SPE events get it synthesized) */
+		uint64_t st = 0;
+		bool spe = false;
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++) {
+			char nb[256];
+			const struct hwprof_evsel *ev = hwprof_perfdata_evsel(h, i);
+			st |= ev->attr.sample_type;
+			spe |= strstr(hwprof_evsel_name(ev, nb, sizeof(nb)), "arm_spe") != NULL;
+		}
+		if (!(st & HWPROF_SAMPLE_DATA_SRC) && !spe) {
+			hwprof_session_close(s);
+			if (!a->quiet)
+				fputs("# To display the perf.data header info, please use --header/--header-only "
+				      "options.\n#\n",
+				      stdout);
+			fflush(stdout);
+			fputs("Error:\nSelected --mem-mode but no mem data. Did you call perf record without -d?\n",
+			      stderr);
+			return 0;
+		}
+	}
+	if (a->mem_mode && has_callchains(h)) {
+		hwprof_session_close(s);
+		return cli_error("report", "%s: --mem-mode on samples with call graphs is not supported in this build",
+				 shown);
+	}
+	/* perf's memory mode accumulates no children */
+	bool children = cc && !a->mem_mode && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
 	if (children && a->sort && strstr(a->sort, "srcline")) {
 		/* perf's children entries take raw callchain addresses there */
@@ -351,6 +396,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
 	run.max_stack = a->max_stack;
+	run.mem_mode = a->mem_mode;
 	if (report_filter_any(&a->filter) || a->filter.cpus_set)
 		run.filter = &a->filter;
 	/* perf's sort__setup_elide(): a column whose filter names a single
@@ -370,6 +416,10 @@ static int report_stdio(const struct report_args *a, bool full)
 	for (size_t j = 0; j < nel && rc >= 0; j++)
 		report_run_elide(&run, elided[j]);
 	l.relative = a->relative;
+	l.mem_mode = a->mem_mode;
+	l.sort_order = a->sort ? a->sort
+			       : "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,"
+				 "local_p_stage_cyc";
 	l.graph_mode = a->graph_mode;
 	l.value_period = a->value_period;
 	l.print_limit = a->print_limit;
@@ -574,8 +624,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 				return 129;
 			}
 			break;
-		case O_MEM_MODE:
-			return cli_error("report", "--mem-mode is not implemented in this build");
+		case O_MEM_MODE: ap->mem_mode = true; break;
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -583,6 +632,12 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	/* perf 6.1 appends its IPC column to sort orders naming "symbol" */
+	static char sort_ipc[1100];
+	if (ap->sort && strstr(ap->sort, "symbol") && strlen(ap->sort) < 1024) {
+		snprintf(sort_ipc, sizeof(sort_ipc), "%s,ipc_null", ap->sort);
+		ap->sort = sort_ipc;
+	}
 	if (!ap->input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;

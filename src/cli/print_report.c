@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli/print_report.h"
+#include "cli/print_spe_samples.h"
 #include "hwprof/session.h"
 
 #define TIPS_FILE "/usr/share/doc/linux-perf/tips.txt"
@@ -25,6 +26,17 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_CPU: return "CPU";
 	case HWPROF_HK_SYM_SIZE: return "Symbol size";
 	case HWPROF_HK_SRCLINE: return "Source:Line";
+	case HWPROF_HK_LOCAL_WEIGHT: return "Local Weight";
+	case HWPROF_HK_WEIGHT: return "Weight";
+	case HWPROF_HK_MEM: return "Memory access";
+	case HWPROF_HK_SYM_DADDR: return "Data Symbol";
+	case HWPROF_HK_DSO_DADDR: return "Data Object";
+	case HWPROF_HK_SNOOP: return "Snoop";
+	case HWPROF_HK_TLB: return "TLB access";
+	case HWPROF_HK_LOCKED: return "Locked";
+	case HWPROF_HK_BLOCKED: return "Blocked";
+	case HWPROF_HK_LOCAL_INS_LAT: return "Local INSTR Latency";
+	case HWPROF_HK_IPC_NULL: return "IPC   [IPC Coverage]";
 	case HWPROF_HK_OVERHEAD: return "Overhead";
 	case HWPROF_HK_CHILDREN: return "Children";
 	case HWPROF_HK_SAMPLES: return "Samples";
@@ -45,7 +57,7 @@ static int imax(int a, int b)
 }
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
-struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline; };
+struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso; };
 
 static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, struct widths *w)
 {
@@ -70,7 +82,31 @@ static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, s
 			w->sym = imax(w->sym, 16 + 4 + 2);
 			w->dso = imax(w->dso, 16);
 		}
+		/* perf's mem_info columns: a symbol's name plus an address's
+		 * room, or the unresolved address; the DSO's short name or
+		 * the unresolved width */
+		w->daddr_sym = imax(w->daddr_sym, e->daddr_sym ? (int)strlen(e->daddr_sym->name) + 4 + 16 + 2 : 16 + 4 + 2);
+		w->daddr_dso = imax(w->daddr_dso, e->daddr_dso_short ? (int)strlen(e->daddr_dso_short) : 16);
 	}
+}
+
+/* One part of perf's data source text ("|LVL L1 hit|SNP None|..."): the
+ * text after "|<tag> " up to the next '|'. */
+static const char *mem_part(uint64_t data_src, const char *tag, char *out, size_t size)
+{
+	char text[128];
+	script_mem_text(data_src, text, sizeof(text));
+	const char *p = strstr(text, tag);
+	out[0] = 0;
+	if (!p)
+		return out;
+	p += strlen(tag);
+	size_t n = strcspn(p, "|");
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, p, n);
+	out[n] = 0;
+	return out;
 }
 
 static int col_width(enum hwprof_hist_key k, const struct widths *w)
@@ -84,6 +120,17 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w)
 	case HWPROF_HK_CPU: v = w->cpu; break;
 	case HWPROF_HK_SYM_SIZE: v = w->sym_size; break;
 	case HWPROF_HK_SRCLINE: v = w->srcline; break;
+	case HWPROF_HK_LOCAL_WEIGHT: v = 12; break;
+	case HWPROF_HK_WEIGHT: v = 12; break;
+	case HWPROF_HK_MEM: v = 21 + 3; break;
+	case HWPROF_HK_SYM_DADDR: v = w->daddr_sym; break;
+	case HWPROF_HK_DSO_DADDR: v = w->daddr_dso; break;
+	case HWPROF_HK_SNOOP: v = 12; break;
+	case HWPROF_HK_TLB: v = 22; break;
+	case HWPROF_HK_LOCKED: v = 6; break;
+	case HWPROF_HK_BLOCKED: v = 10; break;
+	case HWPROF_HK_LOCAL_INS_LAT: v = 13; break;
+	case HWPROF_HK_IPC_NULL: v = 0; break;
 	case HWPROF_HK_OVERHEAD: return 8;
 	case HWPROF_HK_CHILDREN: return 8;
 	case HWPROF_HK_SAMPLES: return 12;
@@ -94,15 +141,21 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w)
 }
 
 /* perf's convert_unit for the sample count */
-static void print_samples_line(FILE *f, const struct hwprof_hist *h, const char *evname, bool relative)
+static void print_samples_line(FILE *f, const struct report_layout *l, const struct hwprof_hist *h,
+			       const char *evname, bool relative)
 {
 	unsigned long n = (unsigned long)(relative ? hwprof_hist_shown_samples(h) : hwprof_hist_nr_samples(h));
 	char unit = ' ';
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
-	fprintf(f, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %llu\n#\n", n, unit, evname,
-		(unsigned long long)(relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h)));
+	unsigned long long events = relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
+	if (l->mem_mode)
+		fprintf(f, "# Samples: %lu%c of event '%s'\n# Total weight : %llu\n# Sort order   : %s\n#\n", n, unit,
+			evname, events, l->sort_order);
+	else
+		fprintf(f, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %llu\n#\n", n, unit, evname,
+			events);
 }
 
 static void print_header(FILE *f, const struct report_layout *l, const struct widths *w)
@@ -154,6 +207,47 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 		if (e->sym)
 			return fprintf(f, "%*d", wd, (int)(e->sym->end - e->sym->start));
 		return fprintf(f, "%*s", wd, "unknown");
+	case HWPROF_HK_IPC_NULL: /* "-" for the IPC, "-" for the coverage */
+		return fprintf(f, "%-*s", wd, "-      -");
+	case HWPROF_HK_LOCAL_WEIGHT:
+		return fprintf(f, "%-*llu", wd, (unsigned long long)(e->nr_samples ? e->weight / e->nr_samples : 0));
+	case HWPROF_HK_WEIGHT: return fprintf(f, "%-*llu", wd, (unsigned long long)e->weight);
+	case HWPROF_HK_LOCAL_INS_LAT:
+		return fprintf(f, "%-*u", wd, (unsigned)(e->nr_samples ? e->ins_lat / e->nr_samples : 0));
+	case HWPROF_HK_MEM: {
+		char out[64];
+		return fprintf(f, "%-*s", wd, mem_part(e->data_src, "|LVL ", out, sizeof(out)));
+	}
+	case HWPROF_HK_SNOOP: {
+		char out[64];
+		return fprintf(f, "%-*s", wd, mem_part(e->data_src, "|SNP ", out, sizeof(out)));
+	}
+	case HWPROF_HK_TLB: {
+		char out[64];
+		return fprintf(f, "%-*s", wd, mem_part(e->data_src, "|TLB ", out, sizeof(out)));
+	}
+	case HWPROF_HK_LOCKED: {
+		char out[64];
+		return fprintf(f, "%.*s", wd, mem_part(e->data_src, "|LCK ", out, sizeof(out)));
+	}
+	case HWPROF_HK_BLOCKED: {
+		char out[16];
+		return fprintf(f, "%.*s", wd, mem_part(e->data_src, "|BLK ", out, sizeof(out)));
+	}
+	case HWPROF_HK_DSO_DADDR:
+		return fprintf(f, "%-*.*s", wd, wd, e->daddr_dso_short ? e->daddr_dso_short : "[unknown]");
+	case HWPROF_HK_SYM_DADDR: {
+		int n = fprintf(f, "[%c] ", e->level);
+		if (e->daddr_sym && e->daddr_sym->object) {
+			uint64_t base = e->daddr_sym->start;
+			if (e->level != 'k' && e->level != 'g')
+				base += e->daddr_map_start - e->daddr_map_pgoff;
+			return n + fprintf(f, "%s+0x%llx", e->daddr_sym->name, (unsigned long long)(e->daddr - base));
+		}
+		if (e->daddr_sym)
+			return n + fprintf(f, "%.*s", imax(wd - n, 0), e->daddr_sym->name);
+		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)e->daddr);
+	}
 	case HWPROF_HK_SRCLINE: /* computed now if perf had not yet */
 		return fprintf(f, "%-.*s", wd, hwprof_hist_entry_srcline(h, e));
 	case HWPROF_HK_SYM: {
@@ -199,7 +293,7 @@ void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_his
 	struct widths w;
 	calc_widths(h, s, &w);
 	if (!l->quiet) {
-		print_samples_line(f, h, evname, l->relative);
+		print_samples_line(f, l, h, evname, l->relative);
 		print_header(f, l, &w);
 	}
 	uint64_t total = l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);

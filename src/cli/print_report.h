@@ -30,6 +30,8 @@ struct report_layout {
 	bool value_period;      /* -g ...,period: periods, not percentages */
 	uint32_t print_limit;   /* -g's second number: chains per level (0: all) */
 	uint64_t min_hit;       /* the threshold in period, per histogram */
+	bool mem_mode;          /* --mem-mode: "Total weight" and "Sort order" */
+	const char *sort_order;
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the

@@ -374,8 +374,32 @@ static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int3
 	}
 }
 
+/* --mem-mode: perf's sample__resolve_mem(): the data address resolved in
+ * the sample's cpumode, the data source, and the weight as the period
+ * (1 for none). */
+static void resolve_mem(struct report_run *r, struct hwprof_hist_sample *hs, int32_t pid, int32_t tid,
+			unsigned cpumode, const struct report_mem *m)
+{
+	hs->data_src = m->data_src;
+	hs->weight = m->weight;
+	hs->ins_lat = m->ins_lat;
+	hs->daddr = m->addr;
+	hs->period = m->weight ? m->weight : 1;
+	struct hwprof_map_info mi;
+	char level;
+	if (find_map(r, pid, tid, cpumode, m->addr, &mi, &level) == 1) {
+		struct hwprof_symres res = { 0 };
+		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, m->addr, &res);
+		hs->daddr_dso = mi.dso;
+		hs->daddr_kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+		hs->daddr_sym = res.sym;
+		hs->daddr_map_start = mi.start;
+		hs->daddr_map_pgoff = mi.pgoff;
+	}
+}
+
 int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
-		   uint64_t ip, uint64_t period)
+		   uint64_t ip, uint64_t period, const struct report_mem *m)
 {
 	if (idx >= r->nr_hists)
 		return -HWPROF_E_INVAL;
@@ -386,6 +410,8 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 	resolve_ip(r, &hs, pid, tid, cpumode, ip);
 	hs.cpu = cpu;
 	hs.period = period;
+	if (r->mem_mode)
+		resolve_mem(r, &hs, pid, tid, cpumode, m);
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	return hwprof_hist_add(r->hists[idx], &hs);
 }
@@ -407,6 +433,13 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	hs.cpu = cpu;
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
+	if (r->mem_mode) {
+		/* unsampled fields: perf's PERF_MEM_DATA_SRC_NONE, zeros */
+		struct report_mem m = { (sm->sample_type & HWPROF_SAMPLE_ADDR) ? sm->addr : 0,
+					(sm->sample_type & HWPROF_SAMPLE_DATA_SRC) ? sm->data_src : 0x5080021, sm->weight,
+					sm->ins_lat };
+		resolve_mem(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, &m);
+	}
 	size_t n = 0;
 	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
 		int cn = resolve_chain(r, sm);

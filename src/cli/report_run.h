@@ -42,6 +42,7 @@ struct report_run {
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
 	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
 	unsigned elided;                  /* hwprof_hist_elide() keys (bits) */
+	bool mem_mode;                    /* --mem-mode: memory info, weights */
 	struct report_srclines *srclines; /* the srcline key's texts */
 	/* --call-graph dwarf files: user stacks unwound, inlines expanded */
 	struct hwprof_unwinder *uw;
@@ -62,9 +63,14 @@ void report_run_fini(struct report_run *r);
 void report_run_elide(struct report_run *r, enum hwprof_hist_key k);
 /* A synthesized event after the file's: returns its histogram index. */
 int report_run_add_event(struct report_run *r, const char *name);
-/* A synthesized sample into histogram idx (no callchain). */
+/* The memory side of a sample (--mem-mode). */
+struct report_mem {
+	uint64_t addr, data_src, weight, ins_lat;
+};
+/* A synthesized sample into histogram idx (no callchain); m is used in
+ * --mem-mode. */
 int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
-		   uint64_t ip, uint64_t period);
+		   uint64_t ip, uint64_t period, const struct report_mem *m);
 /* Decode Arm SPE AUX data with these --itrace options while reading. */
 int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace);
 /* One parsed sample into its event's histogram. */

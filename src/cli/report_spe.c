@@ -45,7 +45,8 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	struct report_spe *x = ctx;
 	if (s->group >= HWPROF_SPE_G_NR)
 		return 0;
-	return report_run_add(x->r, x->group_hist[s->group], s->pid, s->tid, s->cpu, s->cpumode, s->ip, s->period);
+	struct report_mem m = { s->addr, s->data_src, s->weight, 0 };
+	return report_run_add(x->r, x->group_hist[s->group], s->pid, s->tid, s->cpu, s->cpumode, s->ip, s->period, &m);
 }
 
 int report_spe_new(struct report_spe **out, struct report_run *r, const struct hwprof_itrace_opts *itrace)

@@ -34,6 +34,7 @@ struct hwprof_hist {
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
 	unsigned elided;            /* keys (bits) the output order skips */
+	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	hwprof_srcline_fn srcline_fn;
 	void *srcline_ctx;
 	struct rpt_strings strs;
@@ -53,6 +54,10 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
 	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
 	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD }, { "srcline", HWPROF_HK_SRCLINE },
+	{ "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "mem", HWPROF_HK_MEM },
+	{ "symbol_daddr", HWPROF_HK_SYM_DADDR }, { "dso_daddr", HWPROF_HK_DSO_DADDR }, { "snoop", HWPROF_HK_SNOOP },
+	{ "tlb", HWPROF_HK_TLB }, { "locked", HWPROF_HK_LOCKED }, { "blocked", HWPROF_HK_BLOCKED },
+	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
 };
 
 HWPROF_API int hwprof_hist_key_parse(const char *name)
@@ -258,6 +263,32 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 			return sgn64((int64_t)(b->sym->start - a->sym->start));
 		return sgn64((int64_t)(b->sym->end - a->sym->end));
 	}
+	/* perf's memory keys: right minus left of the field */
+	case HWPROF_HK_LOCAL_WEIGHT: {
+		uint64_t l = a->nr_samples ? a->weight / a->nr_samples : 0;
+		uint64_t r = b->nr_samples ? b->weight / b->nr_samples : 0;
+		return sgn64((int64_t)(l - r));
+	}
+	case HWPROF_HK_WEIGHT: return sgn64((int64_t)(a->weight - b->weight));
+	case HWPROF_HK_LOCAL_INS_LAT: {
+		uint64_t l = a->nr_samples ? a->ins_lat / a->nr_samples : 0;
+		uint64_t r = b->nr_samples ? b->ins_lat / b->nr_samples : 0;
+		return sgn64((int64_t)(l - r));
+	}
+	case HWPROF_HK_MEM: return sgn64((int64_t)(((b->data_src >> 5) & 0x3fff) - ((a->data_src >> 5) & 0x3fff)));
+	case HWPROF_HK_SNOOP: return sgn64((int64_t)(((b->data_src >> 19) & 0x1f) - ((a->data_src >> 19) & 0x1f)));
+	case HWPROF_HK_TLB: return sgn64((int64_t)(((b->data_src >> 26) & 0x7f) - ((a->data_src >> 26) & 0x7f)));
+	case HWPROF_HK_LOCKED: return sgn64((int64_t)(((b->data_src >> 24) & 3) - ((a->data_src >> 24) & 3)));
+	case HWPROF_HK_BLOCKED: return sgn64((int64_t)(((b->data_src >> 40) & 7) - ((a->data_src >> 40) & 7)));
+	case HWPROF_HK_SYM_DADDR: return sgn64((int64_t)(b->daddr - a->daddr));
+	case HWPROF_HK_IPC_NULL: /* perf gives it the symbol compare */
+		return key_cmp(h, HWPROF_HK_SYM, a, b);
+	case HWPROF_HK_DSO_DADDR:
+		/* perf's _sort__dso_cmp(left, right): the dso key passes them
+		 * the other way round */
+		if (!a->daddr_dso_short || !b->daddr_dso_short)
+			return cmp_null(b->daddr_dso_short, a->daddr_dso_short);
+		return -str_cmp_ids(h, a->daddr_dso_id, b->daddr_dso_id);
 	case HWPROF_HK_SRCLINE: {
 		/* perf's sort__srcline_cmp: the address, then the DSO */
 		int c = sgn64((int64_t)(b->ip - a->ip));
@@ -370,6 +401,24 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->map_pgoff = map_pgoff;
 	k->level = level;
 	k->chain = HWPROF_CHAIN_NONE;
+	/* the memory side is the sample's, for its own entry */
+	if (sym == s->sym && ip == s->ip) {
+		/* perf's new entry holds the sample's own stats while it is
+		 * compared (local_weight averages them) */
+		k->nr_samples = 1;
+		k->weight = s->weight;
+		k->ins_lat = s->ins_lat;
+		k->data_src = s->data_src;
+		k->daddr = s->daddr;
+		k->daddr_dso = s->daddr_dso;
+		k->daddr_sym = s->daddr_sym;
+		k->daddr_map_start = s->daddr_map_start;
+		k->daddr_map_pgoff = s->daddr_map_pgoff;
+		k->daddr_dso_id = UINT32_MAX;
+		if (s->daddr_dso &&
+		    (rc = dso_short_id(h, s->daddr_dso, s->daddr_kernel_map, &k->daddr_dso_id, &k->daddr_dso_short)) < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -424,6 +473,9 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 			return -HWPROF_E_NOMEM;
 		x = (uint32_t)h->n;
 		h->e[x] = *k;
+		h->e[x].nr_samples = 0; /* counted below */
+		h->e[x].weight = 0;
+		h->e[x].ins_lat = 0;
 		if (h->chains && hc_new_root(&h->trie, &h->e[x].chain) < 0)
 			return -HWPROF_E_NOMEM;
 		ht_insert(&h->in, x, parent, left);
@@ -433,6 +485,8 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 	if (self) {
 		e->period += period;
 		e->nr_samples++;
+		e->weight += h->add_weight;
+		e->ins_lat += h->add_ins_lat;
 	}
 	if (h->children) {
 		e->acc_period += period;
@@ -480,6 +534,8 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 		return rc;
 	h->nr_samples++;
 	h->total_period += s->period;
+	h->add_weight = s->weight;
+	h->add_ins_lat = s->ins_lat;
 	int64_t self = findnew(h, &k, s->period, true);
 	if (self < 0)
 		return (int)self;
@@ -578,6 +634,8 @@ static int collapse(struct hwprof_hist *h, size_t *nr)
 				d->nr_samples += e->nr_samples;
 				d->acc_period += e->acc_period;
 				d->acc_samples += e->acc_samples;
+				d->weight += e->weight;
+				d->ins_lat += e->ins_lat;
 				/* perf's callchain_merge() leaves max_depth alone */
 				if (h->chains && hc_merge(&h->trie, d->chain, e->chain) < 0) {
 					ht_free(&t);

@@ -221,7 +221,7 @@ fi
 refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
 refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
 refuse "--tui" "$TMP/plain.data" --tui
-refuse "--mem-mode" "$TMP/plain.data" --mem-mode
+refuse "--sort weight (merging not reproduced)" "$TMP/plain.data" --sort weight
 if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
   compare "dwarf --no-children -g none" "$TMP/dwarf.data" --no-children -g none
   # unwound user stacks with perf's inline expansion (more in script_dwarf.sh)

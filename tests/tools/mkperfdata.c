@@ -6,6 +6,8 @@
  *   arm64       an aarch64 file with arm64 user/intr registers
  *   simd        SIMD/eGPR/SSP register blocks (attr size 176)
  *   future      a 200-byte attr, record types and a feature perf 6.1 lacks
+ *   mem         x86 memory samples (perf record -d -W): data addresses,
+ *               data sources, weights
  * Values are fixed, so expected output can be checked by hand. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,6 +266,50 @@ static void allsample(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+/* What `perf record -d -W` writes on x86: memory samples with a data
+ * address, data source and weight, over code, heap, stack, a library's
+ * data and kernel addresses; several levels, snoops, TLB, lock and
+ * blocked states, equal and differing weights. */
+static void mem(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ADDR |
+				       HWPROF_SAMPLE_ID | HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD |
+				       HWPROF_SAMPLE_DATA_SRC | HWPROF_SAMPLE_WEIGHT);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu/mem-loads,ldlat=30/P", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	struct hwprof_sample id = id_of(100, 1200);
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, 0x7f0000000000, 0x20000, 0, 8, 1,
+				99, 0, 3, 2, "/usr/lib/libfixture.so"));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, 0x1000000, 0x21000, 0, 0, 0, 0,
+				0, 3, 0x22, "[heap]"));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, 0x7ffe0000000, 0x21000, 0, 0, 0,
+				0, 0, 3, 0x22, "[stack]"));
+	static const uint64_t src[] = {
+		0x68100142ULL,   /* load, L1 hit */
+		0x68100242ULL,   /* load, LFB hit */
+		0x6a100842ULL,   /* load, L3 hit, snoop hit */
+		0x69102042ULL,   /* load, local RAM hit, locked */
+		0x10068100842ULL, /* load, L3 hit, blocked data */
+		0x68200144ULL,   /* store, L1 miss, snoop miss */
+		0x5080021ULL,    /* N/A */
+	};
+	static const uint64_t daddr[] = { 0x1000040, 0x7ffe0001f00, 0x7f0000010008, 0x1000040, 0xffff888000001000,
+					  0x7f0000010010, 0 };
+	static const uint64_t ip[] = { 0x401000, 0x401010, 0x7f0000001000, 0xffffffff81000100 };
+	for (int k = 0; k < 40; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * k);
+		s.ip = ip[k % 4];
+		s.misc = k % 4 == 3 ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+		s.addr = daddr[(k / 2) % 7];
+		s.data_src = src[(k / 3) % 7];
+		s.weight = k % 5 == 0 ? 7 : k % 5 == 1 ? 12 : 30 + (uint64_t)k;
+		s.period = 1;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -405,7 +451,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future OUT\n");
+		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem OUT\n");
 		return 2;
 	}
 	const char *k = argv[1];
@@ -420,6 +466,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "arm64")) arm64();
 	else if (!strcmp(k, "simd")) simd();
 	else if (!strcmp(k, "future")) future();
+	else if (!strcmp(k, "mem")) mem();
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);

@@ -1,0 +1,69 @@
+# Differential: `hwprof report --stdio --mem-mode` and the memory sort keys
+# (local_weight mem symbol_daddr dso_daddr snoop tlb locked blocked
+# local_ins_lat) against Debian perf 6.1: x86 memory samples as `perf
+# record -d -W` writes them (tests/tools/mkperfdata mem: heap, stack,
+# library data and kernel addresses, several data sources and weights)
+# and Arm SPE files (tests/tools/spe_mkperf) whose memory samples perf
+# synthesizes. The table must be byte-identical (the random tip aside;
+# perf's warnings about this machine's kernel maps are not compared).
+source tests/lib/common.sh
+if ! have_perf; then skip "report --mem-mode differential (perf not installed)"; finish; fi
+
+compare() { # name file report-args...
+  local name=$1 f=$2; shift 2
+  perf report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/he")"; return; fi
+  if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
+  else fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -8; fi
+}
+
+MEM_OPTS=(
+  "--mem-mode"
+  "--mem-mode -n"
+  "--mem-mode --sort mem,sym,tlb"
+  "--mem-mode --sort symbol_daddr,dso_daddr"
+  "--mem-mode --sort local_weight,snoop,locked,blocked,local_ins_lat"
+  "--mem-mode --sort dso_daddr,mem -n"
+  "--mem-mode --percent-limit 5"
+  "--mem-mode --comm worker --sort sym,mem"
+)
+if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then
+  for o in "${MEM_OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "x86 mem $o" "$TMP/mem.data" $o
+  done
+  # perf 6.1 appends its IPC column to sort orders naming "symbol"
+  compare "x86 mem --sort symbol" "$TMP/mem.data" --sort symbol
+else fail "mkperfdata mem"; fi
+
+SPE_OPTS=(
+  "--mem-mode"
+  "--mem-mode --itrace=i1i"
+  "--mem-mode --itrace=m"
+  "--mem-mode -n --sort mem,tlb,snoop"
+  "--mem-mode --sort symbol_daddr,dso_daddr"
+)
+if "$TOOLS/spe_mkperf" --cpus 2 --records 1500 --seed 5 "$TMP/spe.data" >/dev/null 2>&1 &&
+   "$TOOLS/spe_mkperf" --dso "$TOOLS/spe_mkperf" --clock 80 --seed 12 "$TMP/spe-syms.data" >/dev/null 2>&1; then
+  for d in spe spe-syms; do
+    for o in "${SPE_OPTS[@]}"; do
+      # shellcheck disable=SC2086
+      compare "$d $o" "$TMP/$d.data" $o
+    done
+  done
+  # --itrace=l makes perf a branch report, which memory mode refuses
+  perf report --stdio -i "$TMP/spe.data" --mem-mode --itrace=fl >"$TMP/p.txt" 2>"$TMP/pe"; prc=$?
+  "$HWPROF" report --stdio -i "$TMP/spe.data" --mem-mode --itrace=fl >"$TMP/h.txt" 2>"$TMP/he"; hrc=$?
+  if [ $prc = $hrc ] && cmp -s "$TMP/p.txt" "$TMP/h.txt" && grep -q "branch and mem mode incompatible" "$TMP/he"
+  then pass "spe --mem-mode --itrace=fl: perf's refusal"; else fail "spe --mem-mode --itrace=fl"; fi
+else fail "spe_mkperf"; fi
+
+# a file without memory data: perf's message after its first lines
+if perf record -q -e cpu-clock -c 100000 -o "$TMP/plain.data" -- ls -R /usr/share/doc/bash >/dev/null 2>&1; then
+  perf report --stdio -i "$TMP/plain.data" --mem-mode >"$TMP/p.txt" 2>"$TMP/pe"; prc=$?
+  "$HWPROF" report --stdio -i "$TMP/plain.data" --mem-mode >"$TMP/h.txt" 2>"$TMP/he"; hrc=$?
+  if [ $prc = $hrc ] && cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then pass "no mem data: perf's message"
+  else fail "no mem data"; diff "$TMP/pe" "$TMP/he" | head -4; fi
+else fail "perf record plain"; fi
+finish
