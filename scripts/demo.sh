@@ -86,7 +86,7 @@ else
 fi
 
 # ---- 4. Arm SPE ------------------------------------------------------------
-say "Arm SPE memory view of the bundled tests/data/demo/spe.data (a Neoverse N1 recording layout made by hwprof's SPE encoder)"
+say "Arm SPE memory view of the bundled tests/data/demo/spe.data (a Neoverse N1 recording layout made by hwprof's SPE encoder), hwprof report --mem-mode"
 if "$HW" report --stdio --mem-mode -i tests/data/demo/spe.data >"$out/spe.txt" 2>"$out/spe.err"; then
   grep -v '^$' "$out/spe.txt" | head -20
 else

@@ -11,6 +11,8 @@ for want in "hwprof report --stdio" "hwprof flamegraph" "hwprof report --header-
   if grep -q "^== .*$want" "$TMP/demo.out"; then pass "demo shows: $want"
   else fail "demo: no '$want' section"; fi
 done
+if grep -q '^# Overhead  Local Weight  Memory access' "$TMP/demo.out"; then pass "demo: the SPE memory report (--mem-mode)"
+else fail "demo: no --mem-mode table in the SPE section"; fi
 if grep -q 'differs from perf report -D\|please report' "$TMP/demo.out"; then fail "demo: -D differs from perf"
 else pass "demo: no difference from perf reported"; fi
 if grep -q '^\.\.\. SIMD ABI nr_vectors 32 vector_qwords 8' "$TMP/demo.out" && grep -q 'zmm0=0x' "$TMP/demo.out"; then
