@@ -30,6 +30,7 @@ static void usage(FILE *f)
 		   "    -d, --dsos <dso[,dso...]>\n"
 		   "                          only consider symbols in these dsos\n"
 		   "    -D, --dump-raw-trace  dump raw trace in ASCII\n"
+		   "        --no-branch-stack use the normal view for files with branch stacks\n"
 		   "    -F, --fields <key[,keys...]>\n"
 		   "                          output field(s): overhead sample period and the sort keys\n"
 		   "    -g, --call-graph <print_type,threshold,order,sort_key,value>\n"
@@ -150,6 +151,7 @@ struct report_args {
 	const char *pid_arg, *tid_arg, *cpu_arg; /* parsed when perf parses them */
 	bool relative;              /* --percentage relative */
 	bool mem_mode;              /* --mem-mode */
+	bool no_branch_stack;       /* --no-branch-stack */
 };
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
@@ -299,6 +301,22 @@ static int report_stdio(const struct report_args *a, bool full)
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
 				"Did you call 'perf record' without -g or -b?\n");
 		return 0;
+	}
+	{
+		/* perf's default for files with branch stacks is its branch
+		 * view (unless user stacks are sampled too) */
+		const uint8_t *bp;
+		uint64_t bsz, st = 0;
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++)
+			st |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
+		if (!a->no_branch_stack && !a->mem_mode &&
+		    hwprof_perfdata_feature(h, HWPROF_FEAT_BRANCH_STACK, &bp, &bsz, NULL) == 1 &&
+		    !(st & HWPROF_SAMPLE_STACK_USER)) {
+			hwprof_session_close(s);
+			return cli_error("report", "%s: samples have branch stacks, whose view (perf's default "
+						   "there) is not implemented in this build; use --no-branch-stack",
+					 shown);
+		}
 	}
 	if (a->mem_mode && (a->itrace.last_branch || a->itrace.add_last_branch)) {
 		/* perf: --itrace=l puts it in branch mode */
@@ -498,7 +516,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -533,6 +551,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "pid", required_argument, NULL, O_PID },
 		{ "tid", required_argument, NULL, O_TID },
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
+		{ "no-branch-stack", no_argument, NULL, O_NO_BRANCH_STACK },
+		{ "branch-stack", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -543,7 +563,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:b", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'i': ap->input = optarg; break;
@@ -625,6 +645,9 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			}
 			break;
 		case O_MEM_MODE: ap->mem_mode = true; break;
+		case O_NO_BRANCH_STACK: ap->no_branch_stack = true; break;
+		case 'b':
+			return cli_error("report", "-b/--branch-stack (perf's branch view) is not implemented in this build");
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);

@@ -28,6 +28,7 @@ struct dump {
 	enum hwprof_arch arch;    /* register names: the file's arch, else the host's */
 	uint32_t aux_type;        /* from AUXTRACE_INFO: which decoder dumps AUXTRACE data */
 	uint32_t nr_evsel_slots;
+	bool branch_mode;         /* perf report's branch mode (branch stack files) */
 };
 
 static const char *const record_names[MAX_TYPES] = {
@@ -201,8 +202,11 @@ static void resolve_sample(struct dump *d, const struct hwprof_event *ev, const 
 	int found = hwprof_session_find_map(d->s, (int32_t)s->pid, (int32_t)s->tid,
 					    ev->rec.misc & HWPROF_MISC_CPUMODE_MASK, s->ip, &mi, &level);
 	fprintf(out, " ...... dso: %s\n", found ? mi.dso : level == 'H' ? "[hypervisor]" : "<not found>");
+	/* perf report -D counts what its report adds: in branch mode one
+	 * entry per branch of the stack (none without a stack) */
 	if (e->idx < d->nr_evsel_slots)
-		d->evsel_samples[e->idx]++;
+		d->evsel_samples[e->idx] += !d->branch_mode ? 1
+					    : (s->sample_type & HWPROF_SAMPLE_BRANCH_STACK) ? s->branch_nr : 0;
 }
 
 static void print_sample(struct dump *d, const struct hwprof_event *ev)
@@ -681,6 +685,14 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, st
 	struct hwprof_event ev;
 	int rc;
 	d.arch = hwprof_perfdata_arch(d.h);
+	{
+		/* perf report's default for files with branch stacks, unless
+		 * user stacks are sampled too */
+		const uint8_t *fp;
+		uint64_t fsz;
+		d.branch_mode = hwprof_perfdata_feature(d.h, HWPROF_FEAT_BRANCH_STACK, &fp, &fsz, NULL) == 1 &&
+				!(combined_sample_type(d.h) & HWPROF_SAMPLE_STACK_USER);
+	}
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		uint32_t n = hwprof_perfdata_nr_evsels(d.h);
 		if (n > d.nr_evsel_slots) {

@@ -8,6 +8,7 @@
  *   future      a 200-byte attr, record types and a feature perf 6.1 lacks
  *   mem         x86 memory samples (perf record -d -W): data addresses,
  *               data sources, weights
+ *   branch      branch stacks with perf's BRANCH_STACK feature
  * Values are fixed, so expected output can be checked by hand. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +311,36 @@ static void mem(void)
 	}
 }
 
+/* Branch stacks as `perf record -b` writes them (the BRANCH_STACK
+ * feature, stacks of varying depth, one empty): perf report counts one
+ * entry per branch in its branch mode. */
+static void branch(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_BRANCH_STACK);
+	a.branch_sample_type = 0x1 | 0x8; /* user, any */
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cycles:u", ids, 1);
+	features("x86_64");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t br[8 * 3 * 4];
+	for (int i = 0; i < 4; i++) {
+		st64(br + 24 * i, 0x401000 + 0x40 * (uint64_t)i);
+		st64(br + 24 * i + 8, 0x401100 + 0x10 * (uint64_t)i);
+		st64(br + 24 * i + 16, 0x1 | ((uint64_t)(3 + i) << 4));
+	}
+	for (int k = 0; k < 6; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * k);
+		s.ip = 0x401000 + 8 * (uint64_t)k;
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		s.branch_nr = (uint64_t)(k % 5); /* 0..4 branches */
+		s.branches = br;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -451,7 +482,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem OUT\n");
+		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem|branch OUT\n");
 		return 2;
 	}
 	const char *k = argv[1];
@@ -467,6 +498,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "simd")) simd();
 	else if (!strcmp(k, "future")) future();
 	else if (!strcmp(k, "mem")) mem();
+	else if (!strcmp(k, "branch")) branch();
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
