@@ -241,7 +241,8 @@ HWPROF_API int hwprof_writer_add_feature(struct hwprof_writer *w, unsigned feat,
 	uint8_t *c = malloc(size ? size : 1);
 	if (!c)
 		return werror(w, HWPROF_E_NOMEM, "%s", "out of memory");
-	memcpy(c, data, size);
+	if (size) /* an empty feature (BRANCH_STACK) may come without data */
+		memcpy(c, data, size);
 	free(f->data);
 	f->data = c;
 	f->size = size;

@@ -196,10 +196,13 @@ if cp "$TMP/o2/prog" "$TMP/strip/prog" && objcopy --only-keep-debug "$TMP/strip/
      "$TMP/strip/prog" >/dev/null 2>&1; then
   # perf record caches the DSOs it sampled; make sure of this one
   HOME="$TMP/home" perf buildid-cache -a "$TMP/strip/prog" >/dev/null 2>&1
-  cached=$(find "$TMP/home/.debug" -path "*strip/prog/*" -name elf | head -1)
-  if [ -n "$cached" ] && cp "$TMP/strip/prog.debug" "${cached%/elf}/debug"; then
+  cached=$(find "$TMP/home/.debug" -path "*strip/prog/*" -name elf)
+  copied=0
+  for c in $cached; do cp "$TMP/strip/prog.debug" "${c%/elf}/debug" && copied=1; done
+  if [ "$copied" = 1 ]; then
     saved_home=$HOME; export HOME="$TMP/home"
-    if perf script -i "$TMP/strip.data" -F ip,sym 2>/dev/null | grep -q " leaf$"; then pass "cached debuginfo used by perf"
+    if perf script -i "$TMP/strip.data" -F ip,sym 2>/dev/null | grep -qE " (leaf|rec|both|main)$"; then
+      pass "cached debuginfo used by perf"
     else fail "cached debuginfo not used by perf"; fi
     compare "stripped, debuginfo in the build-id cache" "$TMP/strip.data"
     compare "stripped, cache debuginfo -F ip,sym,srcline" "$TMP/strip.data" -F ip,sym,srcline
