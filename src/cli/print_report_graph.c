@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "cli/print_report.h"
+#include "hwprof/perf_event.h"
 
 static void margin(FILE *f, int left)
 {
@@ -154,6 +155,8 @@ static size_t chain_path(FILE *f, const struct hwprof_hist *h, uint32_t node, bo
 	if (node == HWPROF_CHAIN_NONE || hwprof_chain_parent(h, node) == HWPROF_CHAIN_NONE)
 		return done; /* the entry's root holds no frame */
 	done = chain_path(f, h, hwprof_chain_parent(h, node), folded, done);
+	if (hwprof_chain_frame(h, node)->ip >= HWPROF_CONTEXT_MAX)
+		return done; /* perf leaves out context markers and the 0 - 1 frame */
 	if (folded) {
 		if (done)
 			fputc(';', f);
