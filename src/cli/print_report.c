@@ -214,25 +214,21 @@ static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 	case HWPROF_HK_WEIGHT: return fprintf(f, "%-*llu", wd, (unsigned long long)e->weight);
 	case HWPROF_HK_LOCAL_INS_LAT:
 		return fprintf(f, "%-*u", wd, (unsigned)(e->nr_samples ? e->ins_lat / e->nr_samples : 0));
-	case HWPROF_HK_MEM: {
-		char out[64];
-		return fprintf(f, "%-*s", wd, mem_part(e->data_src, "|LVL ", out, sizeof(out)));
-	}
-	case HWPROF_HK_SNOOP: {
-		char out[64];
-		return fprintf(f, "%-*s", wd, mem_part(e->data_src, "|SNP ", out, sizeof(out)));
-	}
-	case HWPROF_HK_TLB: {
-		char out[64];
-		return fprintf(f, "%-*s", wd, mem_part(e->data_src, "|TLB ", out, sizeof(out)));
-	}
-	case HWPROF_HK_LOCKED: {
-		char out[64];
-		return fprintf(f, "%.*s", wd, mem_part(e->data_src, "|LCK ", out, sizeof(out)));
-	}
+	case HWPROF_HK_MEM:
+	case HWPROF_HK_SNOOP:
+	case HWPROF_HK_TLB:
+	case HWPROF_HK_LOCKED:
 	case HWPROF_HK_BLOCKED: {
-		char out[16];
-		return fprintf(f, "%.*s", wd, mem_part(e->data_src, "|BLK ", out, sizeof(out)));
+		/* perf's 64-byte buffers (16 for blocked); the lock and blocked
+		 * texts are cut to the width, the others padded to it */
+		static const char *const tag[] = { [HWPROF_HK_MEM] = "|LVL ", [HWPROF_HK_SNOOP] = "|SNP ",
+						   [HWPROF_HK_TLB] = "|TLB ", [HWPROF_HK_LOCKED] = "|LCK ",
+						   [HWPROF_HK_BLOCKED] = "|BLK " };
+		char out[64];
+		mem_part(e->data_src, tag[k], out, k == HWPROF_HK_BLOCKED ? 16 : sizeof(out));
+		if (k == HWPROF_HK_LOCKED || k == HWPROF_HK_BLOCKED)
+			return fprintf(f, "%.*s", wd, out);
+		return fprintf(f, "%-*s", wd, out);
 	}
 	case HWPROF_HK_DSO_DADDR:
 		return fprintf(f, "%-*.*s", wd, wd, e->daddr_dso_short ? e->daddr_dso_short : "[unknown]");
