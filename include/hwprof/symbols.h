@@ -109,6 +109,10 @@ HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const s
  * below it in its section (.symtab, else .dynsym). When it does not, perf
  * shows "<dso>[addr]" for the source line. */
 HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr);
+/* The source file binutils' addr2line names there in that case: the
+ * symbol table's STT_FILE before the function (crtstuff.c for gcc's
+ * start-up code), or NULL ("??"). */
+HWPROF_API const char *hwprof_dso_addr2line_file(struct hwprof_dso *d, uint64_t addr);
 
 /* perf 6.1's inline expansion of an unwound callchain entry (its
  * append_inlines): the entries perf puts in place of the frame at the

@@ -40,11 +40,14 @@ static void srcline_of(FILE *f, struct hwprof_symbols *syms, const struct hwprof
 			put_srcline(f, fr[0].file, fr[0].line);
 		return;
 	}
-	/* no line: addr2line names the symbol ("??:0", which perf leaves
-	 * out) or, without one, fails and perf shows "<dso base name>[addr]" */
+	/* no line: addr2line names the symbol and the symbol table's file
+	 * ("crtstuff.c:0"; "??:0", which perf leaves out, without one) or,
+	 * without a symbol, fails and perf shows "<dso base name>[addr]" */
 	if (!r->dso || !hwprof_dso_addr2line_names(r->dso, r->addr)) {
 		const char *b = strrchr(mi->dso, '/');
 		fprintf(f, "\n  %s[%llx]", b ? b + 1 : mi->dso, (unsigned long long)r->addr);
+	} else if (hwprof_dso_addr2line_file(r->dso, r->addr)) {
+		put_srcline(f, hwprof_dso_addr2line_file(r->dso, r->addr), 0);
 	}
 	(void)syms;
 }

@@ -84,7 +84,9 @@ static char *file_line(struct report_srclines *s, const struct hwprof_hist_entry
 	int n = hwprof_dso_srcframes(d, e->ip, &fr);
 	if (n <= 0 && !hwprof_dso_addr2line_names(d, e->ip))
 		return NULL;
-	const char *file = n > 0 && fr[0].file ? fr[0].file : "??";
+	const char *file = n > 0 && fr[0].file ? fr[0].file : n > 0 ? "??" : hwprof_dso_addr2line_file(d, e->ip);
+	if (!file)
+		file = "??";
 	const char *b = strrchr(file, '/');
 	char *out;
 	return asprintf(&out, "%s:%u", b ? b + 1 : file, n > 0 && fr[0].file ? fr[0].line : 0) < 0 ? NULL : out;

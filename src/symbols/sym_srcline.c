@@ -38,7 +38,18 @@ struct sym_dbg {
 	 * function-like symbol (FUNC/NOTYPE, .symtab else .dynsym) */
 	GElf_Shdr *secs;
 	uint64_t *min_func;
+	/* and the source file it names then: BFD's elf_find_function takes
+	 * the STT_FILE symbol before the function found (for a global one,
+	 * only until a file symbol follows other symbols) */
+	struct a2l_sym *a2l;       /* by section, value, symbol order */
+	size_t na2l;
 	size_t nsecs;
+};
+
+struct a2l_sym {
+	uint64_t value;
+	uint32_t shndx, order;
+	const char *file;          /* NULL: addr2line prints "??" */
 };
 
 static struct hwprof_srcframe no_frames[1];
@@ -59,6 +70,7 @@ void sym_dbg_free(struct sym_dbg *g)
 	free(g->loads);
 	free(g->secs);
 	free(g->min_func);
+	free(g->a2l);
 	if (g->dw)
 		dwarf_end(g->dw);
 	if (g->elf)
@@ -81,6 +93,16 @@ static void read_loads(struct sym_dbg *g, Elf *elf)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
 			g->loads[g->nloads++] = ph;
 	}
+}
+
+static int cmp_a2l(const void *pa, const void *pb)
+{
+	const struct a2l_sym *a = pa, *b = pb;
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
 }
 
 static void read_funcs(struct sym_dbg *g)
@@ -109,17 +131,38 @@ static void read_funcs(struct sym_dbg *g)
 	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!data || !gelf_getshdr(scn, &sh) || !sh.sh_entsize)
 		return;
-	for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+	size_t nsyms = sh.sh_size / sh.sh_entsize;
+	g->a2l = malloc((nsyms ? nsyms : 1) * sizeof(*g->a2l));
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
+	const char *file = NULL;
+	for (size_t i = 1; i < nsyms; i++) {
 		GElf_Sym sym;
 		if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		unsigned type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC) || !sym.st_shndx ||
-		    sym.st_shndx >= n)
+		if (type == STT_FILE) {
+			file = elf_strptr(g->elf, sh.sh_link, sym.st_name);
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
 			continue;
-		if (sym.st_value < g->min_func[sym.st_shndx])
-			g->min_func[sym.st_shndx] = sym.st_value;
+		}
+		if (type == STT_SECTION)
+			continue;
+		if ((type == STT_FUNC || type == STT_NOTYPE || type == STT_GNU_IFUNC) && sym.st_shndx &&
+		    sym.st_shndx < n) {
+			if (sym.st_value < g->min_func[sym.st_shndx])
+				g->min_func[sym.st_shndx] = sym.st_value;
+			bool local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+			if (g->a2l)
+				g->a2l[g->na2l++] = (struct a2l_sym){ sym.st_value, sym.st_shndx, (uint32_t)i,
+								 file && (local || state != FILE_AFTER_SYMBOL) ? file
+														 : NULL };
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
 	}
+	if (g->a2l)
+		qsort(g->a2l, g->na2l, sizeof(*g->a2l), cmp_a2l);
 }
 
 static struct sym_dbg *dbg_open(struct hwprof_dso *d)
@@ -424,6 +467,35 @@ HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const s
 	return n;
 }
 
+HWPROF_API const char *hwprof_dso_addr2line_file(struct hwprof_dso *d, uint64_t addr)
+{
+	struct sym_dbg **gp = sym_dso_dbg(d);
+	if (!*gp && !(*gp = dbg_open(d)))
+		return NULL;
+	struct sym_dbg *g = *gp;
+	uint64_t vaddr;
+	if (!g->nsecs || !g->na2l || !offset_to_vaddr(g, addr, &vaddr))
+		return NULL;
+	for (uint32_t i = 1; i < g->nsecs; i++) {
+		const GElf_Shdr *sh = &g->secs[i];
+		if (!(sh->sh_flags & SHF_ALLOC) || vaddr < sh->sh_addr || vaddr - sh->sh_addr >= sh->sh_size)
+			continue;
+		/* the last symbol of the section at or below vaddr (equal
+		 * values: the later in the table, as BFD keeps the last) */
+		size_t lo = 0, hi = g->na2l;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct a2l_sym *m = &g->a2l[mid];
+			if (m->shndx < i || (m->shndx == i && m->value <= vaddr))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo && g->a2l[lo - 1].shndx == i ? g->a2l[lo - 1].file : NULL;
+	}
+	return NULL;
+}
+
 HWPROF_API bool hwprof_dso_addr2line_names(struct hwprof_dso *d, uint64_t addr)
 {
 	struct sym_dbg **gp = sym_dso_dbg(d);
@@ -454,7 +526,7 @@ HWPROF_API int hwprof_dso_inline_entries(struct hwprof_dso *d, uint64_t addr, co
 		/* addr2line's one record named from the symbol table */
 		if (!hwprof_dso_addr2line_names(d, addr))
 			return 0;
-		out[0] = (struct hwprof_inline_entry){ sym->name, false, NULL, 0 };
+		out[0] = (struct hwprof_inline_entry){ sym->name, false, hwprof_dso_addr2line_file(d, addr), 0 };
 		return 1;
 	}
 	if ((size_t)n > max)

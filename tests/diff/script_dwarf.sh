@@ -210,6 +210,26 @@ if cp "$TMP/o2/prog" "$TMP/strip/prog" && objcopy --only-keep-debug "$TMP/strip/
   else fail "stripped program not in perf's build-id cache"; fi
 else fail "stripped program record"; fi
 
+# code without DWARF in a program with it (gcc's crtstuff, objects built
+# without -g): binutils' addr2line names a local function's file from the
+# symbol table's STT_FILE entry ("nodbg.c:0"), which perf prints
+cat >"$TMP/nodbg.c" <<'C'
+volatile long nsink;
+static __attribute__((noinline)) void nodbg_local(int n) { for (int i = 0; i < n; i++) nsink += i ^ (i >> 2); }
+void nodbg_spin(int n) { nodbg_local(n); nsink++; }
+C
+cat >"$TMP/wmain.c" <<'C'
+void nodbg_spin(int n);
+int main(void) { for (int r = 0; r < 300; r++) nodbg_spin(200000); return 0; }
+C
+if cc -O2 -c "$TMP/nodbg.c" -o "$TMP/nodbg.o" && cc -O0 -g "$TMP/wmain.c" "$TMP/nodbg.o" -o "$TMP/wprog" &&
+   perf record -q --call-graph dwarf -e cpu-clock:u -c 500000 -o "$TMP/w.data" -- "$TMP/wprog" >/dev/null 2>&1; then
+  compare "symbol-table file (STT_FILE) -F ip,sym,srcline" "$TMP/w.data" -F ip,sym,srcline
+  compare_report "symbol-table file report --sort srcline" "$TMP/w.data" --no-children --sort srcline
+  if perf script -i "$TMP/w.data" -F ip,sym,srcline 2>/dev/null | grep -q "nodbg.c:0"; then pass "perf names nodbg.c:0"
+  else fail "perf does not name nodbg.c:0"; fi
+else fail "symbol-table file program"; fi
+
 # a stack copy too small for the whole stack: perf stops where the copy ends
 BIN=o2
 if perf record -q --call-graph dwarf,512 -e cpu-clock:u -c 1000000 -o "$TMP/small.data" -- "$TMP/$BIN/prog" \
