@@ -123,6 +123,8 @@ struct hwprof_pt_flow_config {
 	unsigned max_nonturbo_ratio; /* for CYC -> TSC (0: CYC only counted) */
 	unsigned initial_mode;   /* 16/32/64 before any MODE.Exec (0 -> 64) */
 	struct hwprof_pt_time_conv time_conv; /* TSC -> perf time (mult 0: none) */
+	uint64_t ref_tsc;        /* the AUXTRACE buffer's reference TSC: the top
+				  * byte of the first TSC packet's value */
 };
 
 enum hwprof_pt_ev_type {
@@ -192,7 +194,14 @@ struct hwprof_pt_event {
 	uint64_t to;
 	uint64_t payload;
 	uint64_t offset;     /* trace offset of the packet behind the event */
-	uint64_t tsc;        /* TSC estimate (TSC, MTC/TMA, CYC), 0 if none yet */
+	uint64_t tsc;        /* perf's sample TSC for the event: the TSC/MTC/CYC
+			      * clock when the trace packet deciding it was
+			      * read (0 if none yet) */
+	uint64_t tsc_in;     /* BLOCK: the same for the instructions before its
+			      * last one (an older value when the packet that
+			      * decides the branch was not used before) */
+	uint64_t est_tsc;    /* tsc plus perf's estimate for the instructions
+			      * walked since the clock last moved */
 	uint64_t cyc;        /* CYC cycles seen so far */
 	uint64_t time;       /* perf time of tsc per the config's time_conv
 			      * (= tsc when time_mult is 0) */

@@ -110,6 +110,8 @@ struct hwprof_pt_synth_config {
 	struct hwprof_itrace_opts itrace;   /* effective options (defaults applied) */
 	struct hwprof_pt_flow_config flow;
 	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
+	bool timed;                         /* samples get perf's times (else 0:
+					     * timeless decoding) */
 	bool thread_stack;                  /* keep perf's per-thread call stack
 					     * (sample depth, for callindent; on
 					     * anyway for g callchains) */

@@ -29,6 +29,7 @@ struct pt_queue {
 	uint8_t *buf;
 	size_t len, cap;
 	int32_t tid, cpu;
+	uint64_t ref;   /* the first buffer's reference TSC */
 };
 
 /* Symbol text of recent addresses: samples of a trace come back to the
@@ -149,12 +150,8 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 {
 	struct script_pt *x = ctx;
 	if (s->kind == HWPROF_PT_SAMPLE_ERROR) {
-		/* timeless decoding: perf's error records carry time 0 (a
-		 * corrupt trace may still hold TSC packets) */
-		struct hwprof_pt_sample e = *s;
-		e.time = 0;
 		x->nerrors++;
-		print_pt_error(x->f, &x->fmt, &e);
+		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
 	if (!s->insn_len && s->ip && x->native) {
@@ -249,11 +246,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	 * gave time_zero (cap_user_time_zero) and every event samples time */
 	timeless = !tsc_bit || !(pt->attr.config & tsc_bit) || !cap_time_zero || !have_time ||
 		   x->itrace.timeless;
-	/* perf's timestamps come from its own TSC/MTC/CYC estimation, which
-	 * ours does not reproduce to the nanosecond yet */
-	if (!timeless)
-		return fail(x, "Intel PT traces decoded with timestamps (tsc bit and cap_user_time_zero) "
-			       "are not supported yet; --itrace=...Z decodes them without timestamps");
+	x->cfg.timed = !timeless;
 	if (per_cpu)
 		return fail(x, "Intel PT per-cpu traces are not supported yet (per-thread only)");
 	unsigned kinds;
@@ -399,6 +392,7 @@ static int add_buffer(struct script_pt *x, const struct hwprof_record *rec)
 	if (!q->len) {
 		q->tid = (int32_t)ld32(d + 36);
 		q->cpu = (int32_t)ld32(d + 40);
+		q->ref = ld64(d + 24);
 	}
 	size_t n = (size_t)rec->payload_size;
 	if (q->len + n > q->cap) {
@@ -446,6 +440,15 @@ int script_pt_flush(struct script_pt *x)
 		return 1;
 	if (!x->active)
 		return 0;
+	size_t used = 0;
+	for (size_t i = 0; i < x->nq; i++)
+		used += x->q[i].len != 0;
+	/* perf interleaves the samples of several queues by their times as
+	 * it goes through the file's events; with one queue, order is the
+	 * queue's own */
+	if (x->cfg.timed && used > 1)
+		return fail(x, "Intel PT traces of several threads decoded with timestamps are not supported "
+			       "yet; --itrace=...Z decodes them without timestamps");
 	for (size_t i = 0; i < x->nq; i++) {
 		struct pt_queue *q = &x->q[i];
 		if (!q->len)
@@ -463,6 +466,7 @@ int script_pt_flush(struct script_pt *x)
 				x->symc[k].len = 0;
 		if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 			x->fmt.name_width = script_printer_name_width(x->p);
+		x->cfg.flow.ref_tsc = q->ref;
 		int rc = hwprof_pt_synth_queue(&x->cfg, q->buf, q->len);
 		if (rc == -HWPROF_E_UNSUPPORTED)
 			return fail(x, "Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "

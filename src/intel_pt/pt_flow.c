@@ -27,10 +27,19 @@ enum ahead_kind {
 /* Packets whose event happens at the following FUP's address. */
 enum { BIND_TSX = 1, BIND_PTW = 2, BIND_EXSTOP = 4, BIND_CFE = 8, BIND_PSB = 16 };
 
+/* The time perf's decoder knows when it reads a packet (pt_time.c): the
+ * events a packet decides take it. */
+struct tsnap {
+	uint64_t ts, tsc_ts;
+	uint32_t gen;
+	unsigned cbr;
+};
+
 struct ahead {
 	uint8_t kind;
 	uint8_t have_ip, have_to;
 	uint64_t ip, to, off;
+	struct tsnap snap;
 };
 
 struct hwprof_pt_flow {
@@ -65,9 +74,20 @@ struct hwprof_pt_flow {
 	uint64_t stack[STACK_DEPTH];
 	unsigned sp, depth;
 
-	/* timing */
-	uint64_t tsc, tsc_ref, ctc_ref, last_ctc, cyc;
-	int have_tma;
+	/* timing: the clock as packets are read, and perf's sample time
+	 * (its "sample_timestamp"): the clock when the walk last used up a
+	 * packet, with the instructions walked since the clock last moved
+	 * (for its estimate of time between timing packets) */
+	struct ipt_time tm;
+	struct tsnap tnt_snap;   /* the loaded TNT's */
+	int tnt_used;            /* a bit of the loaded TNT was used */
+	uint64_t s_ts, s_in;     /* sample time now, and before the last use */
+	uint64_t s_cnt, tic, walked;
+	uint32_t walking;        /* the block being resolved: perf has walked it
+				  * when an error stops the walk there */
+	uint32_t gen_applied;
+	unsigned s_cbr;
+	uint64_t cyc;
 	unsigned cbr;
 
 	unsigned blocks_without_packet;
@@ -113,10 +133,86 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 	e->type = (uint8_t)type;
 	e->mode = (uint8_t)f->mode;
 	e->offset = off;
-	e->tsc = f->tsc;
-	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->tsc);
+	e->tsc = f->s_ts;
+	e->tsc_in = f->s_in;
+	/* perf's estimate: two cycles per instruction at the CBR's speed */
+	uint64_t est = f->s_cnt << 1;
+	if (f->s_cbr && f->tm.max_nonturbo)
+		est = est * f->tm.max_nonturbo / f->s_cbr;
+	e->est_tsc = f->s_ts + est;
+	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
 	e->cyc = f->cyc;
 	return e;
+}
+
+static struct tsnap now(const struct hwprof_pt_flow *f)
+{
+	return (struct tsnap){ .ts = f->tm.timestamp, .tsc_ts = f->tm.tsc_ts, .gen = f->tm.gen,
+			       .cbr = f->tm.cbr };
+}
+
+/* The walk used up the packet snapshot n was taken at, after walking
+ * `walked` more instructions: perf's sample time moves there. Its count of
+ * instructions restarts if the clock moved before that packet. */
+static void use_time(struct hwprof_pt_flow *f, const struct tsnap *n, uint32_t walked)
+{
+	f->walking = 0;
+	f->walked += walked;
+	if (n->gen != f->gen_applied) {
+		f->gen_applied = n->gen;
+		f->tic = 0;
+	}
+	f->tic += f->walked;
+	f->walked = 0;
+	f->s_in = f->s_ts;
+	f->s_ts = n->ts;
+	f->s_cnt = f->tic;
+	f->s_cbr = n->cbr;
+}
+
+/* Instructions walked without using a packet (perf's sample time stays). */
+static void walk_time(struct hwprof_pt_flow *f, uint32_t walked)
+{
+	f->walking = 0;
+	f->walked += walked;
+	f->s_in = f->s_ts;
+}
+
+/* A PSB+ used up: perf times its event by the PSB+'s TSC. */
+static void psb_time(struct hwprof_pt_flow *f, const struct tsnap *n)
+{
+	if (n->gen != f->gen_applied) {
+		f->gen_applied = n->gen;
+		f->tic = 0;
+		f->walked = 0; /* walked before the PSB+'s clock */
+	}
+	use_time(f, n, 0);
+	if (n->tsc_ts)
+		f->s_ts = n->tsc_ts;
+}
+
+/* An event queued before the time it takes was known (a PSB's, before
+ * its PSB+ was read). */
+static void retime(struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
+{
+	struct hwprof_pt_event t;
+	struct hwprof_pt_event *n = push(f, HWPROF_PT_EV_NONE, 0);
+	if (!n)
+		return;
+	t = *n;
+	f->qn--;
+	e->tsc = t.tsc;
+	e->tsc_in = t.tsc_in;
+	e->est_tsc = t.est_tsc;
+	e->time = t.time;
+}
+
+/* An error: perf takes the clock as it is. */
+static void error_time(struct hwprof_pt_flow *f)
+{
+	struct tsnap n = now(f);
+	use_time(f, &n, f->walking);
+	f->walking = 0;
 }
 
 static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint64_t payload,
@@ -133,6 +229,7 @@ static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint
  * at the next packet with an IP). */
 static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off)
 {
+	error_time(f);
 	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR, off);
 	if (e) {
 		e->err = err;
@@ -147,42 +244,6 @@ static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off
 }
 
 /* ---- packets ----------------------------------------------------------------- */
-
-static void timing(struct hwprof_pt_flow *f, const struct hwprof_pt_packet *p)
-{
-	switch (p->type) {
-	case HWPROF_PT_TSC:
-		f->tsc = p->payload;
-		break;
-	case HWPROF_PT_TMA:
-		/* TSC of the CTC edge = TSC - FastCounter */
-		f->ctc_ref = f->last_ctc = p->payload & 0xffff;
-		f->tsc_ref = f->tsc - (p->count <= f->tsc ? p->count : 0);
-		f->have_tma = 1;
-		break;
-	case HWPROF_PT_MTC:
-		if (f->have_tma && f->cfg.tsc_ctc_n && f->cfg.tsc_ctc_d) {
-			unsigned sh = f->cfg.mtc_freq;
-			uint64_t mask = 0xffULL << sh;
-			uint64_t ctc = (f->last_ctc & ~mask) | ((p->payload & 0xff) << sh);
-			if (ctc < f->last_ctc)
-				ctc += 1ULL << (sh + 8);
-			f->last_ctc = ctc;
-			uint64_t est = f->tsc_ref + (ctc - f->ctc_ref) * f->cfg.tsc_ctc_n /
-						    f->cfg.tsc_ctc_d;
-			if (est > f->tsc)
-				f->tsc = est;
-		}
-		break;
-	case HWPROF_PT_CYC:
-		f->cyc += p->payload;
-		if (f->cfg.max_nonturbo_ratio && f->cbr)
-			f->tsc += p->payload * f->cfg.max_nonturbo_ratio / f->cbr;
-		break;
-	default:
-		break;
-	}
-}
 
 /* Next packet (the pushed-back one first). 1: packet, 0: end, < 0: a bad
  * packet (error event queued, state set to resync). */
@@ -199,7 +260,9 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 		int ret = hwprof_pt_decoder_next(&f->dec, p);
 		if (ret == 1) {
 			f->blocks_without_packet = 0;
-			timing(f, p);
+			ipt_time_packet(&f->tm, p, &f->dec);
+			if (p->type == HWPROF_PT_CYC)
+				f->cyc += p->payload;
 			return 1;
 		}
 		if (ret == 0)
@@ -207,6 +270,8 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 		if ((f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && f->st != ST_END) {
 			/* perf's way: report the byte and read on as if it
 			 * were not there; the walk goes on */
+			ipt_time_lost(&f->tm);
+			error_time(f);
 			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ERROR,
 							 hwprof_pt_decoder_error_offset(&f->dec));
 			if (e) {
@@ -217,6 +282,7 @@ static int read_pkt(struct hwprof_pt_flow *f, struct hwprof_pt_packet *p, uint64
 			hwprof_pt_decoder_skip(&f->dec, 1);
 			continue;
 		}
+		ipt_time_lost(&f->tm);
 		error(f, HWPROF_PT_ERR_PACKET, ret, hwprof_pt_decoder_error_offset(&f->dec));
 		hwprof_pt_decoder_skip(&f->dec, 1);
 		return ret;
@@ -326,9 +392,13 @@ static void apply_mode(struct hwprof_pt_flow *f, uint64_t off)
 }
 
 /* Events bound to a FUP at ip. */
-static void emit_bound(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off)
+static void emit_bound(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off, const struct tsnap *n)
 {
 	struct hwprof_pt_event *e;
+	if (f->bind & BIND_PSB)
+		psb_time(f, n);
+	else if (f->bind)
+		use_time(f, n, 0);
 	if ((f->bind & BIND_TSX) && (e = push(f, HWPROF_PT_EV_MODE_TSX, off))) {
 		e->payload = f->bind_tsx;
 		e->ip = ip;
@@ -456,7 +526,7 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 			return r;
 		if (r == 0) {
 			f->ah = (struct ahead){ .kind = AH_EOS,
-						.off = hwprof_pt_decoder_offset(&f->dec) };
+						.off = hwprof_pt_decoder_offset(&f->dec), .snap = now(f) };
 			return 1;
 		}
 		if (side(f, &p, off))
@@ -468,6 +538,8 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 			f->tnt = p.payload;
 			f->ntnt = p.count;
 			f->tnt_off = off;
+			f->tnt_snap = now(f);
+			f->tnt_used = 0;
 			if (!p.count)
 				continue;
 			return 1;
@@ -483,18 +555,20 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 					continue; /* FUP without IP carries nothing to bind */
 				if (f->after_ovf) { /* OVF, FUP: where tracing resumes */
 					f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1,
-								.ip = ip, .off = off };
+								.ip = ip, .off = off, .snap = now(f) };
 					return 1;
 				}
-				return classify_fup(f, ip, off);
+				r = classify_fup(f, ip, off);
+				f->ah.snap = now(f); /* perf's walk reads on to the TIP */
+				return r;
 			}
 			f->ah = (struct ahead){
 				.kind = p.type == HWPROF_PT_TIP ? AH_TIP :
 					p.type == HWPROF_PT_TIP_PGE ? AH_PGE : AH_PGD,
-				.have_ip = ok == 1, .ip = ip, .off = off };
+				.have_ip = ok == 1, .ip = ip, .off = off, .snap = now(f) };
 			return 1;
 		case HWPROF_PT_OVF:
-			f->ah = (struct ahead){ .kind = AH_OVF, .off = off };
+			f->ah = (struct ahead){ .kind = AH_OVF, .off = off, .snap = now(f) };
 			return 1;
 		case HWPROF_PT_PSB: {
 			uint64_t fip;
@@ -503,11 +577,13 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 			r = psb_plus(f, &fip, &have);
 			if (r < 0)
 				return r;
+			struct tsnap n = now(f);
 			if (f->st == ST_OFF && have) {
 				/* tracing is on at a PSB+ with FUP: resume there */
+				psb_time(f, &n);
 				push(f, HWPROF_PT_EV_PSB, off);
 				f->ah = (struct ahead){ .kind = AH_PGE, .have_ip = 1, .ip = fip,
-							.off = off };
+							.off = off, .snap = n };
 				f->after_ovf = 2; /* mark: status enable */
 				return 1;
 			}
@@ -517,9 +593,10 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 				f->bind = BIND_PSB;
 				f->bind_psb_off = off;
 				f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1, .ip = fip,
-							.off = off };
+							.off = off, .snap = n };
 				return 1;
 			}
+			psb_time(f, &n);
 			push(f, HWPROF_PT_EV_PSB, off);
 			continue;
 		}
@@ -603,8 +680,12 @@ static void step_sync(struct hwprof_pt_flow *f)
 	}
 	hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 	f->st = ST_OFF;
-	push(f, HWPROF_PT_EV_PSB, off);
+	struct hwprof_pt_event *pe = push(f, HWPROF_PT_EV_PSB, off);
 	int r = psb_plus(f, &fip, &have);
+	struct tsnap n = now(f);
+	psb_time(f, &n);
+	if (pe)
+		retime(f, pe);
 	if (r == 0)
 		f->st = ST_END;
 	else if (r > 0 && have)
@@ -642,6 +723,8 @@ static void step_resync(struct hwprof_pt_flow *f)
 				ip = f->resync_ip;
 			if (!ip)
 				break;
+			struct tsnap at = now(f);
+			use_time(f, &at, 0);
 			if (p.type == HWPROF_PT_TIP_PGD) { /* begins and ends there */
 				enable(f, ip, off, HWPROF_PT_EVF_STATUS | HWPROF_PT_EVF_END, p.type);
 				f->st = ST_OFF;
@@ -650,6 +733,8 @@ static void step_resync(struct hwprof_pt_flow *f)
 			}
 			return;
 		case HWPROF_PT_OVF:
+			f->tm.gen++; /* perf restarts its instruction count */
+			error_time(f);
 			push_val(f, HWPROF_PT_EV_OVF, off, 0, 0);
 			f->after_ovf = 1;
 			f->depth = 0;
@@ -660,8 +745,12 @@ static void step_resync(struct hwprof_pt_flow *f)
 			int have;
 			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 			f->depth = 0;
-			push(f, HWPROF_PT_EV_PSB, off);
+			struct hwprof_pt_event *pe = push(f, HWPROF_PT_EV_PSB, off);
 			r = psb_plus(f, &fip, &have);
+			struct tsnap n = now(f);
+			psb_time(f, &n);
+			if (pe)
+				retime(f, pe);
 			if (r == 0) {
 				f->st = ST_END;
 				return;
@@ -701,14 +790,16 @@ static void step_off(struct hwprof_pt_flow *f)
 			error(f, HWPROF_PT_ERR_NOIP, -HWPROF_E_CORRUPT, a.off);
 			break;
 		}
+		use_time(f, &a.snap, 0);
 		enable(f, a.ip, a.off, f->after_ovf ? HWPROF_PT_EVF_STATUS : 0,
 		       f->after_ovf == 2 ? HWPROF_PT_PSB : HWPROF_PT_TIP_PGE);
 		f->after_ovf = 0;
 		break;
 	case AH_FUP_STATUS: case AH_FUP_ASYNC: case AH_FUP_DISABLE:
-		emit_bound(f, a.ip, a.off);
+		emit_bound(f, a.ip, a.off, &a.snap);
 		if (f->after_ovf) { /* OVF, FUP: tracing resumes at the FUP */
 			f->after_ovf = 0;
+			use_time(f, &a.snap, 0);
 			enable(f, a.ip, a.off, HWPROF_PT_EVF_STATUS, HWPROF_PT_FUP);
 			if (a.kind == AH_FUP_ASYNC) {
 				f->ah = a; /* the async branch happens right there */
@@ -718,6 +809,8 @@ static void step_off(struct hwprof_pt_flow *f)
 		}
 		break;
 	case AH_OVF:
+		a.snap.gen = ++f->tm.gen; /* perf restarts its instruction count */
+		use_time(f, &a.snap, 0);
 		push_val(f, HWPROF_PT_EV_OVF, a.off, 0, 0);
 		f->after_ovf = 1;
 		f->depth = 0;
@@ -829,7 +922,9 @@ static void step_on(struct hwprof_pt_flow *f)
 		return;
 	}
 	if (fup && a->ip == f->ip) {
-		emit_bound(f, a->ip, a->off);
+		emit_bound(f, a->ip, a->off, &a->snap);
+		if (a->kind != AH_FUP_STATUS)
+			use_time(f, &a->snap, 0);
 		if (a->kind == AH_FUP_ASYNC) {
 			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ASYNC, a->off);
 			if (e) {
@@ -847,6 +942,8 @@ static void step_on(struct hwprof_pt_flow *f)
 		return;
 	}
 	if (a->kind == AH_OVF) {
+		a->snap.gen = ++f->tm.gen;
+		use_time(f, &a->snap, 0);
 		push_val(f, HWPROF_PT_EV_OVF, a->off, 0, 0);
 		a->kind = AH_NONE;
 		f->after_ovf = 1;
@@ -856,8 +953,10 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	if (a->kind == AH_PGE) { /* enable while on: take it as a new start */
 		a->kind = AH_NONE;
-		if (a->have_ip)
+		if (a->have_ip) {
+			use_time(f, &a->snap, 0);
 			enable(f, a->ip, a->off, 0, HWPROF_PT_TIP_PGE);
+		}
 		return;
 	}
 	const struct ipt_block *b;
@@ -888,6 +987,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		while (k < b->ninsn && ip < a->ip)
 			ip += len[k++];
 		if (ip == a->ip) {
+			walk_time(f, k);
 			emit_block(f, b, k, ip - len[k - 1]);
 			f->ip = ip;
 			return;
@@ -896,6 +996,7 @@ static void step_on(struct hwprof_pt_flow *f)
 	uint64_t next = b->end_ip + b->last_len, to = 0;
 	unsigned flags = 0, q0 = f->qn;
 	int r;
+	f->walking = b->ninsn;
 	switch (b->iclass) {
 	case HWPROF_PT_IC_JCC:
 		r = tnt_bit(f);
@@ -914,6 +1015,7 @@ static void step_on(struct hwprof_pt_flow *f)
 			to = b->target;
 		}
 		if (r == 2) {
+			use_time(f, &f->ah.snap, b->ninsn);
 			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
 			if (e) {
 				e->iclass = b->iclass;
@@ -924,6 +1026,8 @@ static void step_on(struct hwprof_pt_flow *f)
 			disable(f, f->ah.off, 0);
 			return;
 		}
+		use_time(f, &f->tnt_snap, b->ninsn);
+		f->tnt_used = 1;
 		f->ip = r ? b->target : next;
 		break;
 	case HWPROF_PT_IC_JMP: case HWPROF_PT_IC_CALL:
@@ -932,6 +1036,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		flags = HWPROF_PT_EVF_TAKEN;
 		to = f->ip = b->target;
 		if (!f->ntnt && f->ah.kind == AH_PGD && f->ah.have_ip && f->ah.ip == to) {
+			use_time(f, &f->ah.snap, b->ninsn);
 			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
 			if (e) {
 				e->iclass = b->iclass;
@@ -941,6 +1046,11 @@ static void step_on(struct hwprof_pt_flow *f)
 			disable(f, f->ah.off, 0);
 			return;
 		}
+		/* perf updates its sample time only between two bits of a TNT */
+		if (f->ntnt && f->tnt_used)
+			use_time(f, &f->tnt_snap, b->ninsn);
+		else
+			walk_time(f, b->ninsn);
 		break;
 	case HWPROF_PT_IC_RET:
 		if (!(f->cfg.flags & HWPROF_PT_FLOW_NORETCOMP) &&
@@ -953,6 +1063,8 @@ static void step_on(struct hwprof_pt_flow *f)
 				goto unresolved;
 			}
 			flags = HWPROF_PT_EVF_TAKEN | HWPROF_PT_EVF_COMPRESSED;
+			use_time(f, &f->tnt_snap, b->ninsn);
+			f->tnt_used = 1;
 			f->ip = to;
 			break;
 		}
@@ -961,6 +1073,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		/* fall through */
 	default:
 		if (b->iclass == HWPROF_PT_IC_OTHER || b->iclass == HWPROF_PT_IC_PTWRITE) {
+			walk_time(f, b->ninsn);
 			f->ip = next;
 			break;
 		}
@@ -968,10 +1081,12 @@ static void step_on(struct hwprof_pt_flow *f)
 		 * (the hardware does; perf's decoder too) */
 		if (b->iclass == HWPROF_PT_IC_CALL_IND)
 			stack_push(f, next);
+		int deferred = f->ntnt != 0;
 		r = need_tip(f, &to);
 		if (r < 0)
 			goto unresolved;
 		if (r == 0) { /* TIP.PGD: the branch left the traced range */
+			use_time(f, &f->ah.snap, b->ninsn);
 			struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
 			if (e) {
 				e->iclass = b->iclass;
@@ -987,6 +1102,12 @@ static void step_on(struct hwprof_pt_flow *f)
 			uint64_t dummy;
 			stack_pop(f, &dummy); /* the hardware pops on every RET */
 		}
+		if (!deferred)
+			use_time(f, &f->ah.snap, b->ninsn);
+		else if (f->tnt_used)
+			use_time(f, &f->tnt_snap, b->ninsn);
+		else
+			walk_time(f, b->ninsn);
 		flags = HWPROF_PT_EVF_TAKEN;
 		f->ip = to;
 		break;
@@ -999,6 +1120,9 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	return;
 unresolved:
+	if (f->walking) /* no error event took them */
+		f->walked += f->walking;
+	f->walking = 0;
 	/* the error is at the branch that could not be resolved */
 	for (unsigned i = q0; i < f->qn; i++) {
 		struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
@@ -1009,6 +1133,7 @@ unresolved:
 	 * ahead of the error */
 	if (b->ninsn > 1) {
 		const uint8_t *len = ipt_bcache_lens(f->cache, b);
+		walk_time(f, 0);
 		if (emit_block(f, b, b->ninsn - 1, b->end_ip - len[b->ninsn - 2]))
 			for (unsigned i = f->qn - 1; i > q0; i--) {
 				struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
@@ -1038,6 +1163,8 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 	f->mode = f->cfg.initial_mode == 16 || f->cfg.initial_mode == 32 ? f->cfg.initial_mode : 64;
 	f->img = img;
 	f->st = ST_SYNC;
+	ipt_time_init(&f->tm, f->cfg.tsc_ctc_n, f->cfg.tsc_ctc_d, f->cfg.mtc_freq, f->cfg.max_nonturbo_ratio,
+		      f->cfg.ref_tsc);
 	*flow = f;
 	return 0;
 }
@@ -1100,6 +1227,8 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 		s->ah_ip = f->ah.ip;
 		s->ah_to = f->ah.to;
 		s->ah_off = f->ah.off;
+		s->ah_snap_ts = f->ah.snap.ts;
+		s->ah_gen_new = f->ah.snap.gen != f->gen_applied;
 	}
 	s->have_back = f->have_back;
 	s->back_off = f->have_back ? f->back_off : 0;
@@ -1112,11 +1241,19 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 	s->resync_ip = f->st == ST_RESYNC ? f->resync_ip : 0;
 	s->lip = f->lip.ip;
 	s->lip_have = f->lip.have_ip;
-	s->tsc = f->tsc;
-	s->tsc_ref = f->tsc_ref;
-	s->ctc_ref = f->ctc_ref;
-	s->last_ctc = f->last_ctc;
-	s->have_tma = f->have_tma;
+	/* the clock: the same after a PSB+ whatever came before, except for
+	 * what its TSC cannot reset (generations compare as changed or not) */
+	s->tm = f->tm;
+	s->tm.ref_tsc = s->tm.buf_tsc = 0;
+	s->tm.gen = f->tm.gen != f->gen_applied;
+	s->tnt_snap_ts = f->ntnt ? f->tnt_snap.ts : 0;
+	s->tnt_gen_new = f->ntnt && f->tnt_snap.gen != f->gen_applied;
+	s->tnt_used = f->ntnt ? f->tnt_used : 0;
+	s->s_ts = f->s_ts;
+	s->s_cnt = f->s_cnt;
+	s->s_cbr = f->s_cbr;
+	s->tic = f->tic;
+	s->walked = f->walked;
 	s->cbr = f->cbr;
 	s->blocks_without_packet = f->blocks_without_packet;
 	return 1;

@@ -3,6 +3,7 @@
 #ifndef HWPROF_PT_FLOW_INT_H
 #define HWPROF_PT_FLOW_INT_H
 
+#include <stdbool.h>
 #include <Zydis/Zydis.h>
 #include "hwprof/intel_pt_flow.h"
 
@@ -53,6 +54,30 @@ int ipt_insn_classify(const ZydisDecodedInstruction *zi, uint64_t ip, struct hwp
 /* The image's block cache (created with the image). */
 struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
 
+/* perf's TSC estimate while decoding (pt_time.c). */
+struct ipt_time {
+	uint32_t ctc_n, ctc_d, ctc_mult;  /* TSC:CTC */
+	unsigned mtc_shift, max_nonturbo;
+	uint64_t ref_tsc;        /* the buffer's reference TSC, until the first TSC */
+	uint64_t buf_tsc;        /* the buffer's reference TSC */
+	uint64_t timestamp;      /* the current estimate (0: none yet) */
+	uint64_t tsc_ts;         /* the last TSC packet's */
+	uint64_t ctc_ts, ctc_delta; /* TSC at the TMA's CTC; CTC ticks since */
+	uint64_t cycles, cyc_ref;   /* CYC cycles since cyc_ref (a TSC/MTC time) */
+	double calc_ratio, cbr_ratio; /* TSC ticks per cycle: measured, from CBR */
+	uint32_t last_mtc, gen;
+	unsigned cbr, last_type;
+	bool have_tma, fixup_last_mtc, have_calc_ratio;
+};
+
+void ipt_time_init(struct ipt_time *t, uint32_t ctc_n, uint32_t ctc_d, unsigned mtc_shift,
+		   unsigned max_nonturbo, uint64_t ref_tsc);
+/* Feeds every packet in trace order; la: the packet decoder just past p (for the look-ahead an MTC after a CYC does), or NULL. */
+void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p,
+		     const struct hwprof_pt_decoder *la);
+/* Packets were lost or were not decodable: the TMA reference is gone. */
+void ipt_time_lost(struct ipt_time *t);
+
 /* What decides a flow decoder's future events (all but the return stack,
  * the block cache and the running cyc total). Two decoders of one trace
  * with equal states produce the same instructions from there on, which is
@@ -60,10 +85,12 @@ struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
 struct ipt_flow_state {
 	uint64_t pos, ip, tnt, ah_ip, ah_to, ah_off, back_off, lip;
 	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_psb_off, resync_ip;
-	uint64_t tsc, tsc_ref, ctc_ref, last_ctc;
+	struct ipt_time tm;
+	uint64_t tnt_snap_ts, ah_snap_ts, s_ts, s_cnt, tic, walked;
+	uint32_t tnt_gen_new, tnt_used, s_cbr, ah_gen_new;
 	uint32_t ctx, st, mode, pending_mode, ntnt, bind, bind_cfe_type, cbr;
 	uint32_t blocks_without_packet;
-	int32_t after_ovf, have_back, have_tma;
+	int32_t after_ovf, have_back;
 	uint8_t ah_kind, ah_have_ip, ah_have_to, lip_have;
 	uint32_t pad;
 };

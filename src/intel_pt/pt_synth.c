@@ -138,6 +138,10 @@ struct run {
 	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
 	uint64_t chain[HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1];
 	bool thread_stack;       /* callindent or callchains need it */
+	/* perf's queue time (timed decoding): the latest of its decoder's
+	 * sample times, except where it takes the estimate instead */
+	bool timed, started;
+	uint64_t qts;
 };
 
 /* perf's thread_stack__sample(): the sampled ip, then return addresses
@@ -269,10 +273,25 @@ static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t
 		s->insn_len = (uint8_t)len;
 }
 
-static void stamp(struct hwprof_pt_sample *s, const struct hwprof_pt_event *ev)
+#define KERNEL_START (1ULL << 63) /* perf's for x86_64 */
+
+/* perf's queue time after a decoder state from `from` to `to` with time
+ * ts: it moves on to ts, but on a return to user space from the kernel or
+ * from nowhere (trace begin) it takes the state's estimate. */
+static void qtime(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to, uint64_t ts)
 {
-	s->tsc = ev->tsc;
-	s->time = ev->time;
+	if ((!from || from >= KERNEL_START) && to && to < KERNEL_START)
+		r->qts = ev->est_tsc;
+	else if (ts > r->qts)
+		r->qts = ts;
+}
+
+static void stamp(const struct run *r, struct hwprof_pt_sample *s)
+{
+	if (!r->timed)
+		return;
+	s->tsc = r->qts;
+	s->time = hwprof_pt_tsc_to_perf_time(&r->cfg->flow.time_conv, r->qts);
 }
 
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
@@ -280,6 +299,7 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 {
 	if (r->thread_stack)
 		ts_branch(r, flags, from, to, len);
+	qtime(r, ev, from, to, ev->tsc);
 	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
 		return 0;
 	struct hwprof_pt_sample s;
@@ -290,7 +310,7 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	s.flags = flags;
 	s.period = 1;
 	s.depth = (uint32_t)r->depth;
-	stamp(&s, ev);
+	stamp(r, &s);
 	if (from)
 		insn_bytes(r, &s, from, len);
 	else if (r->last_len)
@@ -329,7 +349,13 @@ static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 				s.addr = last_addr;
 			}
 			s.period = r->tot - r->last;
-			stamp(&s, ev);
+			/* perf's state at an instruction before the block's
+			 * branch has the older time, at the branch the new one */
+			if (i + 1 == n)
+				qtime(r, ev, ip, last_addr, ev->tsc);
+			else
+				qtime(r, ev, ip, 0, ev->tsc_in);
+			stamp(r, &s);
 			insn_bytes(r, &s, ip, len);
 			if (r->cfg->itrace.callchain)
 				fill_chain(r, &s);
@@ -365,11 +391,14 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 		rc = block_insns(r, ev, flags, to);
 	if (!rc && taken)
 		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
+	else if (ev->ninsn)
+		qtime(r, ev, ev->end_ip, 0, ev->tsc);
 	return rc;
 }
 
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
 {
+	r->qts = ev->est_tsc; /* perf's error path */
 	if (!r->want_err)
 		return 0;
 	struct hwprof_pt_sample s;
@@ -378,12 +407,13 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 	s.code = code;
 	s.ip = ev->ip;
 	s.offset = ev->offset;
-	stamp(&s, ev);
+	stamp(r, &s);
 	return emit(r, &s, NULL);
 }
 
 static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 {
+	qtime(r, ev, ev->ip, 0, ev->tsc);
 	if (!r->want_pwr)
 		return 0;
 	struct hwprof_pt_sample s;
@@ -396,7 +426,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
 	s.payload = ev->offset;
 	s.period = 1;
-	stamp(&s, ev);
+	stamp(r, &s);
 	return emit(r, &s, NULL);
 }
 
@@ -441,6 +471,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.skip = cfg->itrace.initial_skip;
 	r.thread_stack = cfg->thread_stack || cfg->itrace.callchain;
 	r.events = cfg->events ? cfg->events : &r.own_events;
+	r.timed = cfg->timed;
 	cbr_setup(&r, &cfg->flow);
 
 	struct hwprof_pt_flow *flow;
@@ -450,6 +481,15 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	struct hwprof_pt_event ev;
 	while (!rc && (rc = hwprof_pt_flow_next(flow, &ev)) == 1) {
 		rc = 0;
+		if (r.timed && !r.started) {
+			/* perf starts a queue at its first state with a time:
+			 * errors and states before it make no samples */
+			if (!ev.tsc || ev.type == HWPROF_PT_EV_ERROR || ev.type == HWPROF_PT_EV_OVF)
+				continue;
+			r.started = true;
+			r.qts = ev.tsc;
+			ev.est_tsc = ev.tsc;
+		}
 		switch (ev.type) {
 		case HWPROF_PT_EV_BLOCK:
 			rc = on_block(&r, &ev);

@@ -89,30 +89,58 @@ for c in "${cases[@]}"; do
   last=$data
 done
 
-# a trace perf decodes with timestamps (cap_user_time_zero): Z decodes it
-# without them like perf does; timed decoding is refused in one line
-if gcc -O0 -static -o "$TMP/tz" tests/data/pt/loops.c 2>/dev/null &&
-   "$emu" --timing --time-zero --long-tnt "$TMP/tz" "$TMP/tz" >/dev/null 2>&1; then
-  for it in bZ i1iZ crZ; do
-    perf script -i "$TMP/tz.data" --itrace=$it -F +flags,+insn >"$TMP/perf.out" 2>/dev/null
-    "$HWPROF" script -i "$TMP/tz.data" --itrace=$it -F +flags,+insn >"$TMP/ours.out" 2>"$TMP/ours.err"
+# traces perf decodes with timestamps (cap_user_time_zero): the sample
+# times come from perf's TSC/MTC/CYC estimate (MTC after CYC calibrates
+# the cycle time, trace begins take its instruction estimate), compared to
+# the nanosecond; Z decodes without them like perf does. Per program and
+# emulator variant, several --itrace sets. Timed traces of several threads
+# (perf interleaves them by time) are refused in one line.
+timed_cases=("loops tests/data/pt/loops.c -O0 -static|--long-tnt"
+             "jumps tests/data/pt/jumps.c -O0 -static|--noretcomp --psb 100"
+             "signals tests/data/pt/signals.c -O2|--psb 256"
+             "dl tests/data/pt/dl.c -O2|--long-tnt --defer-tip")
+for tc in "${timed_cases[@]}"; do
+  build=${tc%%|*} eopts=${tc#*|}
+  set -- $build
+  name=$1 src=$2; shift 2
+  if ! gcc "$@" -pthread -o "$TMP/tz_$name" "$src" -lm 2>/dev/null ||
+     ! "$emu" --timing --time-zero $eopts "$TMP/tz_$name" "$TMP/tz_$name" >/dev/null 2>&1; then
+    skip "timed trace $name (cannot build or emulate)"; continue
+  fi
+  for it in "b|--ns" "i1i|--ns" "cr|--ns" "i7ig|--ns" "b|" "bZ|" "i1iZ|" "crZ|"; do
+    iset=${it%%|*} extra=${it#*|}
+    perf script -i "$TMP/tz_$name.data" --itrace=$iset $extra -F +flags,+insn >"$TMP/perf.out" 2>/dev/null
+    "$HWPROF" script -i "$TMP/tz_$name.data" --itrace=$iset $extra -F +flags,+insn >"$TMP/ours.out" 2>"$TMP/ours.err"
     if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
-      pass "timed trace, --itrace=$it ($(wc -l <"$TMP/perf.out") lines)"
+      pass "timed trace $name ($eopts), --itrace=$iset $extra ($(wc -l <"$TMP/perf.out") lines)"
     else
-      fail "timed trace, --itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
+      fail "timed trace $name ($eopts), --itrace=$iset $extra: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
     fi
   done
-  "$HWPROF" script -i "$TMP/tz.data" --itrace=bZ -F +ipc >"$TMP/o" 2>"$TMP/e"; rc=$?
+  tz="$TMP/tz_$name.data"
+done
+if [ -n "${tz:-}" ]; then
+  "$HWPROF" script -i "$tz" --itrace=bZ -F +ipc >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
     pass "ipc with timing packets refused: $(cat "$TMP/e")"
   else
     fail "ipc with timing packets: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
   fi
-  "$HWPROF" script -i "$TMP/tz.data" --itrace=b >"$TMP/o" 2>"$TMP/e"; rc=$?
+fi
+if gcc -O0 -static -pthread -o "$TMP/tz_threads" tests/data/pt/threads.c 2>/dev/null &&
+   "$emu" --timing --time-zero "$TMP/tz_threads" "$TMP/tz_threads" >/dev/null 2>&1; then
+  "$HWPROF" script -i "$TMP/tz_threads.data" --itrace=b >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
-    pass "timed decoding refused: $(cat "$TMP/e")"
+    pass "timed decoding of several threads refused: $(cat "$TMP/e")"
   else
-    fail "timed decoding: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+    fail "timed decoding of several threads: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+  fi
+  perf script -i "$TMP/tz_threads.data" --itrace=bZ -F +flags >"$TMP/perf.out" 2>/dev/null
+  "$HWPROF" script -i "$TMP/tz_threads.data" --itrace=bZ -F +flags >"$TMP/ours.out" 2>"$TMP/ours.err"
+  if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+    pass "timed trace of several threads, --itrace=bZ ($(wc -l <"$TMP/perf.out") lines)"
+  else
+    fail "timed trace of several threads, --itrace=bZ: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ')"
   fi
 fi
 

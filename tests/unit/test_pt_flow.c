@@ -367,9 +367,11 @@ static void test_timing(void **state)
 	assert_true(hwprof_pt_encode_mtc(&t.enc, 0x48) > 0);    /* CTC + 16 */
 	ip(&t, HWPROF_PT_TIP, 0x1030);
 	pgd_noip(&t);
+	/* perf takes a first TSC only with the buffer's reference TSC */
 	struct hwprof_pt_flow_config cfg = { .mtc_freq = 3, .tsc_ctc_n = 10, .tsc_ctc_d = 2,
 					     .time_conv = { .time_shift = 1, .time_mult = 1,
-							    .time_zero = 1000 } };
+							    .time_zero = 1000 },
+					     .ref_tsc = 99000 };
 	struct out o;
 	decode(&t, &cfg, &o);
 	const struct hwprof_pt_event *e = find_ev(&o, HWPROF_PT_EV_ENABLE, 0);
@@ -381,6 +383,31 @@ static void test_timing(void **state)
 	assert_non_null(e);
 	assert_int_equal(e->tsc, 100000 - 4 + 80);
 	assert_int_equal(e->cyc, 7);
+
+	/* CYC between MTCs: an MTC after a CYC looks ahead to the next MTC
+	 * after a CYC for TSC ticks per cycle (40 ticks / 20 cycles = 2), and
+	 * later CYCs move the time by it */
+	t_init(&t);
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	assert_true(hwprof_pt_encode_tsc(&t.enc, 100000) > 0);
+	assert_true(hwprof_pt_encode_tma(&t.enc, 0x1230, 4) > 0);
+	pkt(&t, HWPROF_PT_MODE_EXEC, 64);
+	pkt(&t, HWPROF_PT_PSBEND, 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1020);
+	assert_true(hwprof_pt_encode_cyc(&t.enc, 10) > 0);
+	assert_true(hwprof_pt_encode_mtc(&t.enc, 0x47) > 0);    /* 100036 */
+	assert_true(hwprof_pt_encode_cyc(&t.enc, 5) > 0);       /* + 5 * 2 */
+	ip(&t, HWPROF_PT_TIP, 0x1030);
+	assert_true(hwprof_pt_encode_cyc(&t.enc, 15) > 0);
+	assert_true(hwprof_pt_encode_mtc(&t.enc, 0x48) > 0);    /* 100076 */
+	pgd_noip(&t);
+	decode(&t, &cfg, &o);
+	assert_true(o.nblk > 0);
+	assert_int_equal(o.blk[0].tsc, 100046);
+	e = find_ev(&o, HWPROF_PT_EV_DISABLE, 0);
+	assert_non_null(e);
+	assert_int_equal(e->tsc, 100076);
+	assert_int_equal(e->cyc, 30);
 
 	struct hwprof_pt_time_conv tc = { .time_shift = 10, .time_mult = 1 << 9, .time_zero = 5 };
 	assert_int_equal(hwprof_pt_tsc_to_perf_time(&tc, 1000), 5 + 500);
