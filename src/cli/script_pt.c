@@ -9,28 +9,19 @@
 
 #include "cli/cli.h"
 #include "cli/print_pt_samples.h"
+#include "cli/pt_feed.h"
 #include "cli/script_pt.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/intel_pt_synth.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/perfdata.h"
-#include "hwprof/perfdata_feat.h"
-#include "hwprof/regs.h"
 #include "util/bytes.h"
 
 #define AUXTRACE_INTEL_PT 1
-#define MAX_QUEUES 1024
 #define KERNEL_START 0xffff800000000000ULL
 #define PERF_TYPE_SYNTH 0x80000000u
 #define PT_CFG_PWR_EVT 0x10ULL          /* intel_pt config: power events */
 #define PT_CFG_EVENT_TRACE (1ULL << 31) /* intel_pt config: event trace */
-
-struct pt_queue {
-	uint8_t *buf;
-	size_t len, cap;
-	int32_t tid, cpu;
-	uint64_t ref;   /* the first buffer's reference TSC */
-};
 
 /* Symbol text of recent addresses: samples of a trace come back to the
  * same few thousand branch addresses over and over. */
@@ -49,16 +40,11 @@ struct script_pt {
 	struct hwprof_itrace_opts itrace;   /* effective */
 	FILE *f;
 	bool active, failed;
-	struct hwprof_pt_image *img;
-	struct hwprof_pt_synth_config cfg;
-	struct pt_queue *q;
-	size_t nq;
+	struct pt_feed feed;                /* configuration, image, queues */
 	struct pt_print_fmt fmt;
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	uint64_t nerrors;
 	uint64_t events;          /* samples so far, for s<N> across queues */
-	bool native;              /* the file's arch is this machine's: perf
-				   * then reads missing instruction bytes itself */
 	struct symc_entry *symc; /* for the queue being printed */
 };
 
@@ -85,6 +71,7 @@ int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwpro
 	if (!x->itrace.set && !x->itrace.dont_decode)
 		hwprof_itrace_opts_default(&x->itrace, true);
 	x->f = f;
+	pt_feed_init(&x->feed, x->h, &x->itrace);
 	*out = x;
 	return 0;
 }
@@ -93,12 +80,9 @@ void script_pt_free(struct script_pt *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->nq; i++)
-		free(x->q[i].buf);
-	free(x->q);
+	pt_feed_fini(&x->feed);
 	free(x->symc);
 	free(x->fmt.out);
-	hwprof_pt_image_free(x->img);
 	free(x);
 }
 
@@ -154,13 +138,13 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
-	if (!s->insn_len && s->ip && x->native) {
+	if (!s->insn_len && s->ip && x->feed.native) {
 		/* perf's script_fetch_insn(): the bytes at ip from the binary,
 		 * as long as they decode */
 		struct hwprof_pt_sample c = *s;
 		uint8_t b[16];
 		struct hwprof_pt_insn in;
-		int n = hwprof_pt_image_read(x->img, s->ip, b, sizeof(b));
+		int n = hwprof_pt_image_read(x->feed.img, s->ip, b, sizeof(b));
 		if (n > 0 && hwprof_pt_insn_decode(b, (size_t)n, s->ip, 64, &in) > 0) {
 			c.insn_len = in.len;
 			memcpy(c.insn, b, in.len);
@@ -206,73 +190,16 @@ static void synth_evsel(struct hwprof_evsel *e, const struct hwprof_evsel *pt, u
 /* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
 static int start(struct script_pt *x, const struct hwprof_record *rec)
 {
-	const uint8_t *d = rec->data;
-	if (rec->size < 16 + 9 * 8)
-		return fail(x, "intel_pt AUXTRACE_INFO record too short");
-	unsigned nr = (rec->size - 16) / 8;
-#define PRIV(i) ld64(d + 16 + (i) * 8)
-	uint64_t pmu_type = PRIV(0), cap_time_zero = PRIV(4), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
-	bool per_cpu = PRIV(9) != 0;
-	struct hwprof_pt_flow_config *fc = &x->cfg.flow;
-	fc->time_conv.time_shift = (uint16_t)PRIV(1);
-	fc->time_conv.time_mult = (uint32_t)PRIV(2);
-	fc->time_conv.time_zero = PRIV(3);
-	uint64_t mtc_bits = nr > 11 ? PRIV(11) : 0;
-	uint64_t cyc_bit = nr > 14 ? PRIV(14) : 0, mtc_bit = nr > 10 ? PRIV(10) : 0;
-	if (nr > 13) {
-		fc->tsc_ctc_n = (uint32_t)PRIV(12);
-		fc->tsc_ctc_d = (uint32_t)PRIV(13);
-	}
-	if (nr > 15)
-		fc->max_nonturbo_ratio = (unsigned)PRIV(15);
-#undef PRIV
-	const struct hwprof_evsel *pt = NULL;
-	bool timeless = true, have_time = true;
-	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(x->h); i++) {
-		const struct hwprof_evsel *e = hwprof_perfdata_evsel(x->h, i);
-		if (!(e->attr.sample_type & HWPROF_SAMPLE_TIME))
-			have_time = false;
-		if (!pt && e->attr.type == pmu_type && e->nr_ids)
-			pt = e;
-	}
-	if (!pt) /* perf says so only in its debug output and shows nothing */
+	const char *why = pt_feed_start(&x->feed, rec);
+	if (why)
+		return fail(x, why);
+	const struct hwprof_evsel *pt = x->feed.pt;
+	if (!x->feed.active)
 		return 0;
-	if (pt->attr.config & noretcomp_bit)
-		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
-	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
-	if (mtc_bits)
-		fc->mtc_freq = (unsigned)((pt->attr.config & mtc_bits) >> __builtin_ctzll(mtc_bits));
-	/* perf decodes without time unless the tsc bit is on, the kernel
-	 * gave time_zero (cap_user_time_zero) and every event samples time */
-	timeless = !tsc_bit || !(pt->attr.config & tsc_bit) || !cap_time_zero || !have_time ||
-		   x->itrace.timeless;
-	x->cfg.timed = !timeless;
-	if (per_cpu)
-		return fail(x, "Intel PT per-cpu traces are not supported yet (per-thread only)");
-	unsigned kinds;
-	const char *what;
-	if (hwprof_pt_synth_kinds(&x->itrace, &kinds, &what) < 0) {
-		char msg[160];
-		snprintf(msg, sizeof(msg), "--itrace option %s is not supported for Intel PT yet", what);
-		return fail(x, msg);
-	}
-	if (hwprof_pt_image_new(&x->img) < 0)
-		return fail(x, "out of memory");
-	const uint8_t *arch;
-	uint64_t arch_size;
-	if (hwprof_perfdata_feature(x->h, HWPROF_FEAT_ARCH, &arch, &arch_size, NULL) == 1 && arch_size > 4) {
-		char name[64];
-		size_t n = arch_size - 4 < sizeof(name) - 1 ? (size_t)arch_size - 4 : sizeof(name) - 1;
-		memcpy(name, arch + 4, n);
-		name[n] = 0;
-		enum hwprof_arch a = hwprof_arch_from_name(name);
-		x->native = a != HWPROF_ARCH_UNKNOWN && a == hwprof_arch_host();
-	}
-	x->cfg.itrace = x->itrace;
-	x->cfg.img = x->img;
-	x->cfg.events = &x->events;
-	x->cfg.emit = pt_emit;
-	x->cfg.ctx = x;
+	bool timeless = !x->feed.cfg.timed, per_cpu = x->feed.per_cpu;
+	x->feed.cfg.events = &x->events;
+	x->feed.cfg.emit = pt_emit;
+	x->feed.cfg.ctx = x;
 	/* perf adds its events in this order; the first of each output type
 	 * is checked against the fields like the file's events were */
 	if ((x->itrace.pwr_events && (pt->attr.config & PT_CFG_PWR_EVT)) ||
@@ -325,7 +252,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	x->fmt.fields_hw = checked[0] ? script_printer_fields(x->p, OT_HW) : 0;
 	/* IPC needs perf's cycle counting (CYC, or TSC/MTC with the core
 	 * ratio), not done yet; without timing packets perf prints no IPC */
-	if ((x->fmt.fields_hw & SFB(SF_IPC)) && (pt->attr.config & (cyc_bit | tsc_bit | mtc_bit)))
+	if ((x->fmt.fields_hw & SFB(SF_IPC)) && x->feed.timing_bits)
 		return fail(x, "field 'ipc' is not supported for Intel PT traces with timing packets yet");
 	x->fmt.fields_synth = checked[1] ? script_printer_fields(x->p, OT_SYNTH) : 0;
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
@@ -345,68 +272,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	x->fmt.ctx = x;
 	x->fmt.pad_dso = script_printer_pad_dso(x->p);
 	/* perf keeps the thread stack for the callindent column */
-	x->cfg.thread_stack = (x->fmt.fields_hw & SFB(SF_CALLINDENT)) != 0 || x->itrace.callchain;
-	return 0;
-}
-
-static int add_map(struct script_pt *x, const struct hwprof_record *rec)
-{
-	const uint8_t *d = rec->data;
-	size_t fo = rec->type == HWPROF_RECORD_MMAP ? 40 : 72;
-	if (rec->size <= fo)
-		return 0;
-	char file[4096];
-	size_t fl = strnlen((const char *)d + fo, rec->size - fo);
-	if (fl >= sizeof(file))
-		return 0;
-	memcpy(file, d + fo, fl);
-	file[fl] = 0;
-	/* code of files only: anonymous and special maps have no bytes here */
-	if (file[0] == '/' && hwprof_pt_image_add_file(x->img, file, ld64(d + 32), ld64(d + 24), ld64(d + 16)) ==
-				      -HWPROF_E_NOMEM)
-		return fail(x, "out of memory");
-	return 0;
-}
-
-static int add_buffer(struct script_pt *x, const struct hwprof_record *rec)
-{
-	if (rec->size < 48 || !rec->payload)
-		return 0;
-	const uint8_t *d = rec->data;
-	uint32_t idx = ld32(d + 32);
-	if (idx >= MAX_QUEUES) {
-		char msg[128];
-		snprintf(msg, sizeof(msg), "offset %#llx: AUXTRACE idx %u (more than %d queues)",
-			 (unsigned long long)rec->offset, idx, MAX_QUEUES);
-		return fail(x, msg);
-	}
-	if (idx >= x->nq) {
-		struct pt_queue *nq = realloc(x->q, (idx + 1) * sizeof(*nq));
-		if (!nq)
-			return fail(x, "out of memory");
-		memset(nq + x->nq, 0, (idx + 1 - x->nq) * sizeof(*nq));
-		x->q = nq;
-		x->nq = idx + 1;
-	}
-	struct pt_queue *q = &x->q[idx];
-	if (!q->len) {
-		q->tid = (int32_t)ld32(d + 36);
-		q->cpu = (int32_t)ld32(d + 40);
-		q->ref = ld64(d + 24);
-	}
-	size_t n = (size_t)rec->payload_size;
-	if (q->len + n > q->cap) {
-		size_t c = q->cap ? q->cap : 1 << 16;
-		while (c < q->len + n)
-			c *= 2;
-		uint8_t *b = realloc(q->buf, c);
-		if (!b)
-			return fail(x, "out of memory");
-		q->buf = b;
-		q->cap = c;
-	}
-	memcpy(q->buf + q->len, rec->payload, n);
-	q->len += n;
+	x->feed.cfg.thread_stack = (x->fmt.fields_hw & SFB(SF_CALLINDENT)) != 0 || x->itrace.callchain;
 	return 0;
 }
 
@@ -423,15 +289,8 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 	}
 	if (!x->active)
 		return 0;
-	switch (rec->type) {
-	case HWPROF_RECORD_MMAP:
-	case HWPROF_RECORD_MMAP2:
-		return add_map(x, rec);
-	case HWPROF_RECORD_AUXTRACE:
-		return add_buffer(x, rec);
-	default:
-		return 0;
-	}
+	const char *why = pt_feed_record(&x->feed, rec);
+	return why ? fail(x, why) : 0;
 }
 
 int script_pt_flush(struct script_pt *x)
@@ -440,17 +299,15 @@ int script_pt_flush(struct script_pt *x)
 		return 1;
 	if (!x->active)
 		return 0;
-	size_t used = 0;
-	for (size_t i = 0; i < x->nq; i++)
-		used += x->q[i].len != 0;
+	size_t used = pt_feed_queues_used(&x->feed);
 	/* perf interleaves the samples of several queues by their times as
 	 * it goes through the file's events; with one queue, order is the
 	 * queue's own */
-	if (x->cfg.timed && used > 1)
+	if (x->feed.cfg.timed && used > 1)
 		return fail(x, "Intel PT traces of several threads decoded with timestamps are not supported "
 			       "yet; --itrace=...Z decodes them without timestamps");
-	for (size_t i = 0; i < x->nq; i++) {
-		struct pt_queue *q = &x->q[i];
+	for (size_t i = 0; i < x->feed.nq; i++) {
+		struct pt_queue *q = &x->feed.q[i];
 		if (!q->len)
 			continue;
 		x->fmt.tid = q->tid;
@@ -466,8 +323,8 @@ int script_pt_flush(struct script_pt *x)
 				x->symc[k].len = 0;
 		if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 			x->fmt.name_width = script_printer_name_width(x->p);
-		x->cfg.flow.ref_tsc = q->ref;
-		int rc = hwprof_pt_synth_queue(&x->cfg, q->buf, q->len);
+		x->feed.cfg.flow.ref_tsc = q->ref;
+		int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
 		if (rc == -HWPROF_E_UNSUPPORTED)
 			return fail(x, "Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
 				       "packets, whose samples are not supported yet (leave out x / w / p / I)");

@@ -1,0 +1,180 @@
+/* Intel PT input for script and report (see pt_feed.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/pt_feed.h"
+#include "hwprof/intel_pt_flow.h"
+#include "hwprof/perfdata_feat.h"
+#include "hwprof/regs.h"
+#include "util/bytes.h"
+
+#define MAX_QUEUES 1024
+
+void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, const struct hwprof_itrace_opts *itrace)
+{
+	memset(f, 0, sizeof(*f));
+	f->h = h;
+	f->itrace = *itrace;
+}
+
+void pt_feed_fini(struct pt_feed *f)
+{
+	for (size_t i = 0; i < f->nq; i++)
+		free(f->q[i].buf);
+	free(f->q);
+	hwprof_pt_image_free(f->img);
+	memset(f, 0, sizeof(*f));
+}
+
+/* perf 6.1's intel_pt_process_auxtrace_info() */
+const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
+{
+	const uint8_t *d = rec->data;
+	if (rec->size < 16 + 9 * 8)
+		return "intel_pt AUXTRACE_INFO record too short";
+	unsigned nr = (rec->size - 16) / 8;
+#define PRIV(i) ld64(d + 16 + (i) * 8)
+	uint64_t pmu_type = PRIV(0), cap_time_zero = PRIV(4), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
+	f->per_cpu = PRIV(9) != 0;
+	struct hwprof_pt_flow_config *fc = &f->cfg.flow;
+	fc->time_conv.time_shift = (uint16_t)PRIV(1);
+	fc->time_conv.time_mult = (uint32_t)PRIV(2);
+	fc->time_conv.time_zero = PRIV(3);
+	uint64_t mtc_bits = nr > 11 ? PRIV(11) : 0;
+	uint64_t cyc_bit = nr > 14 ? PRIV(14) : 0, mtc_bit = nr > 10 ? PRIV(10) : 0;
+	if (nr > 13) {
+		fc->tsc_ctc_n = (uint32_t)PRIV(12);
+		fc->tsc_ctc_d = (uint32_t)PRIV(13);
+	}
+	if (nr > 15)
+		fc->max_nonturbo_ratio = (unsigned)PRIV(15);
+#undef PRIV
+	bool have_time = true;
+	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(f->h); i++) {
+		const struct hwprof_evsel *e = hwprof_perfdata_evsel(f->h, i);
+		if (!(e->attr.sample_type & HWPROF_SAMPLE_TIME))
+			have_time = false;
+		if (!f->pt && e->attr.type == pmu_type && e->nr_ids)
+			f->pt = e;
+	}
+	if (!f->pt) /* perf says so only in its debug output and shows nothing */
+		return NULL;
+	uint64_t config = f->pt->attr.config;
+	f->timing_bits = config & (cyc_bit | tsc_bit | mtc_bit);
+	if (config & noretcomp_bit)
+		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
+	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
+	if (mtc_bits)
+		fc->mtc_freq = (unsigned)((config & mtc_bits) >> __builtin_ctzll(mtc_bits));
+	/* perf decodes without time unless the tsc bit is on, the kernel
+	 * gave time_zero (cap_user_time_zero) and every event samples time */
+	f->cfg.timed = tsc_bit && (config & tsc_bit) && cap_time_zero && have_time && !f->itrace.timeless;
+	if (f->per_cpu)
+		return "Intel PT per-cpu traces are not supported yet (per-thread only)";
+	unsigned kinds;
+	const char *what;
+	if (hwprof_pt_synth_kinds(&f->itrace, &kinds, &what) < 0) {
+		snprintf(f->msg, sizeof(f->msg), "--itrace option %s is not supported for Intel PT yet", what);
+		return f->msg;
+	}
+	if (hwprof_pt_image_new(&f->img) < 0)
+		return "out of memory";
+	const uint8_t *arch;
+	uint64_t arch_size;
+	if (hwprof_perfdata_feature(f->h, HWPROF_FEAT_ARCH, &arch, &arch_size, NULL) == 1 && arch_size > 4) {
+		char name[64];
+		size_t n = arch_size - 4 < sizeof(name) - 1 ? (size_t)arch_size - 4 : sizeof(name) - 1;
+		memcpy(name, arch + 4, n);
+		name[n] = 0;
+		enum hwprof_arch a = hwprof_arch_from_name(name);
+		f->native = a != HWPROF_ARCH_UNKNOWN && a == hwprof_arch_host();
+	}
+	f->cfg.itrace = f->itrace;
+	f->cfg.img = f->img;
+	f->active = true;
+	return NULL;
+}
+
+static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
+{
+	const uint8_t *d = rec->data;
+	size_t fo = rec->type == HWPROF_RECORD_MMAP ? 40 : 72;
+	if (rec->size <= fo)
+		return NULL;
+	char file[4096];
+	size_t fl = strnlen((const char *)d + fo, rec->size - fo);
+	if (fl >= sizeof(file))
+		return NULL;
+	memcpy(file, d + fo, fl);
+	file[fl] = 0;
+	/* code of files only: anonymous and special maps have no bytes here */
+	if (file[0] == '/' && hwprof_pt_image_add_file(f->img, file, ld64(d + 32), ld64(d + 24), ld64(d + 16)) ==
+				      -HWPROF_E_NOMEM)
+		return "out of memory";
+	return NULL;
+}
+
+static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec)
+{
+	if (rec->size < 48 || !rec->payload)
+		return NULL;
+	const uint8_t *d = rec->data;
+	uint32_t idx = ld32(d + 32);
+	if (idx >= MAX_QUEUES) {
+		snprintf(f->msg, sizeof(f->msg), "offset %#llx: AUXTRACE idx %u (more than %d queues)",
+			 (unsigned long long)rec->offset, idx, MAX_QUEUES);
+		return f->msg;
+	}
+	if (idx >= f->nq) {
+		struct pt_queue *nq = realloc(f->q, (idx + 1) * sizeof(*nq));
+		if (!nq)
+			return "out of memory";
+		memset(nq + f->nq, 0, (idx + 1 - f->nq) * sizeof(*nq));
+		f->q = nq;
+		f->nq = idx + 1;
+	}
+	struct pt_queue *q = &f->q[idx];
+	if (!q->len) {
+		q->ref = ld64(d + 24);
+		q->tid = (int32_t)ld32(d + 36);
+		q->cpu = (int32_t)ld32(d + 40);
+	}
+	size_t n = (size_t)rec->payload_size;
+	if (q->len + n > q->cap) {
+		size_t c = q->cap ? q->cap : 1 << 16;
+		while (c < q->len + n)
+			c *= 2;
+		uint8_t *b = realloc(q->buf, c);
+		if (!b)
+			return "out of memory";
+		q->buf = b;
+		q->cap = c;
+	}
+	memcpy(q->buf + q->len, rec->payload, n);
+	q->len += n;
+	return NULL;
+}
+
+const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec)
+{
+	if (!f->active)
+		return NULL;
+	switch (rec->type) {
+	case HWPROF_RECORD_MMAP:
+	case HWPROF_RECORD_MMAP2:
+		return add_map(f, rec);
+	case HWPROF_RECORD_AUXTRACE:
+		return add_buffer(f, rec);
+	default:
+		return NULL;
+	}
+}
+
+size_t pt_feed_queues_used(const struct pt_feed *f)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->nq; i++)
+		n += f->q[i].len != 0;
+	return n;
+}

@@ -1,0 +1,51 @@
+/* What hwprof script and hwprof report share to decode Intel PT data in a
+ * perf.data: the AUXTRACE_INFO record read as perf 6.1's
+ * intel_pt_process_auxtrace_info() reads it (decoder configuration, the
+ * intel_pt event, timed or timeless decoding), the code image from
+ * MMAP/MMAP2 records, and the trace buffers gathered per queue (the
+ * AUXTRACE record's idx). The caller then runs the library's synthesis
+ * over each queue. */
+#ifndef HWPROF_CLI_PT_FEED_H
+#define HWPROF_CLI_PT_FEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/intel_pt_synth.h"
+#include "hwprof/itrace.h"
+#include "hwprof/perfdata.h"
+
+struct pt_queue {
+	uint8_t *buf;
+	size_t len, cap;
+	int32_t tid, cpu;
+	uint64_t ref;   /* the first buffer's reference TSC */
+};
+
+struct pt_feed {
+	struct hwprof_perfdata *h;
+	struct hwprof_itrace_opts itrace;   /* effective */
+	struct hwprof_pt_synth_config cfg;  /* flow configuration, image, timed */
+	struct hwprof_pt_image *img;
+	const struct hwprof_evsel *pt;      /* the intel_pt event (NULL: none) */
+	bool active;                        /* started with an intel_pt event */
+	bool per_cpu;
+	bool native;                        /* the file's arch is this machine's */
+	uint64_t timing_bits;               /* config bits of tsc, mtc and cyc */
+	struct pt_queue *q;
+	size_t nq;
+	char msg[192];
+};
+
+void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, const struct hwprof_itrace_opts *itrace);
+void pt_feed_fini(struct pt_feed *f);
+/* An intel_pt AUXTRACE_INFO record. Returns NULL, or why decoding cannot
+ * go on (one line). f->active tells whether there is anything to decode. */
+const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec);
+/* MMAP, MMAP2 and AUXTRACE records (others are ignored). NULL or why not. */
+const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec);
+/* Queues holding trace data. */
+size_t pt_feed_queues_used(const struct pt_feed *f);
+
+#endif
