@@ -153,7 +153,8 @@ enum hwprof_pt_ev_type {
 	HWPROF_PT_EV_TRACESTOP,
 	HWPROF_PT_EV_ERROR,      /* err: -HWPROF_E_*, code: HWPROF_PT_ERR_*,
 				  * offset: trace offset; decoding resumes at
-				  * the next PSB */
+				  * the next PSB; ninsn: instructions walked
+				  * that no BLOCK has (the branch that failed) */
 	HWPROF_PT_EV_PSB,        /* a PSB+ (offset: the PSB's); ip: its FUP, where
 				  * the walk reached it, 0 when tracing was off
 				  * or at a synchronisation */

@@ -40,6 +40,7 @@ static void usage(FILE *f)
 		   "        --children        accumulate callchains of children and show total overhead as well\n"
 		   "        --no-children     do not accumulate callchains of children\n"
 		   "        --itrace[=<opts>] Instruction Tracing options for Arm SPE (i[period] b f m t a M g)\n"
+		   "                          and Intel PT (i<N>i b c r e s Z)\n"
 		   "        --no-itrace       do not decode AUX trace data\n"
 		   "        --header          show the data header\n"
 		   "        --header-only     show only the data header\n"
@@ -260,7 +261,7 @@ static void print_elided(const enum hwprof_hist_key *k, const char **val, size_t
 		printf("# %s: %s\n", k[i] == HWPROF_HK_COMM ? "comm" : k[i] == HWPROF_HK_DSO ? "dso" : "symbol", val[i]);
 }
 
-static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE (Intel PT), which report "
+static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE and Intel PT, which report "
 			      "does not decode in this build; use 'hwprof report -D'";
 
 static int report_stdio(const struct report_args *a, bool full)

@@ -178,3 +178,31 @@ size_t pt_feed_queues_used(const struct pt_feed *f)
 		n += f->q[i].len != 0;
 	return n;
 }
+
+void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32_t type, uint64_t config)
+{
+	memset(e, 0, sizeof(*e));
+	e->attr.type = type;
+	e->attr.config = config;
+	e->attr.sample_period = 1;
+	uint64_t st = f->pt->attr.sample_type | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_PERIOD;
+	if (f->cfg.timed)
+		st |= HWPROF_SAMPLE_TIME;
+	else
+		st &= ~HWPROF_SAMPLE_TIME;
+	if (!f->per_cpu)
+		st &= ~HWPROF_SAMPLE_CPU;
+	if (type == 0 && config == 4 /* branch-instructions */)
+		st |= HWPROF_SAMPLE_ADDR;
+	/* after instructions perf drops PERIOD; its PERF_TYPE_SYNTH events
+	 * carry RAW */
+	if (type != 0 || config != 1)
+		st &= ~HWPROF_SAMPLE_PERIOD;
+	if (type == PT_FEED_TYPE_SYNTH)
+		st |= HWPROF_SAMPLE_RAW;
+	e->attr.sample_type = st;
+	const uint64_t excl = 1ULL << HWPROF_ATTR_EXCLUDE_USER | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
+			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |
+			      1ULL << HWPROF_ATTR_EXCLUDE_GUEST;
+	e->attr.flags = f->pt->attr.flags & excl;
+}

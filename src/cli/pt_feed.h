@@ -45,6 +45,11 @@ void pt_feed_fini(struct pt_feed *f);
 const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec);
 /* MMAP, MMAP2 and AUXTRACE records (others are ignored). NULL or why not. */
 const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec);
+/* perf's synthesized event (type, config: 0/4 branches, 0/1 instructions,
+ * PERF_TYPE_SYNTH/n) for the intel_pt event: sample type and exclusions
+ * derived from it, as perf 6.1's intel_pt_synth_events() does. */
+#define PT_FEED_TYPE_SYNTH 0x80000000u
+void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32_t type, uint64_t config);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/report_run.h"
+#include "cli/report_pt.h"
 #include "cli/report_spe.h"
 #include "cli/kmap.h"
 #include "hwprof/perfdata_feat.h"
@@ -185,13 +186,16 @@ int report_run_add_event(struct report_run *r, const char *name)
 
 int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace)
 {
-	return report_spe_new(&r->spe, r, itrace);
+	int rc = report_spe_new(&r->spe, r, itrace);
+	return rc < 0 ? rc : report_pt_new(&r->pt, r, itrace);
 }
 
 void report_run_fini(struct report_run *r)
 {
 	report_spe_free(r->spe);
 	r->spe = NULL;
+	report_pt_free(r->pt);
+	r->pt = NULL;
 	free(r->names);
 	for (size_t i = 0; i < r->nr_dsos; i++)
 		free((char *)r->dso_names[i]);
@@ -461,14 +465,17 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 		if (ev.rec.type == HWPROF_RECORD_MMAP || ev.rec.type == HWPROF_RECORD_MMAP2) {
 			if (note_mmap(r, &ev.rec) < 0)
 				return -HWPROF_E_NOMEM;
+			if (r->pt && report_pt_event(r->pt, &ev) < 0)
+				return -HWPROF_E_INVAL; /* message printed */
 			continue;
 		}
 		if (r->spe) {
 			int e = report_spe_event(r->spe, &ev);
-			if (e > 0)
-				return -HWPROF_E_UNSUPPORTED; /* AUX data other than SPE */
-			if (e < 0)
+			int p = r->pt ? report_pt_event(r->pt, &ev) : 1;
+			if (e < 0 || p < 0)
 				return -HWPROF_E_INVAL; /* message printed */
+			if (e > 0 && p > 0)
+				return -HWPROF_E_UNSUPPORTED; /* AUX data other than SPE or PT */
 		} else if (ev.rec.type == HWPROF_RECORD_AUXTRACE_INFO) {
 			return -HWPROF_E_UNSUPPORTED; /* pipe streams say it here */
 		}
@@ -485,6 +492,8 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 	if (rc < 0)
 		return rc;
 	if (r->spe && report_spe_flush(r->spe) < 0)
+		return -HWPROF_E_INVAL;
+	if (r->pt && report_pt_flush(r->pt) < 0)
 		return -HWPROF_E_INVAL;
 	for (uint32_t i = 0; i < r->nr_hists; i++) {
 		int e = hwprof_hist_finish(r->hists[i]);

@@ -28,6 +28,7 @@ struct report_run {
 	const char **names;            /* per histogram: a synthesized event's
 	                                * name, NULL for the file's events */
 	struct report_spe *spe;        /* Arm SPE synthesis, or NULL */
+	struct report_pt *pt;          /* Intel PT synthesis, or NULL */
 	enum hwprof_hist_key sort[HWPROF_HK_NR * 2];
 	size_t nr_sort;
 	/* call graphs: chains resolved and kept per entry */

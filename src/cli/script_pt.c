@@ -19,7 +19,6 @@
 
 #define AUXTRACE_INTEL_PT 1
 #define KERNEL_START 0xffff800000000000ULL
-#define PERF_TYPE_SYNTH 0x80000000u
 #define PT_CFG_PWR_EVT 0x10ULL          /* intel_pt config: power events */
 #define PT_CFG_EVENT_TRACE (1ULL << 31) /* intel_pt config: event trace */
 
@@ -158,35 +157,6 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 
 /* The synthesized event as perf adds it: the PT event's sample_type and
  * exclude bits, TIME only when timed, CPU only with per-cpu buffers. */
-static void synth_evsel(struct hwprof_evsel *e, const struct hwprof_evsel *pt, uint32_t type, uint64_t config,
-			bool timeless, bool per_cpu)
-{
-	memset(e, 0, sizeof(*e));
-	e->attr.type = type;
-	e->attr.config = config;
-	e->attr.sample_period = 1;
-	uint64_t st = pt->attr.sample_type | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_PERIOD;
-	if (timeless)
-		st &= ~HWPROF_SAMPLE_TIME;
-	else
-		st |= HWPROF_SAMPLE_TIME;
-	if (!per_cpu)
-		st &= ~HWPROF_SAMPLE_CPU;
-	if (type == 0 && config == 4 /* branch-instructions */)
-		st |= HWPROF_SAMPLE_ADDR;
-	/* after instructions perf drops PERIOD; its PERF_TYPE_SYNTH events
-	 * carry RAW */
-	if (type != 0 || config != 1)
-		st &= ~HWPROF_SAMPLE_PERIOD;
-	if (type == PERF_TYPE_SYNTH)
-		st |= HWPROF_SAMPLE_RAW;
-	e->attr.sample_type = st;
-	const uint64_t excl = 1ULL << HWPROF_ATTR_EXCLUDE_USER | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
-			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |
-			      1ULL << HWPROF_ATTR_EXCLUDE_GUEST;
-	e->attr.flags = pt->attr.flags & excl;
-}
-
 /* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
 static int start(struct script_pt *x, const struct hwprof_record *rec)
 {
@@ -196,7 +166,6 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	const struct hwprof_evsel *pt = x->feed.pt;
 	if (!x->feed.active)
 		return 0;
-	bool timeless = !x->feed.cfg.timed, per_cpu = x->feed.per_cpu;
 	x->feed.cfg.events = &x->events;
 	x->feed.cfg.emit = pt_emit;
 	x->feed.cfg.ctx = x;
@@ -214,9 +183,9 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		{ x->itrace.branches, 0, 4, HWPROF_PT_SAMPLE_BRANCHES, NULL },
 		{ x->itrace.instructions, 0, 1, HWPROF_PT_SAMPLE_INSTRUCTIONS, NULL },
 		{ x->itrace.transactions, 0, 1, -1, "transactions" },
-		{ x->itrace.ptwrites, PERF_TYPE_SYNTH, 0, -1, "ptwrite" },
-		{ x->itrace.pwr_events, PERF_TYPE_SYNTH, 4, HWPROF_PT_SAMPLE_CBR, "cbr" },
-		{ x->itrace.pwr_events, PERF_TYPE_SYNTH, 5, HWPROF_PT_SAMPLE_PSB, "psb" },
+		{ x->itrace.ptwrites, PT_FEED_TYPE_SYNTH, 0, -1, "ptwrite" },
+		{ x->itrace.pwr_events, PT_FEED_TYPE_SYNTH, 4, HWPROF_PT_SAMPLE_CBR, "cbr" },
+		{ x->itrace.pwr_events, PT_FEED_TYPE_SYNTH, 5, HWPROF_PT_SAMPLE_PSB, "psb" },
 	};
 	bool checked[2] = { false, false };
 	x->active = true;
@@ -225,12 +194,12 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 			continue;
 		struct hwprof_evsel e;
 		char buf[64];
-		synth_evsel(&e, pt, evs[i].type, evs[i].config, timeless, per_cpu);
+		pt_feed_synth_evsel(&x->feed, &e, evs[i].type, evs[i].config);
 		const char *name = evs[i].name ? evs[i].name : hwprof_evsel_name(&e, buf, sizeof(buf));
 		script_printer_add_event_name(x->p, name);
 		if (evs[i].kind >= 0)
 			snprintf(x->names[evs[i].kind], sizeof(x->names[0]), "%s", name);
-		bool synth = evs[i].type == PERF_TYPE_SYNTH;
+		bool synth = evs[i].type == PT_FEED_TYPE_SYNTH;
 		if (checked[synth])
 			continue;
 		checked[synth] = true;

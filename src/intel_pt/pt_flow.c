@@ -1126,8 +1126,10 @@ unresolved:
 	/* the error is at the branch that could not be resolved */
 	for (unsigned i = q0; i < f->qn; i++) {
 		struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
-		if (x->type == HWPROF_PT_EV_ERROR)
+		if (x->type == HWPROF_PT_EV_ERROR) {
 			x->ip = f->resync_ip = b->end_ip;
+			x->ninsn = 1; /* the branch: walked, in no block */
+		}
 	}
 	/* the instructions before the unresolved branch did run: report them
 	 * ahead of the error */

@@ -399,6 +399,13 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
 {
 	r->qts = ev->est_tsc; /* perf's error path */
+	/* perf counts a branch it failed at into the periods; a sample due
+	 * there is lost with the error */
+	for (uint32_t i = 0; i < ev->ninsn; i++) {
+		r->tot++;
+		if (--r->left == 0)
+			r->left = r->period;
+	}
 	if (!r->want_err)
 		return 0;
 	struct hwprof_pt_sample s;

@@ -1,0 +1,150 @@
+/* hwprof report over Intel PT data (see report_pt.h). Like perf 6.1, the
+ * synthesized events are added at the AUXTRACE_INFO record (branches, then
+ * instructions); each sample counts at its ip (a branch at its source)
+ * with its period, in the user or kernel space its address is in. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/pt_feed.h"
+#include "cli/report_pt.h"
+#include "cli/report_run.h"
+#include "hwprof/intel_pt_synth.h"
+#include "hwprof/perf_event.h"
+#include "hwprof/perfdata.h"
+#include "util/bytes.h"
+
+#define AUXTRACE_INTEL_PT 1
+#define KERNEL_START (1ULL << 63) /* perf's for x86_64 */
+
+struct report_pt {
+	struct report_run *r;
+	struct hwprof_session *s;
+	struct pt_feed feed;
+	uint32_t hist[2];          /* histogram of branches, instructions */
+	char names[2][64];
+	int32_t pid, tid, cpu;     /* of the queue being decoded */
+	uint64_t events, nerrors;
+	bool started;
+};
+
+int report_pt_new(struct report_pt **out, struct report_run *r, const struct hwprof_itrace_opts *itrace)
+{
+	struct report_pt *x = calloc(1, sizeof(*x));
+	if (!x)
+		return -HWPROF_E_NOMEM;
+	x->r = r;
+	x->s = r->s;
+	pt_feed_init(&x->feed, hwprof_session_data(r->s), itrace);
+	*out = x;
+	return 0;
+}
+
+void report_pt_free(struct report_pt *x)
+{
+	if (!x)
+		return;
+	pt_feed_fini(&x->feed);
+	free(x);
+}
+
+static int fail(const char *msg)
+{
+	fflush(stdout);
+	cli_error("report", "%s", msg);
+	return -1;
+}
+
+static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
+{
+	struct report_pt *x = ctx;
+	if (s->kind == HWPROF_PT_SAMPLE_ERROR) {
+		x->nerrors++;
+		return 0;
+	}
+	if (s->kind != HWPROF_PT_SAMPLE_BRANCHES && s->kind != HWPROF_PT_SAMPLE_INSTRUCTIONS)
+		return 0;
+	unsigned mode = s->ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	uint32_t h = x->hist[s->kind == HWPROF_PT_SAMPLE_INSTRUCTIONS];
+	int rc = report_run_add(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, s->period, NULL);
+	return rc < 0 ? rc : 0;
+}
+
+/* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
+static int start(struct report_pt *x, const struct hwprof_record *rec)
+{
+	const struct hwprof_itrace_opts *it = &x->feed.itrace;
+	if (!it->set)
+		return fail("Intel PT: perf report's default --itrace (instruction samples every 100 us of "
+			    "trace time, with callchains) is not supported yet; give --itrace with an "
+			    "instruction period (e.g. --itrace=i1000i) or branches (--itrace=b)");
+	if (it->callchain || it->add_callchain || it->last_branch || it->add_last_branch)
+		return fail("Intel PT: --itrace callchains and last-branch stacks (g, G, l, L) are not "
+			    "supported by report yet");
+	if (it->pwr_events || it->ptwrites || it->transactions || it->intr_events || it->other_events)
+		return fail("Intel PT: report makes branch and instruction samples only; leave out p, w, x, "
+			    "I and o from --itrace");
+	const char *why = pt_feed_start(&x->feed, rec);
+	if (why)
+		return fail(why);
+	if (!x->feed.active)
+		return 0;
+	x->feed.cfg.emit = pt_emit;
+	x->feed.cfg.ctx = x;
+	x->feed.cfg.events = &x->events;
+	struct { bool on; uint64_t config; } evs[2] = { { it->branches, 4 }, { it->instructions, 1 } };
+	for (int i = 0; i < 2; i++) {
+		if (!evs[i].on)
+			continue;
+		struct hwprof_evsel e;
+		pt_feed_synth_evsel(&x->feed, &e, 0, evs[i].config);
+		hwprof_evsel_name(&e, x->names[i], sizeof(x->names[i]));
+		int idx = report_run_add_event(x->r, x->names[i]);
+		if (idx < 0)
+			return fail("out of memory");
+		x->hist[i] = (uint32_t)idx;
+	}
+	x->started = true;
+	return 0;
+}
+
+int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
+{
+	const struct hwprof_record *rec = &ev->rec;
+	if (rec->type == HWPROF_RECORD_AUXTRACE_INFO) {
+		if (rec->size < 16 || ld32(rec->data + 8) != AUXTRACE_INTEL_PT)
+			return 1;
+		if (x->started || x->feed.itrace.dont_decode)
+			return 0;
+		return start(x, rec);
+	}
+	const char *why = pt_feed_record(&x->feed, rec);
+	return why ? fail(why) : 0;
+}
+
+int report_pt_flush(struct report_pt *x)
+{
+	if (!x->feed.active)
+		return 0;
+	for (size_t i = 0; i < x->feed.nq; i++) {
+		struct pt_queue *q = &x->feed.q[i];
+		if (!q->len)
+			continue;
+		x->tid = q->tid;
+		x->pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
+		x->cpu = q->cpu;
+		x->feed.cfg.flow.ref_tsc = q->ref;
+		int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
+		if (rc == -HWPROF_E_UNSUPPORTED)
+			return fail("Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
+				    "packets, whose samples are not supported yet");
+		if (rc < 0)
+			return fail(hwprof_strerror(rc));
+	}
+	if (x->nerrors) {
+		fflush(stdout);
+		fprintf(stderr, "Warning:\n%llu instruction trace errors\n", (unsigned long long)x->nerrors);
+	}
+	return 0;
+}
