@@ -120,6 +120,13 @@ struct hwprof_pt_synth_config {
 					     * queues (NULL: counted per run) */
 	hwprof_pt_emit_fn emit;             /* a non-zero return stops the run */
 	void *ctx;
+	/* Timed decoding: called at each decoder state perf's run loop checks
+	 * against its scheduler's limit, with perf's queue time, before the
+	 * state's samples. A scheduler interleaving queues by time may hold
+	 * the run there (the call returns when it may go on). Non-zero stops
+	 * the run and is returned. NULL: no gate. */
+	int (*gate)(void *gate_ctx, uint64_t tsc);
+	void *gate_ctx;
 };
 
 /* Which sample kinds the options ask for (bit per kind). Returns

@@ -23,6 +23,7 @@ void pt_feed_fini(struct pt_feed *f)
 	for (size_t i = 0; i < f->nq; i++)
 		free(f->q[i].buf);
 	free(f->q);
+	free(f->limits);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
 }
@@ -205,4 +206,25 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
 			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |
 			      1ULL << HWPROF_ATTR_EXCLUDE_GUEST;
 	e->attr.flags = f->pt->attr.flags & excl;
+}
+
+int pt_feed_note_time(struct pt_feed *f, const struct hwprof_event *ev)
+{
+	const struct hwprof_pt_time_conv *tc = &f->cfg.flow.time_conv;
+	if (!f->active || !f->cfg.timed || ev->rec.type >= HWPROF_RECORD_USER_TYPE_START || ev->parse_err < 0 ||
+	    !(ev->sample.sample_type & HWPROF_SAMPLE_TIME) || !ev->sample.time || ev->sample.time == UINT64_MAX ||
+	    !tc->time_mult)
+		return 0;
+	if (f->nlimits == f->caplimits) {
+		size_t c = f->caplimits ? 2 * f->caplimits : 1024;
+		uint64_t *n = realloc(f->limits, c * sizeof(*n));
+		if (!n)
+			return -HWPROF_E_NOMEM;
+		f->limits = n;
+		f->caplimits = c;
+	}
+	/* perf_time_to_tsc() */
+	uint64_t t = ev->sample.time - tc->time_zero, quot = t / tc->time_mult, rem = t % tc->time_mult;
+	f->limits[f->nlimits++] = (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;
+	return 0;
 }

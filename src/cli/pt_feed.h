@@ -15,6 +15,7 @@
 #include "hwprof/intel_pt_synth.h"
 #include "hwprof/itrace.h"
 #include "hwprof/perfdata.h"
+#include "hwprof/session.h"
 
 struct pt_queue {
 	uint8_t *buf;
@@ -35,6 +36,8 @@ struct pt_feed {
 	uint64_t timing_bits;               /* config bits of tsc, mtc and cyc */
 	struct pt_queue *q;
 	size_t nq;
+	uint64_t *limits;        /* timed: TSC times of the file's kernel records */
+	size_t nlimits, caplimits;
 	char msg[192];
 };
 
@@ -50,6 +53,10 @@ const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec);
  * derived from it, as perf 6.1's intel_pt_synth_events() does. */
 #define PT_FEED_TYPE_SYNTH 0x80000000u
 void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32_t type, uint64_t config);
+/* Every event after the start: perf runs its queues up to the time of
+ * each kernel record (timed decoding); kept for pt_sched_run(). Returns 0
+ * or -HWPROF_E_NOMEM. */
+int pt_feed_note_time(struct pt_feed *f, const struct hwprof_event *ev);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

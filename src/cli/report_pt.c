@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/pt_feed.h"
+#include "cli/pt_sched.h"
 #include "cli/report_pt.h"
 #include "cli/report_run.h"
 #include "hwprof/intel_pt_synth.h"
@@ -120,27 +121,48 @@ int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 		return start(x, rec);
 	}
 	const char *why = pt_feed_record(&x->feed, rec);
-	return why ? fail(why) : 0;
+	if (why)
+		return fail(why);
+	return pt_feed_note_time(&x->feed, ev) < 0 ? fail("out of memory") : 0;
+}
+
+static void select_queue(void *ctx, size_t i)
+{
+	struct report_pt *x = ctx;
+	struct pt_queue *q = &x->feed.q[i];
+	x->tid = q->tid;
+	x->pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
+	x->cpu = q->cpu;
+}
+
+static int synth_failed(int rc)
+{
+	if (rc == -HWPROF_E_UNSUPPORTED)
+		return fail("Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
+			    "packets, whose samples are not supported yet");
+	return fail(hwprof_strerror(rc));
 }
 
 int report_pt_flush(struct report_pt *x)
 {
 	if (!x->feed.active)
 		return 0;
-	for (size_t i = 0; i < x->feed.nq; i++) {
-		struct pt_queue *q = &x->feed.q[i];
-		if (!q->len)
-			continue;
-		x->tid = q->tid;
-		x->pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
-		x->cpu = q->cpu;
-		x->feed.cfg.flow.ref_tsc = q->ref;
-		int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
-		if (rc == -HWPROF_E_UNSUPPORTED)
-			return fail("Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
-				    "packets, whose samples are not supported yet");
+	if (x->feed.cfg.timed && pt_feed_queues_used(&x->feed) > 1) {
+		/* the s<N> skip counts in perf's time order across queues */
+		int rc = pt_sched_run(&x->feed, select_queue, x);
 		if (rc < 0)
-			return fail(hwprof_strerror(rc));
+			return synth_failed(rc);
+	} else {
+		for (size_t i = 0; i < x->feed.nq; i++) {
+			struct pt_queue *q = &x->feed.q[i];
+			if (!q->len)
+				continue;
+			select_queue(x, i);
+			x->feed.cfg.flow.ref_tsc = q->ref;
+			int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
+			if (rc < 0)
+				return synth_failed(rc);
+		}
 	}
 	if (x->nerrors) {
 		fflush(stdout);

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/print_pt_samples.h"
 #include "cli/pt_feed.h"
+#include "cli/pt_sched.h"
 #include "cli/script_pt.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/intel_pt_synth.h"
@@ -45,6 +46,7 @@ struct script_pt {
 	uint64_t nerrors;
 	uint64_t events;          /* samples so far, for s<N> across queues */
 	struct symc_entry *symc; /* for the queue being printed */
+	bool symc_valid;
 };
 
 /* SF fields the PT lines can print */
@@ -259,7 +261,39 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 	if (!x->active)
 		return 0;
 	const char *why = pt_feed_record(&x->feed, rec);
-	return why ? fail(x, why) : 0;
+	if (why)
+		return fail(x, why);
+	if (pt_feed_note_time(&x->feed, ev) < 0)
+		return fail(x, "out of memory");
+	return 0;
+}
+
+/* Before queue i's samples: whose they are. The symbol cache holds one
+ * process' texts. */
+static void select_queue(void *ctx, size_t i)
+{
+	struct script_pt *x = ctx;
+	struct pt_queue *q = &x->feed.q[i];
+	int32_t pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
+	if (!x->symc)
+		x->symc = malloc(SYMC_SIZE * sizeof(*x->symc));
+	if (x->symc && (pid != x->fmt.pid || !x->symc_valid))
+		for (size_t k = 0; k < SYMC_SIZE; k++)
+			x->symc[k].len = 0;
+	x->symc_valid = true;
+	x->fmt.tid = q->tid;
+	x->fmt.pid = pid;
+	x->fmt.cpu = q->cpu;
+	const char *comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
+	x->fmt.comm = comm ? comm : ":-1";
+}
+
+static int synth_failed(struct script_pt *x, int rc)
+{
+	if (rc == -HWPROF_E_UNSUPPORTED)
+		return fail(x, "Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
+			       "packets, whose samples are not supported yet (leave out x / w / p / I)");
+	return fail(x, hwprof_strerror(rc));
 }
 
 int script_pt_flush(struct script_pt *x)
@@ -268,37 +302,25 @@ int script_pt_flush(struct script_pt *x)
 		return 1;
 	if (!x->active)
 		return 0;
-	size_t used = pt_feed_queues_used(&x->feed);
-	/* perf interleaves the samples of several queues by their times as
-	 * it goes through the file's events; with one queue, order is the
-	 * queue's own */
-	if (x->feed.cfg.timed && used > 1)
-		return fail(x, "Intel PT traces of several threads decoded with timestamps are not supported "
-			       "yet; --itrace=...Z decodes them without timestamps");
-	for (size_t i = 0; i < x->feed.nq; i++) {
-		struct pt_queue *q = &x->feed.q[i];
-		if (!q->len)
-			continue;
-		x->fmt.tid = q->tid;
-		x->fmt.pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
-		x->fmt.cpu = q->cpu;
-		const char *comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
-		x->fmt.comm = comm ? comm : ":-1";
-		/* the maps are complete at the end: cache per queue (thread) */
-		if (!x->symc)
-			x->symc = malloc(SYMC_SIZE * sizeof(*x->symc));
-		if (x->symc)
-			for (size_t k = 0; k < SYMC_SIZE; k++)
-				x->symc[k].len = 0;
-		if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
-			x->fmt.name_width = script_printer_name_width(x->p);
-		x->feed.cfg.flow.ref_tsc = q->ref;
-		int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
-		if (rc == -HWPROF_E_UNSUPPORTED)
-			return fail(x, "Intel PT: the trace has TSX transaction, PTWRITE, power or event-trace "
-				       "packets, whose samples are not supported yet (leave out x / w / p / I)");
+	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
+		x->fmt.name_width = script_printer_name_width(x->p);
+	if (x->feed.cfg.timed && pt_feed_queues_used(&x->feed) > 1) {
+		/* perf interleaves the queues by time as it goes through the
+		 * file's events */
+		int rc = pt_sched_run(&x->feed, select_queue, x);
 		if (rc < 0)
-			return fail(x, hwprof_strerror(rc));
+			return synth_failed(x, rc);
+	} else {
+		for (size_t i = 0; i < x->feed.nq; i++) {
+			struct pt_queue *q = &x->feed.q[i];
+			if (!q->len)
+				continue;
+			select_queue(x, i);
+			x->feed.cfg.flow.ref_tsc = q->ref;
+			int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
+			if (rc < 0)
+				return synth_failed(x, rc);
+		}
 	}
 	pt_print_flush(x->f, &x->fmt);
 	if (x->nerrors) {

@@ -142,6 +142,7 @@ struct run {
 	 * sample times, except where it takes the estimate instead */
 	bool timed, started;
 	uint64_t qts;
+	bool end_gated;          /* the block's last state passed the gate */
 };
 
 /* perf's thread_stack__sample(): the sampled ip, then return addresses
@@ -286,6 +287,13 @@ static void qtime(struct run *r, const struct hwprof_pt_event *ev, uint64_t from
 		r->qts = ts;
 }
 
+/* A decoder state: perf's run loop compares its queue time with the
+ * scheduler's limit before the state's samples are made. */
+static int gate(struct run *r)
+{
+	return r->timed && r->cfg->gate ? r->cfg->gate(r->cfg->gate_ctx, r->qts) : 0;
+}
+
 static void stamp(const struct run *r, struct hwprof_pt_sample *s)
 {
 	if (!r->timed)
@@ -300,6 +308,10 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	if (r->thread_stack)
 		ts_branch(r, flags, from, to, len);
 	qtime(r, ev, from, to, ev->tsc);
+	int rc = r->end_gated ? 0 : gate(r);
+	r->end_gated = false;
+	if (rc)
+		return rc;
 	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
 		return 0;
 	struct hwprof_pt_sample s;
@@ -355,6 +367,10 @@ static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 				qtime(r, ev, ip, last_addr, ev->tsc);
 			else
 				qtime(r, ev, ip, 0, ev->tsc_in);
+			int gr = gate(r);
+			if (gr)
+				return gr;
+			r->end_gated = i + 1 == n;
 			stamp(r, &s);
 			insn_bytes(r, &s, ip, len);
 			if (r->cfg->itrace.callchain)
@@ -382,6 +398,7 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 	if (taken && !to)
 		flags |= HWPROF_PT_FLAG_TRACE_END;
 	int rc = 0;
+	r->end_gated = false;
 	if (ev->ninsn) {
 		r->last_ip = ev->end_ip;
 		r->last_len = ev->ilen[ev->ninsn - 1];
@@ -421,8 +438,9 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 {
 	qtime(r, ev, ev->ip, 0, ev->tsc);
-	if (!r->want_pwr)
-		return 0;
+	int rc = gate(r);
+	if (rc || !r->want_pwr)
+		return rc;
 	struct hwprof_pt_sample s;
 	memset(&s, 0, sizeof(s));
 	s.kind = HWPROF_PT_SAMPLE_PSB;

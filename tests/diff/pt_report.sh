@@ -40,12 +40,9 @@ for c in "${cases[@]}"; do
     skip "PT report $name (cannot build or emulate)"; continue
   fi
   f="$TMP/$name.data"
-  sets=("--itrace=i1i" "--itrace=i1iZ" "--itrace=i100i" "--itrace=b" "--itrace=cr -n"
-        "--itrace=bi7i --sort dso,sym")
-  # s<N> skips perf's first samples in its time order across queues,
-  # which only a single queue shares with ours
-  [ "$name" != threads ] && sets+=("--itrace=i3is50 --sort comm,sym")
-  for args in "${sets[@]}"; do
+  # s<N> skips perf's first samples in its time order across queues
+  for args in "--itrace=i1i" "--itrace=i1iZ" "--itrace=i100i" "--itrace=b" "--itrace=cr -n" \
+              "--itrace=bi7i --sort dso,sym" "--itrace=i3is50 --sort comm,sym"; do
     # shellcheck disable=SC2086
     compare "$name ($eopts) $args" "$f" $args
   done

@@ -1,0 +1,24 @@
+/* perf 6.1's order for the samples of several Intel PT queues decoded with
+ * timestamps: each queue's decoder runs until its queue time reaches a
+ * limit (the next queue's time + 1, or the time of the next perf.data
+ * event), and the queue with the lowest time goes next (perf's auxtrace
+ * heap, ties as it breaks them). Each queue's synthesis runs on a thread
+ * of its own, and only one runs at a time: the library's synthesis stays
+ * a plain loop, its gate callback is where a run pauses. */
+#ifndef HWPROF_CLI_PT_SCHED_H
+#define HWPROF_CLI_PT_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/pt_feed.h"
+
+/* Called on the calling thread before queue q runs (for its pid/tid). */
+typedef void (*pt_sched_select_fn)(void *ctx, size_t q);
+
+/* Decodes every queue of f with f->cfg (emit, ctx) in perf's order, its
+ * runs limited by the times of the file's events (f->limits). Returns 0,
+ * the synthesis' error or emit's non-zero value. */
+int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx);
+
+#endif
