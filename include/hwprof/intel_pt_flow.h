@@ -269,6 +269,10 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 				       * "Deferred TIPs"); implies long TNTs */
 #define HWPROF_PT_EMU_TIME_ZERO 0x10  /* perf.data: cap_user_time_zero set, so
 				       * perf decodes a TIMING trace with time */
+#define HWPROF_PT_EMU_PER_CPU   0x20  /* perf.data in perf's per-cpu layout
+				       * (per_cpu_mmaps, switch events): thread
+				       * n's trace on cpu n, where a context
+				       * switch to it comes first */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -24,6 +24,8 @@ void pt_feed_fini(struct pt_feed *f)
 		free(f->q[i].buf);
 	free(f->q);
 	free(f->limits);
+	free(f->sw);
+	free(f->cur);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
 }
@@ -38,6 +40,7 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 #define PRIV(i) ld64(d + 16 + (i) * 8)
 	uint64_t pmu_type = PRIV(0), cap_time_zero = PRIV(4), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
 	f->per_cpu = PRIV(9) != 0;
+	f->have_sched_switch = (unsigned)PRIV(7);
 	struct hwprof_pt_flow_config *fc = &f->cfg.flow;
 	fc->time_conv.time_shift = (uint16_t)PRIV(1);
 	fc->time_conv.time_mult = (uint32_t)PRIV(2);
@@ -71,8 +74,14 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	/* perf decodes without time unless the tsc bit is on, the kernel
 	 * gave time_zero (cap_user_time_zero) and every event samples time */
 	f->cfg.timed = tsc_bit && (config & tsc_bit) && cap_time_zero && have_time && !f->itrace.timeless;
-	if (f->per_cpu)
-		return "Intel PT per-cpu traces are not supported yet (per-thread only)";
+	/* perf follows the threads on each cpu through the kernel's switch
+	 * records (or, tracing the kernel, its __switch_to in the trace) */
+	if ((f->per_cpu || f->have_sched_switch) && f->have_sched_switch != 0 && f->have_sched_switch != 3)
+		return "Intel PT traces with sched_switch tracepoints or per-task switch events are not supported "
+		       "yet (only cpu-wide context switch records)";
+	if (f->per_cpu && f->cfg.timed && f->have_sched_switch && !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL))
+		return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
+		       "(perf follows context switches in the trace there); --itrace=...Z decodes without";
 	unsigned kinds;
 	const char *what;
 	if (hwprof_pt_synth_kinds(&f->itrace, &kinds, &what) < 0) {
@@ -208,13 +217,49 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
 	e->attr.flags = f->pt->attr.flags & excl;
 }
 
-int pt_feed_note_time(struct pt_feed *f, const struct hwprof_event *ev)
+static int note_limit(struct pt_feed *f, uint64_t time);
+
+static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
+{
+	const struct hwprof_record *rec = &ev->rec;
+	bool sw = rec->type == HWPROF_RECORD_SWITCH_CPU_WIDE && (rec->misc & 0x2000 /* SWITCH_OUT */) &&
+		  f->have_sched_switch == 3;
+	bool start = rec->type == HWPROF_RECORD_ITRACE_START && f->per_cpu;
+	if ((!sw && !start) || rec->size < 16)
+		return 0;
+	if (f->nsw == f->capsw) {
+		size_t c = f->capsw ? 2 * f->capsw : 256;
+		struct pt_switch *n = realloc(f->sw, c * sizeof(*n));
+		if (!n)
+			return -HWPROF_E_NOMEM;
+		f->sw = n;
+		f->capsw = c;
+	}
+	/* perf's sample cpu: 0 when the record carries none */
+	int32_t cpu = ev->parse_err >= 0 && (ev->sample.sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)ev->sample.cpu : 0;
+	f->sw[f->nsw++] = (struct pt_switch){ .at = f->nlimits, .cpu = cpu, .pid = (int32_t)ld32(rec->data + 8),
+					      .tid = (int32_t)ld32(rec->data + 12) };
+	return 0;
+}
+
+int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev)
 {
 	const struct hwprof_pt_time_conv *tc = &f->cfg.flow.time_conv;
-	if (!f->active || !f->cfg.timed || ev->rec.type >= HWPROF_RECORD_USER_TYPE_START || ev->parse_err < 0 ||
-	    !(ev->sample.sample_type & HWPROF_SAMPLE_TIME) || !ev->sample.time || ev->sample.time == UINT64_MAX ||
-	    !tc->time_mult)
+	if (!f->active)
 		return 0;
+	/* perf runs the queues up to the record's time first, then takes
+	 * its switch */
+	int rc = 0;
+	if (f->cfg.timed && ev->rec.type < HWPROF_RECORD_USER_TYPE_START && ev->parse_err >= 0 &&
+	    (ev->sample.sample_type & HWPROF_SAMPLE_TIME) && ev->sample.time && ev->sample.time != UINT64_MAX &&
+	    tc->time_mult)
+		rc = note_limit(f, ev->sample.time);
+	return rc < 0 ? rc : note_switch(f, ev);
+}
+
+static int note_limit(struct pt_feed *f, uint64_t time)
+{
+	const struct hwprof_pt_time_conv *tc = &f->cfg.flow.time_conv;
 	if (f->nlimits == f->caplimits) {
 		size_t c = f->caplimits ? 2 * f->caplimits : 1024;
 		uint64_t *n = realloc(f->limits, c * sizeof(*n));
@@ -224,7 +269,44 @@ int pt_feed_note_time(struct pt_feed *f, const struct hwprof_event *ev)
 		f->caplimits = c;
 	}
 	/* perf_time_to_tsc() */
-	uint64_t t = ev->sample.time - tc->time_zero, quot = t / tc->time_mult, rem = t % tc->time_mult;
+	uint64_t t = time - tc->time_zero, quot = t / tc->time_mult, rem = t % tc->time_mult;
 	f->limits[f->nlimits++] = (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;
 	return 0;
+}
+
+void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
+			  void *ctx, int32_t *pid, int32_t *tid)
+{
+	const struct pt_queue *pq = &f->q[q];
+	if (pq->tid != -1 && !f->have_sched_switch) {
+		*tid = pq->tid;
+		*pid = pq->tid >= 0 ? thread_pid(ctx, pq->tid) : -1;
+		return;
+	}
+	/* replay the switches up to `at` (runs come in limit order) */
+	for (; f->sw_applied < f->nsw && f->sw[f->sw_applied].at <= at; f->sw_applied++) {
+		const struct pt_switch *w = &f->sw[f->sw_applied];
+		if (w->cpu < 0 || w->cpu >= 4096)
+			continue;
+		size_t need = 2 * ((size_t)w->cpu + 1);
+		if (need > f->ncur) {
+			int32_t *n = realloc(f->cur, need * sizeof(*n));
+			if (!n)
+				continue;
+			for (size_t k = f->ncur; k < need; k++)
+				n[k] = -1;
+			f->cur = n;
+			f->ncur = need;
+		}
+		f->cur[2 * w->cpu] = w->pid;
+		f->cur[2 * w->cpu + 1] = w->tid;
+	}
+	*pid = *tid = -1;
+	if (pq->cpu >= 0 && 2 * ((size_t)pq->cpu + 1) <= f->ncur)
+		*tid = f->cur[2 * pq->cpu + 1];
+	if (*tid != -1) {
+		/* perf: the pid of the thread it knows by that tid */
+		int32_t p = thread_pid(ctx, *tid);
+		*pid = p >= 0 ? p : f->cur[2 * pq->cpu];
+	}
 }

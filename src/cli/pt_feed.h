@@ -38,6 +38,16 @@ struct pt_feed {
 	size_t nq;
 	uint64_t *limits;        /* timed: TSC times of the file's kernel records */
 	size_t nlimits, caplimits;
+	unsigned have_sched_switch;         /* AUXTRACE_INFO: 3 = switch events */
+	/* the thread each cpu runs, as perf learns it from switch-outs (the
+	 * next task) and ITRACE_START records: after `at` limits */
+	struct pt_switch {
+		size_t at;
+		int32_t cpu, pid, tid;
+	} *sw;
+	size_t nsw, capsw, sw_applied;
+	int32_t *cur;            /* per cpu: [2n] pid, [2n+1] tid */
+	size_t ncur;
 	char msg[192];
 };
 
@@ -54,9 +64,16 @@ const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec);
 #define PT_FEED_TYPE_SYNTH 0x80000000u
 void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32_t type, uint64_t config);
 /* Every event after the start: perf runs its queues up to the time of
- * each kernel record (timed decoding); kept for pt_sched_run(). Returns 0
- * or -HWPROF_E_NOMEM. */
-int pt_feed_note_time(struct pt_feed *f, const struct hwprof_event *ev);
+ * each kernel record (timed decoding), and context switches tell which
+ * thread a cpu runs; kept for pt_sched_run() and pt_feed_queue_thread().
+ * Returns 0 or -HWPROF_E_NOMEM. */
+int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev);
+/* Whose samples queue q's are when perf runs it after `at` limits (at
+ * SIZE_MAX: the end of the file): its thread, or for per-cpu queues the
+ * thread its cpu runs then (-1/-1 when unknown). thread_pid: the
+ * session's pid of a tid (-1 unknown). */
+void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
+			  void *ctx, int32_t *pid, int32_t *tid);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

@@ -157,7 +157,7 @@ int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 			break;
 		}
 		k->started = true;
-		select(ctx, i);
+		select(ctx, i, 0);
 		resume(&s, k, 0);
 		if (k->state == W_DONE) /* no state with a time: perf never decodes it */
 			rc = k->rc;
@@ -173,7 +173,7 @@ int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 			uint64_t ts = limit;
 			if (cnt && heap[0].ordinal + 1 < ts)
 				ts = heap[0].ordinal + 1;
-			select(ctx, q);
+			select(ctx, q, l);
 			resume(&s, &w[q], ts);
 			if (w[q].state == W_DONE)
 				rc = w[q].rc;

@@ -3,6 +3,7 @@
  * instructions); each sample counts at its ip (a branch at its source)
  * with its period, in the user or kernel space its address is in. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,16 +124,20 @@ int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
 		return fail(why);
-	return pt_feed_note_time(&x->feed, ev) < 0 ? fail("out of memory") : 0;
+	return pt_feed_note_event(&x->feed, ev) < 0 ? fail("out of memory") : 0;
 }
 
-static void select_queue(void *ctx, size_t i)
+static int32_t thread_pid(void *ctx, int32_t tid)
 {
 	struct report_pt *x = ctx;
-	struct pt_queue *q = &x->feed.q[i];
-	x->tid = q->tid;
-	x->pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
-	x->cpu = q->cpu;
+	return hwprof_session_thread_pid(x->s, tid);
+}
+
+static void select_queue(void *ctx, size_t i, size_t at)
+{
+	struct report_pt *x = ctx;
+	pt_feed_queue_thread(&x->feed, i, at, thread_pid, x, &x->pid, &x->tid);
+	x->cpu = x->feed.q[i].cpu;
 }
 
 static int synth_failed(int rc)
@@ -147,7 +152,7 @@ int report_pt_flush(struct report_pt *x)
 {
 	if (!x->feed.active)
 		return 0;
-	if (x->feed.cfg.timed && pt_feed_queues_used(&x->feed) > 1) {
+	if (x->feed.cfg.timed && (pt_feed_queues_used(&x->feed) > 1 || x->feed.per_cpu)) {
 		/* the s<N> skip counts in perf's time order across queues */
 		int rc = pt_sched_run(&x->feed, select_queue, x);
 		if (rc < 0)
@@ -157,7 +162,7 @@ int report_pt_flush(struct report_pt *x)
 			struct pt_queue *q = &x->feed.q[i];
 			if (!q->len)
 				continue;
-			select_queue(x, i);
+			select_queue(x, i, SIZE_MAX);
 			x->feed.cfg.flow.ref_tsc = q->ref;
 			int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
 			if (rc < 0)

@@ -4,6 +4,7 @@
  * queue, in queue order, when the input ends. We do the same: MMAP/MMAP2
  * records build the code image, AUXTRACE buffers are gathered per queue
  * (the record's idx), and the flush decodes and prints. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,25 +264,32 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
 		return fail(x, why);
-	if (pt_feed_note_time(&x->feed, ev) < 0)
+	if (pt_feed_note_event(&x->feed, ev) < 0)
 		return fail(x, "out of memory");
 	return 0;
 }
 
 /* Before queue i's samples: whose they are. The symbol cache holds one
  * process' texts. */
-static void select_queue(void *ctx, size_t i)
+static int32_t thread_pid(void *ctx, int32_t tid)
+{
+	struct script_pt *x = ctx;
+	return hwprof_session_thread_pid(x->s, tid);
+}
+
+static void select_queue(void *ctx, size_t i, size_t at)
 {
 	struct script_pt *x = ctx;
 	struct pt_queue *q = &x->feed.q[i];
-	int32_t pid = q->tid >= 0 ? hwprof_session_thread_pid(x->s, q->tid) : -1;
+	int32_t pid, tid;
+	pt_feed_queue_thread(&x->feed, i, at, thread_pid, x, &pid, &tid);
 	if (!x->symc)
 		x->symc = malloc(SYMC_SIZE * sizeof(*x->symc));
 	if (x->symc && (pid != x->fmt.pid || !x->symc_valid))
 		for (size_t k = 0; k < SYMC_SIZE; k++)
 			x->symc[k].len = 0;
 	x->symc_valid = true;
-	x->fmt.tid = q->tid;
+	x->fmt.tid = tid;
 	x->fmt.pid = pid;
 	x->fmt.cpu = q->cpu;
 	const char *comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
@@ -304,7 +312,7 @@ int script_pt_flush(struct script_pt *x)
 		return 0;
 	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 		x->fmt.name_width = script_printer_name_width(x->p);
-	if (x->feed.cfg.timed && pt_feed_queues_used(&x->feed) > 1) {
+	if (x->feed.cfg.timed && (pt_feed_queues_used(&x->feed) > 1 || x->feed.per_cpu)) {
 		/* perf interleaves the queues by time as it goes through the
 		 * file's events */
 		int rc = pt_sched_run(&x->feed, select_queue, x);
@@ -315,7 +323,7 @@ int script_pt_flush(struct script_pt *x)
 			struct pt_queue *q = &x->feed.q[i];
 			if (!q->len)
 				continue;
-			select_queue(x, i);
+			select_queue(x, i, SIZE_MAX);
 			x->feed.cfg.flow.ref_tsc = q->ref;
 			int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
 			if (rc < 0)

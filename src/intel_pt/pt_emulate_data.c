@@ -43,12 +43,15 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 					    const struct hwprof_pt_emu_config *cfg, struct hwprof_error *err)
 {
 	const bool timing = cfg->flags & HWPROF_PT_EMU_TIMING;
+	const bool per_cpu = cfg->flags & HWPROF_PT_EMU_PER_CPU;
 	struct hwprof_attr a;
 	memset(&a, 0, sizeof(a));
 	a.type = EMU_PMU_TYPE;
 	a.size = HWPROF_ATTR_SIZE_VER7;
 	a.config = hwprof_pt_emu_config_word(cfg);
 	a.sample_type = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_IDENTIFIER;
+	if (per_cpu)
+		a.sample_type |= HWPROF_SAMPLE_CPU;
 	a.flags = 1ULL << HWPROF_ATTR_DISABLED | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
 		  1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_ENABLE_ON_EXEC |
 		  1ULL << HWPROF_ATTR_SAMPLE_ID_ALL;
@@ -78,6 +81,10 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	p[PTI_TSC_CTC_N] = timing ? 32 : 0;
 	p[PTI_TSC_CTC_D] = timing;
 	p[PTI_CYC_BIT] = 0x2;
+	if (per_cpu) {
+		p[PTI_PER_CPU_MMAPS] = 1;
+		p[PTI_HAVE_SCHED_SWITCH] = 3; /* context switch events, cpu-wide */
+	}
 	uint8_t buf[8 + sizeof(info) > 512 ? 8 + sizeof(info) : 512];
 	if (!rc)
 		rc = put(w, buf, hwprof_build_user_record(buf, sizeof(buf), HWPROF_RECORD_AUXTRACE_INFO, info,
@@ -102,11 +109,23 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 						    m->end - m->start, m->pgoff, 0, 0, 0, 0,
 						    5 /* r-x */, 2 /* MAP_PRIVATE */, m->path));
 	}
+	/* per cpu: a switch from idle to thread n on cpu n (perf takes the
+	 * next task of a switch-out as the cpu's current thread) */
+	for (size_t t = 0; per_cpu && !rc && t < r->nthreads; t++) {
+		struct hwprof_sample sw = id_s;
+		sw.pid = sw.tid = 0;
+		sw.cpu = (uint32_t)t;
+		sw.time = 1000 + t;
+		uint32_t body[2] = { (uint32_t)r->pid, (uint32_t)r->threads[t].tid };
+		rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
+							    HWPROF_RECORD_SWITCH_CPU_WIDE,
+							    0x2000 /* SWITCH_OUT */, body, sizeof(body)));
+	}
 	/* one whole trace per buffer: perf splits nothing at PSBs itself */
 	for (size_t t = 0; !rc && t < r->nthreads; t++) {
 		const struct hwprof_pt_emu_thread *th = &r->threads[t];
-		rc = hwprof_writer_write_auxtrace(w, 0, 0x1234 + t, (uint32_t)t, th->tid, -1, th->trace,
-						  th->trace_len);
+		rc = hwprof_writer_write_auxtrace(w, 0, 0x1234 + t, (uint32_t)t, per_cpu ? -1 : th->tid,
+						  per_cpu ? (int32_t)t : -1, th->trace, th->trace_len);
 	}
 	int crc = hwprof_writer_close(w, err);
 	return rc < 0 ? rc : crc;

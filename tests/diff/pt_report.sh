@@ -3,7 +3,7 @@
 # in instructions, c/r filters, s skips, Z) summed per symbol, with sort
 # keys and -n; timeless and timed traces (several threads: the sums do
 # not depend on perf's interleaving); a trace with flipped bytes and e
-# (its "instruction trace errors" warning on stderr). The files come from
+# (its "instruction trace errors" warning on stderr); perf's per-cpu layout. The files come from
 # the ptrace emulator (tests/tools/pt_emulate). Output must be identical
 # (the random tip line aside). Options report does not make samples for
 # are refused in one line.
@@ -29,12 +29,13 @@ cases=("loops tests/data/pt/loops.c -O0 -static|"
        "jumps tests/data/pt/jumps.c -O0 -static|--timing --time-zero --long-tnt"
        "signals tests/data/pt/signals.c -O2|--noretcomp --psb 100"
        "threads tests/data/pt/threads.c -O0 -static|--timing --time-zero"
-       "dl tests/data/pt/dl.c -O2|--timing --time-zero --defer-tip")
+       "dl tests/data/pt/dl.c -O2|--timing --time-zero --defer-tip"
+       "percpu tests/data/pt/threads.c -O0 -static|--timing --time-zero --per-cpu")
 for c in "${cases[@]}"; do
   build=${c%%|*} eopts=${c#*|}
   set -- $build
   name=$1 src=$2; shift 2
-  if [[ $HWPROF_BUILD == *san* ]] && [ "$name" != loops ] && [ "$name" != threads ]; then continue; fi
+  if [[ $HWPROF_BUILD == *san* ]] && [ "$name" != loops ] && [ "$name" != percpu ]; then continue; fi
   if ! gcc "$@" -pthread -o "$TMP/$name" "$src" -lm 2>/dev/null ||
      ! "$emu" $eopts "$TMP/$name" "$TMP/$name" >/dev/null 2>&1; then
     skip "PT report $name (cannot build or emulate)"; continue

@@ -143,6 +143,26 @@ if gcc -O0 -static -pthread -o "$TMP/tz_threads" tests/data/pt/threads.c 2>/dev/
   done
 fi
 
+# perf's per-cpu layout (the emulator puts thread n on cpu n after a
+# context switch to it): the thread each cpu runs comes from the switch
+# records, timed (through perf's queue order) and timeless
+if gcc -O0 -static -pthread -o "$TMP/pc_threads" tests/data/pt/threads.c 2>/dev/null &&
+   "$emu" --timing --time-zero --per-cpu "$TMP/pc_threads" "$TMP/pc_threads" >/dev/null 2>&1 &&
+   "$emu" --per-cpu "$TMP/pc_notime" "$TMP/pc_threads" >/dev/null 2>&1; then
+  for it in "pc_threads|b|--ns" "pc_threads|i1i|" "pc_threads|cr|-F +flags" "pc_threads|bZ|" "pc_notime|b|" "pc_notime|i3i|-F +flags"; do
+    IFS='|' read -r f iset extra <<<"$it"
+    # shellcheck disable=SC2086
+    perf script -i "$TMP/$f.data" --itrace=$iset $extra >"$TMP/perf.out" 2>/dev/null
+    # shellcheck disable=SC2086
+    "$HWPROF" script -i "$TMP/$f.data" --itrace=$iset $extra >"$TMP/ours.out" 2>"$TMP/ours.err"
+    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+      pass "per-cpu trace $f, --itrace=$iset $extra ($(wc -l <"$TMP/perf.out") lines)"
+    else
+      fail "per-cpu trace $f, --itrace=$iset $extra: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
+    fi
+  done
+fi
+
 # options whose samples we do not make: one line on stderr, non-zero exit
 for it in d G l L5 q i100ns i10t e+o; do
   "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?

@@ -6,13 +6,15 @@
  * Threads after the first get PREFIX.tN.raw / PREFIX.tN.gt (N = 1, 2, ...),
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
- * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--defer-tip] [--psb N]
+ * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
  *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
  * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
  * (PREFIX.gt stays one run's), for benchmarks that need a large trace of a
  * real program.
  * --time-zero: AUXTRACE_INFO's cap_user_time_zero set, so that perf decodes
- * a --timing trace with timestamps (without it perf decodes timeless). */
+ * a --timing trace with timestamps (without it perf decodes timeless).
+ * --per-cpu: perf's per-cpu layout, thread n's trace on cpu n after a
+ * context switch to it. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_TIMING;
 		else if (!strcmp(argv[i], "--defer-tip"))
 			cfg.flags |= HWPROF_PT_EMU_DEFER_TIP;
+		else if (!strcmp(argv[i], "--per-cpu"))
+			cfg.flags |= HWPROF_PT_EMU_PER_CPU;
 		else if (!strcmp(argv[i], "--time-zero"))
 			cfg.flags |= HWPROF_PT_EMU_TIME_ZERO;
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
@@ -55,7 +59,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - i < 2) {
-		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--defer-tip] "
+		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--per-cpu] [--defer-tip] "
 				"[--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}
