@@ -191,6 +191,9 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
  * period) descending, ties in perf's node order, those under min_hit
  * dropped. Call after hwprof_hist_finish(). */
 HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit);
+/* The same for perf's fractal graph (-g fractal): below each node only the
+ * children holding at least min_percent of what passes below it. */
+HWPROF_API void hwprof_hist_sort_chains_rel(struct hwprof_hist *h, double min_percent);
 /* Node accessors. A node is one frame; perf prints runs of nodes that
  * have one child and no hits of their own as one graph node. */
 HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwprof_hist *h, uint32_t node);

@@ -34,8 +34,9 @@ static void usage(FILE *f)
 		   "    -F, --fields <key[,keys...]>\n"
 		   "                          output field(s): overhead sample period and the sort keys\n"
 		   "    -g, --call-graph <print_type,threshold,order,sort_key,value>\n"
-		   "                          graph or none, a threshold (percent), caller or callee,\n"
-		   "                          function, percent (default: graph,0.5,caller,function,percent)\n"
+		   "                          graph, fractal, flat, folded or none, a threshold (percent),\n"
+		   "                          a print limit, caller or callee,\n"
+		   "                          function, percent or period (default: graph,0.5,caller,function,percent)\n"
 		   "    -G, --inverted        alias for inverted call graph (caller order)\n"
 		   "        --children        accumulate callchains of children and show total overhead as well\n"
 		   "        --no-children     do not accumulate callchains of children\n"
@@ -140,7 +141,7 @@ struct report_args {
 	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
 	bool order_set, caller, inverted;
 	double cc_min_percent;
-	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED */
+	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
 	bool value_period;
 	uint32_t print_limit;
 	struct hwprof_itrace_opts itrace;
@@ -500,6 +501,8 @@ static int report_stdio(const struct report_args *a, bool full)
 		l.min_hit = (uint64_t)((double)base * (a->cc_min_percent / 100.0));
 		if (graph && l.graph_mode == RG_GRAPH)
 			hwprof_hist_sort_chains(run.hists[i], l.min_hit);
+		else if (graph && l.graph_mode == RG_FRACTAL)
+			hwprof_hist_sort_chains_rel(run.hists[i], a->cc_min_percent);
 		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
 	}
 	if (!a->quiet)
@@ -700,39 +703,58 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	return 0;
 }
 
+/* perf's word match: tok is a prefix of word ("f" is flat, "fr" fractal) */
+static bool word(const char *tok, const char *w)
+{
+	return !strncmp(tok, w, strlen(tok));
+}
+
 /* perf's -g/--call-graph: print_type,threshold[,print_limit],order,
- * sort_key[,branch],value in any order. We draw "graph" with percentages
- * keyed by function; other choices are refused. */
+ * sort_key[,branch],value in any order, each word by any prefix, tried as
+ * perf tries them (none, print types, orders, keys, values, numbers).
+ * "none" ends the list. The address/srcline keys, branch and the count
+ * value are refused. */
 static int parse_graph(struct report_args *a, const char *arg)
 {
+	static const char *const modes[] = { "graph", "flat", "fractal", "folded" };
+	static const int mode_ids[] = { RG_GRAPH, RG_FLAT, RG_FRACTAL, RG_FOLDED };
 	char buf[256];
 	int nums = 0;
 	a->graph_given = true;
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *end;
-		if (!strcmp(tok, "graph") || !strcmp(tok, "flat") || !strcmp(tok, "folded")) {
-			a->graph_none = false;
-			a->graph_mode = tok[0] == 'g' ? RG_GRAPH : tok[2] == 'a' ? RG_FLAT : RG_FOLDED;
-		} else if (!strcmp(tok, "percent") || !strcmp(tok, "period")) {
-			a->value_period = tok[1] == 'e' && tok[2] == 'r' && tok[3] == 'i';
-		} else if (!strcmp(tok, "none")) {
+		int m = -1;
+		for (int i = 0; i < 4 && m < 0; i++)
+			if (word(tok, modes[i]))
+				m = i;
+		if (word(tok, "none")) {
 			a->graph_none = true;
-		} else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			return 0;
+		} else if (m >= 0) {
+			a->graph_none = false;
+			a->graph_mode = mode_ids[m];
+		} else if (word(tok, "caller") || word(tok, "callee")) {
 			a->order_set = true;
-			a->caller = tok[4] == 'e' && tok[5] == 'r';
-		} else if (!strcmp(tok, "function")) {
+			a->caller = word(tok, "caller");
+		} else if (word(tok, "function")) {
 			/* the default key */
-		} else if (strtod(tok, &end), end != tok && !*end && nums == 0) {
+		} else if (word(tok, "percent") || word(tok, "period")) {
+			a->value_period = !word(tok, "percent");
+		} else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch") ||
+			   word(tok, "count")) {
+			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, fractal, "
+					"flat, folded, none, caller, callee, function, percent, period, a threshold and a "
+					"limit are)\n", arg, tok);
+			return -1;
+		} else if (nums == 0 && (strtod(tok, &end), end != tok)) {
 			a->cc_min_percent = strtod(tok, NULL);
 			nums++;
-		} else if (strtoul(tok, &end, 10), end != tok && !*end && nums == 1) {
+		} else if (nums > 0 && (strtoul(tok, &end, 0), end != tok)) {
 			/* perf's print_limit: chains shown per level */
-			a->print_limit = (uint32_t)strtoul(tok, NULL, 10);
-			nums++;
+			a->print_limit = (uint32_t)strtoul(tok, NULL, 0);
 		} else {
-			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, none, "
-					"flat, folded, caller, callee, function, percent, period, a threshold and a limit are)\n", arg, tok);
+			fprintf(stderr, "hwprof report: -g '%s': bad word '%s'\n", arg, tok);
 			return -1;
 		}
 	}

@@ -304,7 +304,7 @@ void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_his
 		if (!l->graph || e->chain == HWPROF_CHAIN_NONE)
 			continue;
 		/* shares of all samples */
-		if (l->graph_mode == RG_GRAPH)
+		if (l->graph_mode == RG_GRAPH || l->graph_mode == RG_FRACTAL)
 			print_report_graph(f, l, h, e->chain, hwprof_hist_total_period(h), v);
 		else
 			print_report_flat(f, l, h, e->chain, hwprof_hist_total_period(h));

@@ -26,7 +26,7 @@ struct report_layout {
 	                         * first frame is the row's symbol, not shown */
 	bool relative;          /* --percentage relative: shares of the shown
 	                         * entries, not of all samples */
-	enum { RG_GRAPH, RG_FLAT, RG_FOLDED } graph_mode;   /* -g print type */
+	enum { RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL } graph_mode; /* -g print type */
 	bool value_period;      /* -g ...,period: periods, not percentages */
 	uint32_t print_limit;   /* -g's second number: chains per level (0: all) */
 	uint64_t min_hit;       /* the threshold in period, per histogram */

@@ -1,4 +1,5 @@
-/* perf report --stdio's call graph ("graph" mode, absolute percentages),
+/* perf report --stdio's call graph ("graph" mode, absolute percentages;
+ * "fractal", each level's percentages of what passes below its parent),
  * as perf 6.1's ui/stdio/hist.c draws it: a single root shown after
  * "---" with its frames one per line, then each level's children with a
  * "|" column per open level, a separator line before each child, and
@@ -82,19 +83,45 @@ static void ipchain(FILE *f, const struct report_layout *l, const struct hwprof_
 	fputc('\n', f);
 }
 
-/* The sorted children of node (the end of a graph node), as graph nodes. */
+/* The line perf adds under a fractal level whose shown children do not
+ * hold all of it: the rest, as "[...]" */
+static void rest_line(FILE *f, const struct report_layout *l, uint64_t rest, int depth, int mask, uint64_t total,
+		      int left)
+{
+	margin(f, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask & bit(i) ? '|' : ' ', f);
+		if (i == depth - 1) {
+			fputs("--", f);
+			value(f, l, rest, total);
+			fputs("--", f);
+		} else {
+			fputs("          ", f);
+		}
+	}
+	fputs("[...]\n", f);
+}
+
+/* The sorted children of node (the end of a graph node), as graph nodes.
+ * total is what percentages are of: the entry's or all samples' period
+ * (graph), what passes below the node (fractal). */
 static size_t level(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t node,
 		    uint64_t total, int depth, int mask, int left)
 {
+	bool fractal = l->graph_mode == RG_FRACTAL;
 	size_t printed = 0;
 	uint32_t shown = 0;
 	int new_mask = mask;
+	uint64_t rest = total;
 	for (uint32_t c = hwprof_chain_first(h, node); c != HWPROF_CHAIN_NONE;) {
 		uint32_t next = hwprof_chain_next(h, c);
-		if (next == HWPROF_CHAIN_NONE)
+		uint64_t cum = hwprof_chain_cumul(h, c);
+		rest -= cum;
+		/* the last child closes the level's column, unless a fractal
+		 * rest line follows */
+		if (next == HWPROF_CHAIN_NONE && (!fractal || !rest))
 			new_mask &= ~bit(depth - 1);
 		graph_line(f, depth, mask, left);
-		uint64_t cum = hwprof_chain_cumul(h, c);
 		int idx = 0;
 		uint32_t t = c, last = c;
 		for (; t != HWPROF_CHAIN_NONE; t = run_next(h, t)) {
@@ -102,10 +129,15 @@ static size_t level(FILE *f, const struct report_layout *l, const struct hwprof_
 			last = t;
 		}
 		printed++;
-		printed += level(f, l, h, last, total, depth + 1, new_mask | bit(depth), left);
+		uint64_t below = fractal ? hwprof_chain_cumul(h, last) - hwprof_chain_hit(h, last) : total;
+		printed += level(f, l, h, last, below, depth + 1, new_mask | bit(depth), left);
 		if (++shown == l->print_limit)
 			break;
 		c = next;
+	}
+	if (fractal && rest && rest != total) {
+		rest_line(f, l, rest, depth, new_mask & ~bit(depth - 1), total, left);
+		printed++;
 	}
 	return printed;
 }
@@ -143,6 +175,8 @@ void print_report_graph(FILE *f, const struct report_layout *l, const struct hwp
 		}
 		root = run_end(h, first);
 	}
+	if (l->graph_mode == RG_FRACTAL)
+		total = parent; /* shares of the entry */
 	printed += level(f, l, h, root, total, 1, 1, left);
 	if (printed)
 		fputc('\n', f);

@@ -750,6 +750,15 @@ HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit)
 	}
 }
 
+HWPROF_API void hwprof_hist_sort_chains_rel(struct hwprof_hist *h, double min_percent)
+{
+	for (size_t i = 0; i < hwprof_hist_nr_entries(h); i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
+		if (e->chain != HWPROF_CHAIN_NONE)
+			hc_sort_rel(&h->trie, e->chain, min_percent);
+	}
+}
+
 HWPROF_API uint32_t hwprof_chain_parent(const struct hwprof_hist *h, uint32_t node)
 {
 	return h->trie.n[node].parent;
