@@ -157,6 +157,25 @@ HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
 /* Orders the entries for output (call once, after the last add). */
 HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h);
 
+/* perf's collapse pass (entries equal by the collapse compares merged);
+ * hwprof_hist_finish() does it if not done. */
+HWPROF_API int hwprof_hist_collapse(struct hwprof_hist *h);
+
+/* ---- event group view ------------------------------------------------------
+ * perf's hists__match() and hists__link(): after both are collapsed and
+ * before the leader is finished, each leader entry is paired with the
+ * member's equal entry, and member entries without one get a new leader
+ * entry with their keys and no period. Members are linked in group order;
+ * ties in the leader's overhead, samples and period are then ordered by
+ * the members' values. */
+#define HWPROF_HIST_MAX_MEMBERS 64
+HWPROF_API int hwprof_hist_link(struct hwprof_hist *leader, struct hwprof_hist *member);
+HWPROF_API uint32_t hwprof_hist_nr_members(const struct hwprof_hist *leader);
+HWPROF_API const struct hwprof_hist *hwprof_hist_member(const struct hwprof_hist *leader, uint32_t k);
+/* The pair of a leader's entry in member k, or NULL. */
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_pair(const struct hwprof_hist *leader,
+							     const struct hwprof_hist_entry *e, uint32_t k);
+
 HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h);
 HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i);
 HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h);

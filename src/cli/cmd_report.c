@@ -16,6 +16,7 @@
 #include "cli/print_report.h"
 #include "cli/progress.h"
 #include "cli/report_filter.h"
+#include "cli/report_group.h"
 #include "cli/report_run.h"
 #include "hwprof/itrace.h"
 #include "hwprof/session.h"
@@ -68,7 +69,9 @@ static void usage(FILE *f)
 		   "        --kallsyms <file> kallsyms pathname\n"
 		   "        --buildid-dir <dir>\n"
 		   "                          build-id cache directory (default ~/.debug)\n"
-		   "        --no-demangle     do not demangle symbol names\n\n");
+		   "        --no-demangle     do not demangle symbol names\n"
+		   "        --group           show event group information together (the default\n"
+		   "                          for files with groups; --no-group: one section per event)\n\n");
 }
 
 static const char *display_name(const char *input)
@@ -153,6 +156,7 @@ struct report_args {
 	bool relative;              /* --percentage relative */
 	bool mem_mode;              /* --mem-mode */
 	bool no_branch_stack;       /* --no-branch-stack */
+	bool group_set, group;      /* --group / --no-group given; which */
 };
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
@@ -263,6 +267,24 @@ static void print_elided(const enum hwprof_hist_key *k, const char **val, size_t
 
 static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE (Intel PT), which report "
 			      "does not decode in this build; use 'hwprof report -D'";
+
+/* perf's name of group leader i's section */
+static int group_desc(struct hwprof_perfdata *h, const struct report_groups *g, uint32_t i, char *buf, size_t len)
+{
+	const char **names = calloc(g->n, sizeof(*names));
+	char (*nb)[256] = calloc(g->n, sizeof(*nb));
+	if (!names || !nb) {
+		free(names);
+		free(nb);
+		return -1;
+	}
+	for (uint32_t j = 0; j < g->n; j++)
+		names[j] = hwprof_evsel_name(hwprof_perfdata_evsel(h, j), nb[j], sizeof(nb[j]));
+	report_groups_desc(g, i, names, buf, len);
+	free(names);
+	free(nb);
+	return 0;
+}
 
 static int report_stdio(const struct report_args *a, bool full)
 {
@@ -449,6 +471,15 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0)
 		rc = report_run_read(&run, &bar);
 	cli_progress_done(&bar);
+	/* perf's group view is on unless --no-group; --group or --no-group
+	 * make one group of a file's events when it has none */
+	struct report_groups groups;
+	memset(&groups, 0, sizeof(groups));
+	bool group_view = !a->group_set || a->group;
+	if (rc >= 0 && report_groups_load(&groups, h, a->group_set) < 0)
+		rc = -HWPROF_E_NOMEM;
+	if (rc >= 0)
+		rc = report_run_finish(&run, group_view ? groups.size : NULL, groups.n);
 	int status = 0;
 	if (rc == -HWPROF_E_INVAL) { /* the SPE decoder said why */
 		status = 1;
@@ -490,11 +521,17 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (!a->quiet)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)run.lost_samples);
 	for (uint32_t i = 0; i < run.nr_hists; i++) {
+		uint32_t gsize = i < groups.n ? groups.size[i] : 1;
+		if (group_view && gsize == 0)
+			continue; /* a member: in its leader's columns */
 		if (!hwprof_hist_nr_samples(run.hists[i]))
-			continue; /* perf's --skip-empty default */
-		char nb[256];
+			continue; /* perf's --skip-empty default (the leader's) */
+		char nb[256], desc[1024];
 		const char *name = run.names[i] ? run.names[i]
 						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		l.plural = gsize > 1;
+		if (group_view && gsize > 1 && group_desc(h, &groups, i, desc, sizeof(desc)) == 0)
+			name = desc;
 		uint64_t base = a->relative ? hwprof_hist_shown_period(run.hists[i])
 					    : hwprof_hist_total_period(run.hists[i]);
 		/* perf's min_callchain_hits: a share of the total */
@@ -509,6 +546,7 @@ static int report_stdio(const struct report_args *a, bool full)
 		print_report_tip(stdout);
 out:
 	fflush(stdout);
+	report_groups_free(&groups);
 	report_run_fini(&run);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);
@@ -519,7 +557,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -556,6 +594,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
 		{ "no-branch-stack", no_argument, NULL, O_NO_BRANCH_STACK },
 		{ "branch-stack", no_argument, NULL, 'b' },
+		{ "group", no_argument, NULL, O_GROUP },
+		{ "no-group", no_argument, NULL, O_NO_GROUP },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -649,6 +689,11 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			break;
 		case O_MEM_MODE: ap->mem_mode = true; break;
 		case O_NO_BRANCH_STACK: ap->no_branch_stack = true; break;
+		case O_GROUP:
+		case O_NO_GROUP:
+			ap->group_set = true;
+			ap->group = c == O_GROUP;
+			break;
 		case 'b':
 			return cli_error("report", "-b/--branch-stack (perf's branch view) is not implemented in this build");
 		default:

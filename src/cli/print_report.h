@@ -32,10 +32,15 @@ struct report_layout {
 	uint64_t min_hit;       /* the threshold in period, per histogram */
 	bool mem_mode;          /* --mem-mode: "Total weight" and "Sort order" */
 	const char *sort_order;
+	bool plural;            /* "of events": a group's leader (perf says so
+	                         * also outside the group view) */
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the
- * rows at or above the percent limit, then the two closing newlines.
+ * rows at or above the percent limit, then the two closing newlines. A
+ * group leader's hist with linked members (the group view) shows each
+ * member's value after the leader's in the overhead, sample and period
+ * columns, and their summed counts.
  * Thread comms for the column widths come from the session, as perf takes
  * them from its thread table after reading. */
 void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_hist *h, const char *evname,
