@@ -219,6 +219,11 @@ HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwpro
 /* period of the chains ending at the node / passing through it */
 HWPROF_API uint64_t hwprof_chain_hit(const struct hwprof_hist *h, uint32_t node);
 HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t node);
+/* perf's counts (-g ...,count): chains appended ending at the node /
+ * passing through it; a merge of equal entries (perf's callchain_merge)
+ * counts one per merged node with hits, as perf does */
+HWPROF_API uint32_t hwprof_chain_count(const struct hwprof_hist *h, uint32_t node);
+HWPROF_API uint32_t hwprof_chain_cumul_count(const struct hwprof_hist *h, uint32_t node);
 /* number of children before sorting (the run rule uses it) */
 HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node);
 /* sorted children: first, then next sibling; HWPROF_CHAIN_NONE at the end */

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		   "    -g, --call-graph <print_type,threshold,order,sort_key,value>\n"
 		   "                          graph, fractal, flat, folded or none, a threshold (percent),\n"
 		   "                          a print limit, caller or callee,\n"
-		   "                          function, percent or period (default: graph,0.5,caller,function,percent)\n"
+		   "                          function, percent, period or count (default: graph,0.5,caller,function,percent)\n"
 		   "    -G, --inverted        alias for inverted call graph (caller order)\n"
 		   "        --children        accumulate callchains of children and show total overhead as well\n"
 		   "        --no-children     do not accumulate callchains of children\n"
@@ -145,7 +145,7 @@ struct report_args {
 	bool order_set, caller, inverted;
 	double cc_min_percent;
 	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
-	bool value_period;
+	bool value_period, value_count;
 	uint32_t print_limit;
 	struct hwprof_itrace_opts itrace;
 	int max_stack;              /* < 0: the default */
@@ -463,6 +463,7 @@ static int report_stdio(const struct report_args *a, bool full)
 				 "local_p_stage_cyc";
 	l.graph_mode = a->graph_mode;
 	l.value_period = a->value_period;
+	l.value_count = a->value_count;
 	l.print_limit = a->print_limit;
 	if (rc >= 0 && (aux || pipe))
 		rc = report_run_enable_spe(&run, &a->itrace);
@@ -757,8 +758,7 @@ static bool word(const char *tok, const char *w)
 /* perf's -g/--call-graph: print_type,threshold[,print_limit],order,
  * sort_key[,branch],value in any order, each word by any prefix, tried as
  * perf tries them (none, print types, orders, keys, values, numbers).
- * "none" ends the list. The address/srcline keys, branch and the count
- * value are refused. */
+ * "none" ends the list. The address/srcline keys and branch are refused. */
 static int parse_graph(struct report_args *a, const char *arg)
 {
 	static const char *const modes[] = { "graph", "flat", "fractal", "folded" };
@@ -784,12 +784,12 @@ static int parse_graph(struct report_args *a, const char *arg)
 			a->caller = word(tok, "caller");
 		} else if (word(tok, "function")) {
 			/* the default key */
-		} else if (word(tok, "percent") || word(tok, "period")) {
-			a->value_period = !word(tok, "percent");
-		} else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch") ||
-			   word(tok, "count")) {
+		} else if (word(tok, "percent") || word(tok, "period") || word(tok, "count")) {
+			a->value_period = !word(tok, "percent") && word(tok, "period");
+			a->value_count = !word(tok, "percent") && !word(tok, "period");
+		} else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch")) {
 			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, fractal, "
-					"flat, folded, none, caller, callee, function, percent, period, a threshold and a "
+					"flat, folded, none, caller, callee, function, percent, period, count, a threshold and a "
 					"limit are)\n", arg, tok);
 			return -1;
 		} else if (nums == 0 && (strtod(tok, &end), end != tok)) {

@@ -28,6 +28,7 @@ struct report_layout {
 	                         * entries, not of all samples */
 	enum { RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL } graph_mode; /* -g print type */
 	bool value_period;      /* -g ...,period: periods, not percentages */
+	bool value_count;       /* -g ...,count: counts of chains */
 	uint32_t print_limit;   /* -g's second number: chains per level (0: all) */
 	uint64_t min_hit;       /* the threshold in period, per histogram */
 	bool mem_mode;          /* --mem-mode: "Total weight" and "Sort order" */

@@ -971,6 +971,16 @@ HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t nod
 	return h->trie.n[node].hit + h->trie.n[node].children_hit;
 }
 
+HWPROF_API uint32_t hwprof_chain_count(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].count;
+}
+
+HWPROF_API uint32_t hwprof_chain_cumul_count(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].count + h->trie.n[node].children_count;
+}
+
 HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node)
 {
 	return h->trie.n[node].nr_children;

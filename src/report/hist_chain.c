@@ -93,26 +93,44 @@ int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, size_t n
 	uint32_t x = root;
 	for (size_t i = 0; i < n; i++) {
 		t->n[x].children_hit += period;
+		t->n[x].children_count++;
 		uint32_t c;
 		if (child(t, x, frames[i], &c) < 0)
 			return -HWPROF_E_NOMEM;
 		x = c;
 	}
 	t->n[x].hit += period;
+	t->n[x].count++;
 	return 0;
 }
 
-int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src)
+/* Adds src's numbers below dst; returns how many of src's nodes have
+ * hits (or < 0). perf's callchain_merge() appends each of src's nodes with
+ * hits as one chain of its period, so counts grow by one per such node,
+ * whatever its own count. */
+static int64_t merge(struct hc_trie *t, uint32_t dst, uint32_t src)
 {
-	/* same trie: add src's numbers node by node (depth first) */
+	int64_t below = 0;
 	t->n[dst].hit += t->n[src].hit;
 	t->n[dst].children_hit += t->n[src].children_hit;
 	for (uint32_t c = t->n[src].first_child; c != HWPROF_CHAIN_NONE; c = t->n[c].next_sibling) {
 		uint32_t d;
-		if (child(t, dst, t->n[c].frame, &d) < 0 || hc_merge(t, d, c) < 0)
+		int64_t k;
+		if (child(t, dst, t->n[c].frame, &d) < 0 || (k = merge(t, d, c)) < 0)
 			return -HWPROF_E_NOMEM;
+		below += k;
 	}
-	return 0;
+	t->n[dst].children_count += (uint32_t)below;
+	if (t->n[src].hit) {
+		t->n[dst].count++;
+		below++;
+	}
+	return below;
+}
+
+int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src)
+{
+	return merge(t, dst, src) < 0 ? -HWPROF_E_NOMEM : 0;
 }
 
 /* perf's match_chain(new, existing) == MATCH_LT: existing < new, which

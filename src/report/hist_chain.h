@@ -13,6 +13,8 @@ struct hc_node {
 	uint32_t nr_children;
 	uint32_t last_child;                  /* the child used last: chains repeat */
 	uint64_t hit, children_hit;
+	uint32_t count, children_count;       /* perf's: chains appended ending
+	                                       * here / passing through */
 };
 
 struct hc_trie {
