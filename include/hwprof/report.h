@@ -157,6 +157,25 @@ HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
 /* Orders the entries for output (call once, after the last add). */
 HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h);
 
+/* perf's collapse pass (entries equal by the collapse compares merged);
+ * hwprof_hist_finish() does it if not done. */
+HWPROF_API int hwprof_hist_collapse(struct hwprof_hist *h);
+
+/* ---- event group view ------------------------------------------------------
+ * perf's hists__match() and hists__link(): after both are collapsed and
+ * before the leader is finished, each leader entry is paired with the
+ * member's equal entry, and member entries without one get a new leader
+ * entry with their keys and no period. Members are linked in group order;
+ * ties in the leader's overhead, samples and period are then ordered by
+ * the members' values. */
+#define HWPROF_HIST_MAX_MEMBERS 64
+HWPROF_API int hwprof_hist_link(struct hwprof_hist *leader, struct hwprof_hist *member);
+HWPROF_API uint32_t hwprof_hist_nr_members(const struct hwprof_hist *leader);
+HWPROF_API const struct hwprof_hist *hwprof_hist_member(const struct hwprof_hist *leader, uint32_t k);
+/* The pair of a leader's entry in member k, or NULL. */
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_pair(const struct hwprof_hist *leader,
+							     const struct hwprof_hist_entry *e, uint32_t k);
+
 HWPROF_API size_t hwprof_hist_nr_entries(const struct hwprof_hist *h);
 HWPROF_API const struct hwprof_hist_entry *hwprof_hist_entry(const struct hwprof_hist *h, size_t i);
 HWPROF_API uint64_t hwprof_hist_total_period(const struct hwprof_hist *h);
@@ -191,12 +210,20 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
  * period) descending, ties in perf's node order, those under min_hit
  * dropped. Call after hwprof_hist_finish(). */
 HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit);
+/* The same for perf's fractal graph (-g fractal): below each node only the
+ * children holding at least min_percent of what passes below it. */
+HWPROF_API void hwprof_hist_sort_chains_rel(struct hwprof_hist *h, double min_percent);
 /* Node accessors. A node is one frame; perf prints runs of nodes that
  * have one child and no hits of their own as one graph node. */
 HWPROF_API const struct hwprof_hist_frame *hwprof_chain_frame(const struct hwprof_hist *h, uint32_t node);
 /* period of the chains ending at the node / passing through it */
 HWPROF_API uint64_t hwprof_chain_hit(const struct hwprof_hist *h, uint32_t node);
 HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t node);
+/* perf's counts (-g ...,count): chains appended ending at the node /
+ * passing through it; a merge of equal entries (perf's callchain_merge)
+ * counts one per merged node with hits, as perf does */
+HWPROF_API uint32_t hwprof_chain_count(const struct hwprof_hist *h, uint32_t node);
+HWPROF_API uint32_t hwprof_chain_cumul_count(const struct hwprof_hist *h, uint32_t node);
 /* number of children before sorting (the run rule uses it) */
 HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node);
 /* sorted children: first, then next sibling; HWPROF_CHAIN_NONE at the end */

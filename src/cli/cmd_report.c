@@ -16,6 +16,7 @@
 #include "cli/print_report.h"
 #include "cli/progress.h"
 #include "cli/report_filter.h"
+#include "cli/report_group.h"
 #include "cli/report_run.h"
 #include "hwprof/itrace.h"
 #include "hwprof/session.h"
@@ -34,8 +35,9 @@ static void usage(FILE *f)
 		   "    -F, --fields <key[,keys...]>\n"
 		   "                          output field(s): overhead sample period and the sort keys\n"
 		   "    -g, --call-graph <print_type,threshold,order,sort_key,value>\n"
-		   "                          graph or none, a threshold (percent), caller or callee,\n"
-		   "                          function, percent (default: graph,0.5,caller,function,percent)\n"
+		   "                          graph, fractal, flat, folded or none, a threshold (percent),\n"
+		   "                          a print limit, caller or callee,\n"
+		   "                          function, percent, period or count (default: graph,0.5,caller,function,percent)\n"
 		   "    -G, --inverted        alias for inverted call graph (caller order)\n"
 		   "        --children        accumulate callchains of children and show total overhead as well\n"
 		   "        --no-children     do not accumulate callchains of children\n"
@@ -68,7 +70,9 @@ static void usage(FILE *f)
 		   "        --kallsyms <file> kallsyms pathname\n"
 		   "        --buildid-dir <dir>\n"
 		   "                          build-id cache directory (default ~/.debug)\n"
-		   "        --no-demangle     do not demangle symbol names\n\n");
+		   "        --no-demangle     do not demangle symbol names\n"
+		   "        --group           show event group information together (the default\n"
+		   "                          for files with groups; --no-group: one section per event)\n\n");
 }
 
 static const char *display_name(const char *input)
@@ -141,8 +145,8 @@ struct report_args {
 	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
 	bool order_set, caller, inverted;
 	double cc_min_percent;
-	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED */
-	bool value_period;
+	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
+	bool value_period, value_count;
 	uint32_t print_limit;
 	struct hwprof_itrace_opts itrace;
 	int max_stack;              /* < 0: the default */
@@ -153,6 +157,7 @@ struct report_args {
 	bool relative;              /* --percentage relative */
 	bool mem_mode;              /* --mem-mode */
 	bool no_branch_stack;       /* --no-branch-stack */
+	bool group_set, group;      /* --group / --no-group given; which */
 };
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
@@ -263,6 +268,24 @@ static void print_elided(const enum hwprof_hist_key *k, const char **val, size_t
 
 static const char aux_msg[] = "the file holds AUX trace data other than Arm SPE and Intel PT, which report "
 			      "does not decode in this build; use 'hwprof report -D'";
+
+/* perf's name of group leader i's section */
+static int group_desc(struct hwprof_perfdata *h, const struct report_groups *g, uint32_t i, char *buf, size_t len)
+{
+	const char **names = calloc(g->n, sizeof(*names));
+	char (*nb)[256] = calloc(g->n, sizeof(*nb));
+	if (!names || !nb) {
+		free(names);
+		free(nb);
+		return -1;
+	}
+	for (uint32_t j = 0; j < g->n; j++)
+		names[j] = hwprof_evsel_name(hwprof_perfdata_evsel(h, j), nb[j], sizeof(nb[j]));
+	report_groups_desc(g, i, names, buf, len);
+	free(names);
+	free(nb);
+	return 0;
+}
 
 static int report_stdio(const struct report_args *a, bool full)
 {
@@ -441,6 +464,7 @@ static int report_stdio(const struct report_args *a, bool full)
 				 "local_p_stage_cyc";
 	l.graph_mode = a->graph_mode;
 	l.value_period = a->value_period;
+	l.value_count = a->value_count;
 	l.print_limit = a->print_limit;
 	if (rc >= 0 && (aux || pipe))
 		rc = report_run_enable_spe(&run, &a->itrace);
@@ -449,6 +473,15 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0)
 		rc = report_run_read(&run, &bar);
 	cli_progress_done(&bar);
+	/* perf's group view is on unless --no-group; --group or --no-group
+	 * make one group of a file's events when it has none */
+	struct report_groups groups;
+	memset(&groups, 0, sizeof(groups));
+	bool group_view = !a->group_set || a->group;
+	if (rc >= 0 && report_groups_load(&groups, h, a->group_set) < 0)
+		rc = -HWPROF_E_NOMEM;
+	if (rc >= 0)
+		rc = report_run_finish(&run, group_view ? groups.size : NULL, groups.n);
 	int status = 0;
 	if (rc == -HWPROF_E_INVAL) { /* the SPE decoder said why */
 		status = 1;
@@ -490,23 +523,32 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (!a->quiet)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)run.lost_samples);
 	for (uint32_t i = 0; i < run.nr_hists; i++) {
+		uint32_t gsize = i < groups.n ? groups.size[i] : 1;
+		if (group_view && gsize == 0)
+			continue; /* a member: in its leader's columns */
 		if (!hwprof_hist_nr_samples(run.hists[i]))
-			continue; /* perf's --skip-empty default */
-		char nb[256];
+			continue; /* perf's --skip-empty default (the leader's) */
+		char nb[256], desc[1024];
 		const char *name = run.names[i] ? run.names[i]
 						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
+		l.plural = gsize > 1;
+		if (group_view && gsize > 1 && group_desc(h, &groups, i, desc, sizeof(desc)) == 0)
+			name = desc;
 		uint64_t base = a->relative ? hwprof_hist_shown_period(run.hists[i])
 					    : hwprof_hist_total_period(run.hists[i]);
 		/* perf's min_callchain_hits: a share of the total */
 		l.min_hit = (uint64_t)((double)base * (a->cc_min_percent / 100.0));
 		if (graph && l.graph_mode == RG_GRAPH)
 			hwprof_hist_sort_chains(run.hists[i], l.min_hit);
+		else if (graph && l.graph_mode == RG_FRACTAL)
+			hwprof_hist_sort_chains_rel(run.hists[i], a->cc_min_percent);
 		print_report_hist(stdout, &l, run.hists[i], name ? name : "[unknown]", s);
 	}
 	if (!a->quiet)
 		print_report_tip(stdout);
 out:
 	fflush(stdout);
+	report_groups_free(&groups);
 	report_run_fini(&run);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);
@@ -517,7 +559,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -554,6 +596,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "percentage", required_argument, NULL, O_PERCENTAGE },
 		{ "no-branch-stack", no_argument, NULL, O_NO_BRANCH_STACK },
 		{ "branch-stack", no_argument, NULL, 'b' },
+		{ "group", no_argument, NULL, O_GROUP },
+		{ "no-group", no_argument, NULL, O_NO_GROUP },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -647,6 +691,11 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			break;
 		case O_MEM_MODE: ap->mem_mode = true; break;
 		case O_NO_BRANCH_STACK: ap->no_branch_stack = true; break;
+		case O_GROUP:
+		case O_NO_GROUP:
+			ap->group_set = true;
+			ap->group = c == O_GROUP;
+			break;
 		case 'b':
 			return cli_error("report", "-b/--branch-stack (perf's branch view) is not implemented in this build");
 		default:
@@ -701,39 +750,57 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	return 0;
 }
 
+/* perf's word match: tok is a prefix of word ("f" is flat, "fr" fractal) */
+static bool word(const char *tok, const char *w)
+{
+	return !strncmp(tok, w, strlen(tok));
+}
+
 /* perf's -g/--call-graph: print_type,threshold[,print_limit],order,
- * sort_key[,branch],value in any order. We draw "graph" with percentages
- * keyed by function; other choices are refused. */
+ * sort_key[,branch],value in any order, each word by any prefix, tried as
+ * perf tries them (none, print types, orders, keys, values, numbers).
+ * "none" ends the list. The address/srcline keys and branch are refused. */
 static int parse_graph(struct report_args *a, const char *arg)
 {
+	static const char *const modes[] = { "graph", "flat", "fractal", "folded" };
+	static const int mode_ids[] = { RG_GRAPH, RG_FLAT, RG_FRACTAL, RG_FOLDED };
 	char buf[256];
 	int nums = 0;
 	a->graph_given = true;
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *end;
-		if (!strcmp(tok, "graph") || !strcmp(tok, "flat") || !strcmp(tok, "folded")) {
-			a->graph_none = false;
-			a->graph_mode = tok[0] == 'g' ? RG_GRAPH : tok[2] == 'a' ? RG_FLAT : RG_FOLDED;
-		} else if (!strcmp(tok, "percent") || !strcmp(tok, "period")) {
-			a->value_period = tok[1] == 'e' && tok[2] == 'r' && tok[3] == 'i';
-		} else if (!strcmp(tok, "none")) {
+		int m = -1;
+		for (int i = 0; i < 4 && m < 0; i++)
+			if (word(tok, modes[i]))
+				m = i;
+		if (word(tok, "none")) {
 			a->graph_none = true;
-		} else if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			return 0;
+		} else if (m >= 0) {
+			a->graph_none = false;
+			a->graph_mode = mode_ids[m];
+		} else if (word(tok, "caller") || word(tok, "callee")) {
 			a->order_set = true;
-			a->caller = tok[4] == 'e' && tok[5] == 'r';
-		} else if (!strcmp(tok, "function")) {
+			a->caller = word(tok, "caller");
+		} else if (word(tok, "function")) {
 			/* the default key */
-		} else if (strtod(tok, &end), end != tok && !*end && nums == 0) {
+		} else if (word(tok, "percent") || word(tok, "period") || word(tok, "count")) {
+			a->value_period = !word(tok, "percent") && word(tok, "period");
+			a->value_count = !word(tok, "percent") && !word(tok, "period");
+		} else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch")) {
+			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, fractal, "
+					"flat, folded, none, caller, callee, function, percent, period, count, a threshold and a "
+					"limit are)\n", arg, tok);
+			return -1;
+		} else if (nums == 0 && (strtod(tok, &end), end != tok)) {
 			a->cc_min_percent = strtod(tok, NULL);
 			nums++;
-		} else if (strtoul(tok, &end, 10), end != tok && !*end && nums == 1) {
+		} else if (nums > 0 && (strtoul(tok, &end, 0), end != tok)) {
 			/* perf's print_limit: chains shown per level */
-			a->print_limit = (uint32_t)strtoul(tok, NULL, 10);
-			nums++;
+			a->print_limit = (uint32_t)strtoul(tok, NULL, 0);
 		} else {
-			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, none, "
-					"flat, folded, caller, callee, function, percent, period, a threshold and a limit are)\n", arg, tok);
+			fprintf(stderr, "hwprof report: -g '%s': bad word '%s'\n", arg, tok);
 			return -1;
 		}
 	}

@@ -109,7 +109,13 @@ static const char *mem_part(uint64_t data_src, const char *tag, char *out, size_
 	return out;
 }
 
-static int col_width(enum hwprof_hist_key k, const struct widths *w)
+/* Values per overhead column: the leader's and each group member's */
+static int group_cols(const struct hwprof_hist *h)
+{
+	return 1 + (int)hwprof_hist_nr_members(h);
+}
+
+static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 {
 	int v = 0;
 	switch (k) {
@@ -131,38 +137,50 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w)
 	case HWPROF_HK_BLOCKED: v = 10; break;
 	case HWPROF_HK_LOCAL_INS_LAT: v = 13; break;
 	case HWPROF_HK_IPC_NULL: v = 0; break;
-	case HWPROF_HK_OVERHEAD: return 8;
-	case HWPROF_HK_CHILDREN: return 8;
-	case HWPROF_HK_SAMPLES: return 12;
-	case HWPROF_HK_PERIOD: return 12;
+	case HWPROF_HK_OVERHEAD: return 8 * cols;
+	case HWPROF_HK_CHILDREN: return 8 * cols;
+	case HWPROF_HK_SAMPLES: return 12 * cols;
+	case HWPROF_HK_PERIOD: return 12 * cols;
 	case HWPROF_HK_NR: break;
 	}
 	return imax(v, (int)strlen(col_header(k)));
 }
 
-/* perf's convert_unit for the sample count */
+static uint64_t total_of(const struct report_layout *l, const struct hwprof_hist *h)
+{
+	return l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
+}
+
+/* perf's convert_unit for the sample count; a group's counts are summed */
 static void print_samples_line(FILE *f, const struct report_layout *l, const struct hwprof_hist *h,
 			       const char *evname, bool relative)
 {
-	unsigned long n = (unsigned long)(relative ? hwprof_hist_shown_samples(h) : hwprof_hist_nr_samples(h));
+	uint64_t sn = relative ? hwprof_hist_shown_samples(h) : hwprof_hist_nr_samples(h);
+	unsigned long long events = total_of(l, h);
+	for (uint32_t k = 0; k < hwprof_hist_nr_members(h); k++) {
+		const struct hwprof_hist *m = hwprof_hist_member(h, k);
+		sn += relative ? hwprof_hist_shown_samples(m) : hwprof_hist_nr_samples(m);
+		events += total_of(l, m);
+	}
+	unsigned long n = (unsigned long)sn;
+	const char *s = l->plural ? "s" : "";
 	char unit = ' ';
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
-	unsigned long long events = relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
 	if (l->mem_mode)
-		fprintf(f, "# Samples: %lu%c of event '%s'\n# Total weight : %llu\n# Sort order   : %s\n#\n", n, unit,
-			evname, events, l->sort_order);
+		fprintf(f, "# Samples: %lu%c of event%s '%s'\n# Total weight : %llu\n# Sort order   : %s\n#\n", n, unit,
+			s, evname, events, l->sort_order);
 	else
-		fprintf(f, "# Samples: %lu%c of event '%s'\n# Event count (approx.): %llu\n#\n", n, unit, evname,
+		fprintf(f, "# Samples: %lu%c of event%s '%s'\n# Event count (approx.): %llu\n#\n", n, unit, s, evname,
 			events);
 }
 
-static void print_header(FILE *f, const struct report_layout *l, const struct widths *w)
+static void print_header(FILE *f, const struct report_layout *l, const struct widths *w, int cols)
 {
 	fputs("# ", f);
 	for (size_t i = 0; i < l->nr_cols; i++) {
-		int wd = col_width(l->cols[i], w);
+		int wd = col_width(l->cols[i], w, cols);
 		if (i)
 			fputs("  ", f);
 		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->self_header)
@@ -174,7 +192,7 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 	}
 	fputs("\n# ", f);
 	for (size_t i = 0; i < l->nr_cols; i++) {
-		int wd = col_width(l->cols[i], w);
+		int wd = col_width(l->cols[i], w, cols);
 		if (i)
 			fputs("  ", f);
 		for (int j = 0; j < wd; j++)
@@ -183,19 +201,42 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 	fputs("\n#\n", f);
 }
 
-/* One cell; returns the number of bytes written. */
-static int print_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e,
-		      struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
+/* One value of an overhead column (perf's hpp__fmt). */
+static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e, uint64_t total)
 {
 	switch (k) {
 	case HWPROF_HK_OVERHEAD:
 	case HWPROF_HK_CHILDREN: {
-		uint64_t v = k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
+		uint64_t v = !e ? 0 : k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
 		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
 		return fprintf(f, "%*.2f%%", wd - 1, pct);
 	}
-	case HWPROF_HK_SAMPLES: return fprintf(f, "%*llu", wd, (unsigned long long)e->nr_samples);
-	case HWPROF_HK_PERIOD: return fprintf(f, "%*llu", wd, (unsigned long long)e->period);
+	case HWPROF_HK_SAMPLES: return fprintf(f, "%*llu", wd, (unsigned long long)(e ? e->nr_samples : 0));
+	default: return fprintf(f, "%*llu", wd, (unsigned long long)(e ? e->period : 0));
+	}
+}
+
+/* One cell; returns the number of bytes written. */
+static int print_cell(FILE *f, const struct report_layout *l, enum hwprof_hist_key k, int wd,
+		      const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
+{
+	switch (k) {
+	case HWPROF_HK_OVERHEAD:
+	case HWPROF_HK_CHILDREN:
+	case HWPROF_HK_SAMPLES:
+	case HWPROF_HK_PERIOD: {
+		/* the group view: each member's value of its own total after
+		 * the leader's; none where the member has no pair or no total */
+		uint32_t nm = hwprof_hist_nr_members(h);
+		int one = wd / (int)(nm + 1);
+		int n = value_cell(f, k, one, e, total);
+		for (uint32_t m = 0; m < nm; m++) {
+			const struct hwprof_hist *mh = hwprof_hist_member(h, m);
+			uint64_t mt = total_of(l, mh);
+			n += value_cell(f, k, one, mt ? hwprof_hist_pair(h, e, m) : NULL, mt);
+		}
+		return n;
+	}
 	case HWPROF_HK_COMM: return fprintf(f, "%-*.*s", wd, wd, e->comm);
 	case HWPROF_HK_PID: {
 		const char *comm = hwprof_session_thread_comm(s, e->pid, e->tid);
@@ -271,11 +312,10 @@ static void print_row(FILE *f, const struct report_layout *l, const struct width
 {
 	fputs("  ", f);
 	for (size_t i = 0; i < l->nr_cols; i++) {
-		int wd = col_width(l->cols[i], w);
+		int wd = col_width(l->cols[i], w, group_cols(h));
 		if (i)
 			fputs("  ", f);
-		int n = print_cell(f, l->cols[i], wd, e, h, s,
-				   l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h));
+		int n = print_cell(f, l, l->cols[i], wd, e, h, s, total_of(l, h));
 		/* every column but the last is padded to its width */
 		if (i + 1 < l->nr_cols && n < wd)
 			fprintf(f, "%*s", wd - n, "");
@@ -290,7 +330,7 @@ void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_his
 	calc_widths(h, s, &w);
 	if (!l->quiet) {
 		print_samples_line(f, l, h, evname, l->relative);
-		print_header(f, l, &w);
+		print_header(f, l, &w, group_cols(h));
 	}
 	uint64_t total = l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
 	size_t n = hwprof_hist_nr_entries(h);
@@ -304,7 +344,7 @@ void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_his
 		if (!l->graph || e->chain == HWPROF_CHAIN_NONE)
 			continue;
 		/* shares of all samples */
-		if (l->graph_mode == RG_GRAPH)
+		if (l->graph_mode == RG_GRAPH || l->graph_mode == RG_FRACTAL)
 			print_report_graph(f, l, h, e->chain, hwprof_hist_total_period(h), v);
 		else
 			print_report_flat(f, l, h, e->chain, hwprof_hist_total_period(h));

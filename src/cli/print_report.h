@@ -26,16 +26,22 @@ struct report_layout {
 	                         * first frame is the row's symbol, not shown */
 	bool relative;          /* --percentage relative: shares of the shown
 	                         * entries, not of all samples */
-	enum { RG_GRAPH, RG_FLAT, RG_FOLDED } graph_mode;   /* -g print type */
+	enum { RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL } graph_mode; /* -g print type */
 	bool value_period;      /* -g ...,period: periods, not percentages */
+	bool value_count;       /* -g ...,count: counts of chains */
 	uint32_t print_limit;   /* -g's second number: chains per level (0: all) */
 	uint64_t min_hit;       /* the threshold in period, per histogram */
 	bool mem_mode;          /* --mem-mode: "Total weight" and "Sort order" */
 	const char *sort_order;
+	bool plural;            /* "of events": a group's leader (perf says so
+	                         * also outside the group view) */
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the
- * rows at or above the percent limit, then the two closing newlines.
+ * rows at or above the percent limit, then the two closing newlines. A
+ * group leader's hist with linked members (the group view) shows each
+ * member's value after the leader's in the overhead, sample and period
+ * columns, and their summed counts.
  * Thread comms for the column widths come from the session, as perf takes
  * them from its thread table after reading. */
 void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_hist *h, const char *evname,

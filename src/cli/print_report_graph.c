@@ -1,4 +1,5 @@
-/* perf report --stdio's call graph ("graph" mode, absolute percentages),
+/* perf report --stdio's call graph ("graph" mode, absolute percentages;
+ * "fractal", each level's percentages of what passes below its parent),
  * as perf 6.1's ui/stdio/hist.c draws it: a single root shown after
  * "---" with its frames one per line, then each level's children with a
  * "|" column per open level, a separator line before each child, and
@@ -54,25 +55,27 @@ static void graph_line(FILE *f, int depth, int mask, int left)
 	fputc('\n', f);
 }
 
-/* perf's callchain_node__fprintf_value(): a share of total, or the
- * period itself */
-static void value(FILE *f, const struct report_layout *l, uint64_t v, uint64_t total)
+/* perf's callchain_node__fprintf_value(): a share of total, the period
+ * itself, or the count of chains */
+static void value(FILE *f, const struct report_layout *l, uint64_t v, uint32_t count, uint64_t total)
 {
-	if (l->value_period)
+	if (l->value_count)
+		fprintf(f, "%u", count);
+	else if (l->value_period)
 		fprintf(f, "%" PRIu64, v);
 	else
 		fprintf(f, "%.2f%%", total ? (double)v * 100.0 / (double)total : 0.0);
 }
 
 static void ipchain(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t t,
-		    uint64_t node_cumul, int depth, int mask, int idx, uint64_t total, int left)
+		    uint64_t node_cumul, uint32_t node_count, int depth, int mask, int idx, uint64_t total, int left)
 {
 	margin(f, left);
 	for (int i = 0; i < depth; i++) {
 		fputc(mask & bit(i) ? '|' : ' ', f);
 		if (!idx && i == depth - 1) {
 			fputs("--", f);
-			value(f, l, node_cumul, total);
+			value(f, l, node_cumul, node_count, total);
 			fputs("--", f);
 		} else {
 			fputs("          ", f);
@@ -82,30 +85,66 @@ static void ipchain(FILE *f, const struct report_layout *l, const struct hwprof_
 	fputc('\n', f);
 }
 
-/* The sorted children of node (the end of a graph node), as graph nodes. */
+/* The line perf adds under a fractal level whose shown children do not
+ * hold all of it: the rest, as "[...]" */
+static void rest_line(FILE *f, const struct report_layout *l, uint64_t rest, uint32_t rest_count, int depth,
+		      int mask, uint64_t total, int left)
+{
+	margin(f, left);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask & bit(i) ? '|' : ' ', f);
+		if (i == depth - 1) {
+			fputs("--", f);
+			value(f, l, rest, rest_count, total);
+			fputs("--", f);
+		} else {
+			fputs("          ", f);
+		}
+	}
+	fputs("[...]\n", f);
+}
+
+/* The sorted children of node (the end of a graph node), as graph nodes.
+ * total is what percentages are of: the entry's or all samples' period
+ * (graph), what passes below the node (fractal). */
 static size_t level(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t node,
 		    uint64_t total, int depth, int mask, int left)
 {
+	bool fractal = l->graph_mode == RG_FRACTAL;
 	size_t printed = 0;
 	uint32_t shown = 0;
 	int new_mask = mask;
+	uint64_t rest = total;
+	/* the count's rest: what passes below node less the shown children */
+	uint32_t rest_count = hwprof_chain_cumul_count(h, node) - hwprof_chain_count(h, node);
 	for (uint32_t c = hwprof_chain_first(h, node); c != HWPROF_CHAIN_NONE;) {
 		uint32_t next = hwprof_chain_next(h, c);
-		if (next == HWPROF_CHAIN_NONE)
+		uint64_t cum = hwprof_chain_cumul(h, c);
+		uint32_t cnt = hwprof_chain_cumul_count(h, c);
+		rest -= cum;
+		rest_count -= cnt;
+		/* the last child closes the level's column, unless a fractal
+		 * rest line follows */
+		if (next == HWPROF_CHAIN_NONE && (!fractal || !rest))
 			new_mask &= ~bit(depth - 1);
 		graph_line(f, depth, mask, left);
-		uint64_t cum = hwprof_chain_cumul(h, c);
 		int idx = 0;
 		uint32_t t = c, last = c;
 		for (; t != HWPROF_CHAIN_NONE; t = run_next(h, t)) {
-			ipchain(f, l, h, t, cum, depth, new_mask, idx++, total, left);
+			ipchain(f, l, h, t, cum, cnt, depth, new_mask, idx++, total, left);
 			last = t;
 		}
 		printed++;
-		printed += level(f, l, h, last, total, depth + 1, new_mask | bit(depth), left);
+		uint64_t below = fractal ? hwprof_chain_cumul(h, last) - hwprof_chain_hit(h, last) : total;
+		printed += level(f, l, h, last, below, depth + 1, new_mask | bit(depth), left);
 		if (++shown == l->print_limit)
 			break;
 		c = next;
+	}
+	/* perf leaves the count's rest out when it is 0 */
+	if (fractal && rest && rest != total && (!l->value_count || rest_count)) {
+		rest_line(f, l, rest, rest_count, depth, new_mask & ~bit(depth - 1), total, left);
+		printed++;
 	}
 	return printed;
 }
@@ -143,6 +182,8 @@ void print_report_graph(FILE *f, const struct report_layout *l, const struct hwp
 		}
 		root = run_end(h, first);
 	}
+	if (l->graph_mode == RG_FRACTAL)
+		total = parent; /* shares of the entry */
 	printed += level(f, l, h, root, total, 1, 1, left);
 	if (printed)
 		fputc('\n', f);
@@ -180,14 +221,15 @@ void print_report_flat(FILE *f, const struct report_layout *l, struct hwprof_his
 		/* flat shows what passes through the node too, folded only
 		 * the chains ending there */
 		uint64_t val = folded ? hwprof_chain_hit(h, v[i]) : hwprof_chain_cumul(h, v[i]);
+		uint32_t cnt = folded ? hwprof_chain_count(h, v[i]) : hwprof_chain_cumul_count(h, v[i]);
 		if (folded) {
-			value(f, l, val, total);
+			value(f, l, val, cnt, total);
 			fputc(' ', f);
 			chain_path(f, h, v[i], true, 0);
 			fputc('\n', f);
 		} else {
 			fputs("           ", f);
-			value(f, l, val, total);
+			value(f, l, val, cnt, total);
 			fputc('\n', f);
 			chain_path(f, h, v[i], false, 0);
 			fputc('\n', f);

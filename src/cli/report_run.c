@@ -495,6 +495,25 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 		return -HWPROF_E_INVAL;
 	if (r->pt && report_pt_flush(r->pt) < 0)
 		return -HWPROF_E_INVAL;
+	return 0;
+}
+
+int report_run_finish(struct report_run *r, const uint32_t *group_size, uint32_t n)
+{
+	/* perf's report__collapse_hists(): each hist collapsed in event
+	 * order, a member matched and linked to its leader right after */
+	for (uint32_t i = 0; i < r->nr_hists; i++) {
+		int e = hwprof_hist_collapse(r->hists[i]);
+		if (e < 0)
+			return e;
+		if (!group_size || i >= n || group_size[i] != 0)
+			continue;
+		uint32_t l = i;
+		while (l > 0 && group_size[l] == 0)
+			l--;
+		if ((e = hwprof_hist_link(r->hists[l], r->hists[i])) < 0)
+			return e;
+	}
 	for (uint32_t i = 0; i < r->nr_hists; i++) {
 		int e = hwprof_hist_finish(r->hists[i]);
 		if (e < 0)

@@ -76,8 +76,12 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace);
 /* One parsed sample into its event's histogram. */
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm);
-/* Reads the rest of the session and finishes the histograms; < 0 on an
- * input error (the perfdata handle says where) or allocation failure. */
+/* Reads the rest of the session; < 0 on an input error (the perfdata
+ * handle says where) or allocation failure. */
 int report_run_read(struct report_run *r, struct cli_progress *bar);
+/* Collapses and finishes the histograms; with group_size (per event: a
+ * leader's group size, 0 on members; n of them), members are linked to
+ * their leaders for the group view. */
+int report_run_finish(struct report_run *r, const uint32_t *group_size, uint32_t n);
 
 #endif

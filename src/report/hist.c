@@ -46,7 +46,14 @@ struct hwprof_hist {
 	uint64_t shown_period, shown_samples;
 	uint32_t *order;            /* output order (indexes into e) */
 	size_t n_out;               /* entries left after collapsing */
-	bool finished;
+	struct ht_tree coll;        /* perf's entries_collapsed */
+	bool collapsed, finished;
+	/* group view: the members' hists and, per member, each entry's pair
+	 * there (HT_NIL: none) */
+	struct hwprof_hist *members[HWPROF_HIST_MAX_MEMBERS];
+	uint32_t nr_members;
+	uint32_t *pair[HWPROF_HIST_MAX_MEMBERS];
+	size_t pair_cap[HWPROF_HIST_MAX_MEMBERS];
 };
 
 static const struct { const char *name; enum hwprof_hist_key key; } key_names[] = {
@@ -119,6 +126,7 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 		if (h->keys[i] == HWPROF_HK_COMM || h->keys[i] == HWPROF_HK_SRCLINE)
 			h->need_collapse = true;
 	ht_init(&h->in);
+	ht_init(&h->coll);
 	*out = h;
 	return 0;
 }
@@ -129,6 +137,9 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 		return;
 	free(h->e);
 	ht_free(&h->in);
+	ht_free(&h->coll);
+	for (uint32_t k = 0; k < h->nr_members; k++)
+		free(h->pair[k]);
 	hc_free(&h->trie);
 	rpt_map_free(&h->short_ids);
 	free(h->short_names);
@@ -210,12 +221,22 @@ static int str_cmp_ids(const struct hwprof_hist *h, uint32_t a, uint32_t b)
 	return a == b ? 0 : h->rank[b] < h->rank[a] ? -1 : 1;
 }
 
-static int dso_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+/* The same for strings of entries of two hists (the group view pairs
+ * them): ranks within one hist, the text across two. */
+static int str_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, const char *sa, uint32_t ia,
+		    const char *sb, uint32_t ib)
+{
+	if (ha == hb)
+		return str_cmp_ids(ha, ia, ib);
+	return sgn64(strcmp(sb, sa));
+}
+
+static int dso_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb, const struct hwprof_hist_entry *a,
 		   const struct hwprof_hist_entry *b)
 {
 	if (!a->dso_short || !b->dso_short)
 		return cmp_null(a->dso_short, b->dso_short);
-	return str_cmp_ids(h, a->dso_id, b->dso_id);
+	return str_cmp2(ha, hb, a->dso_short, a->dso_id, b->dso_short, b->dso_id);
 }
 
 /* perf computes an entry's srcline the first time a comparison needs it */
@@ -226,16 +247,17 @@ static const char *srcline_of(const struct hwprof_hist *h, const struct hwprof_h
 	return e->srcline;
 }
 
-/* perf's se_cmp(left = a, right = b) for one key */
-static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
-		   const struct hwprof_hist_entry *b)
+/* perf's se_cmp(left = a, right = b) for one key; a is an entry of ha,
+ * b of hb */
+static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, enum hwprof_hist_key k,
+		    const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
 {
 	switch (k) {
 	case HWPROF_HK_COMM:
-		return str_cmp_ids(h, a->comm_id, b->comm_id);
+		return str_cmp2(ha, hb, a->comm, a->comm_id, b->comm, b->comm_id);
 	case HWPROF_HK_PID: return sgn64((int64_t)b->tid - a->tid);
 	case HWPROF_HK_CPU: return sgn64((int64_t)b->cpu - a->cpu);
-	case HWPROF_HK_DSO: return dso_cmp(h, a, b);
+	case HWPROF_HK_DSO: return dso_cmp(ha, hb, a, b);
 	case HWPROF_HK_SYM_SIZE: {
 		uint64_t l = sym_size(b->sym), r = sym_size(a->sym);
 		return l < r ? -1 : l > r;
@@ -243,7 +265,7 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 	case HWPROF_HK_SYM: {
 		if (!a->sym && !b->sym)
 			return sgn64((int64_t)(b->ip - a->ip));
-		int d = dso_cmp(h, a, b);
+		int d = dso_cmp(ha, hb, a, b);
 		if (d)
 			return d;
 		if (!a->sym || !b->sym)
@@ -282,17 +304,17 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 	case HWPROF_HK_BLOCKED: return sgn64((int64_t)(((b->data_src >> 40) & 7) - ((a->data_src >> 40) & 7)));
 	case HWPROF_HK_SYM_DADDR: return sgn64((int64_t)(b->daddr - a->daddr));
 	case HWPROF_HK_IPC_NULL: /* perf gives it the symbol compare */
-		return key_cmp(h, HWPROF_HK_SYM, a, b);
+		return key_cmp2(ha, hb, HWPROF_HK_SYM, a, b);
 	case HWPROF_HK_DSO_DADDR:
 		/* perf's _sort__dso_cmp(left, right): the dso key passes them
 		 * the other way round */
 		if (!a->daddr_dso_short || !b->daddr_dso_short)
 			return cmp_null(b->daddr_dso_short, a->daddr_dso_short);
-		return -str_cmp_ids(h, a->daddr_dso_id, b->daddr_dso_id);
+		return -str_cmp2(ha, hb, a->daddr_dso_short, a->daddr_dso_id, b->daddr_dso_short, b->daddr_dso_id);
 	case HWPROF_HK_SRCLINE: {
 		/* perf's sort__srcline_cmp: the address, then the DSO */
 		int c = sgn64((int64_t)(b->ip - a->ip));
-		return c ? c : dso_cmp(h, a, b);
+		return c ? c : dso_cmp(ha, hb, a, b);
 	}
 	case HWPROF_HK_OVERHEAD: return u64_cmp(a->period, b->period);
 	case HWPROF_HK_CHILDREN: return u64_cmp(a->acc_period, b->acc_period);
@@ -301,6 +323,12 @@ static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const st
 	case HWPROF_HK_NR: break;
 	}
 	return 0;
+}
+
+static int key_cmp(const struct hwprof_hist *h, enum hwprof_hist_key k, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
+{
+	return key_cmp2(h, h, k, a, b);
 }
 
 /* perf's se_sort (output order) for one key: like cmp except symbols,
@@ -581,6 +609,29 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	return 0;
 }
 
+/* A group member's value of an entry's pair (0 without one). */
+static uint64_t pair_value(const struct hwprof_hist *h, uint32_t k, const struct hwprof_hist_entry *e,
+			   enum hwprof_hist_key key)
+{
+	const struct hwprof_hist_entry *p = hwprof_hist_pair(h, e, k);
+	if (!p)
+		return 0;
+	return key == HWPROF_HK_SAMPLES ? p->nr_samples : p->period;
+}
+
+/* perf's __hpp__sort() in the group view: equal leader values are ordered
+ * by the members' values, in group order */
+static int group_cmp(const struct hwprof_hist *h, enum hwprof_hist_key key, const struct hwprof_hist_entry *a,
+		     const struct hwprof_hist_entry *b)
+{
+	for (uint32_t k = 0; k < h->nr_members; k++) {
+		int c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
 /* perf's hist_entry__sort(a, b): > 0 puts a before b. */
 static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
 		    const struct hwprof_hist_entry *b)
@@ -589,6 +640,9 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 		if (h->elided >> h->sort[i] & 1)
 			continue; /* perf_hpp__should_skip() */
 		int c = key_sort(h, h->sort[i], a, b);
+		if (!c && h->nr_members &&
+		    (h->sort[i] == HWPROF_HK_OVERHEAD || h->sort[i] == HWPROF_HK_SAMPLES || h->sort[i] == HWPROF_HK_PERIOD))
+			c = group_cmp(h, h->sort[i], a, b);
 		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
 			/* perf's __hpp__sort_acc: caller above callee */
 			int64_t d = (int64_t)b->max_depth - a->max_depth;
@@ -600,34 +654,34 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 	return 0;
 }
 
-/* perf's hists__collapse_resort(): the entries re-inserted in tree order
- * into a new tree with the same compare, merging those it finds equal.
- * Leaves the surviving entries' indexes in tree order in h->order. */
 /* perf's hist_entry__collapse(): like the identity compare, except keys
- * with their own collapse (srcline: by the text) */
-static int entry_collapse(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
-			  const struct hwprof_hist_entry *b)
+ * with their own collapse (srcline: by the text); a is an entry of ha, b
+ * of hb (the same hist, or a group's leader and member) */
+static int entry_collapse2(const struct hwprof_hist *ha, const struct hwprof_hist_entry *a,
+			   const struct hwprof_hist *hb, const struct hwprof_hist_entry *b)
 {
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		int c = h->keys[i] == HWPROF_HK_SRCLINE ? sgn64(strcmp(srcline_of(h, b), srcline_of(h, a)))
-							  : key_cmp(h, h->keys[i], a, b);
+	for (size_t i = 0; i < ha->nr_keys; i++) {
+		int c = ha->keys[i] == HWPROF_HK_SRCLINE ? sgn64(strcmp(srcline_of(hb, b), srcline_of(ha, a)))
+							   : key_cmp2(ha, hb, ha->keys[i], a, b);
 		if (c)
 			return c;
 	}
 	return 0;
 }
 
-static int collapse(struct hwprof_hist *h, size_t *nr)
+/* perf's hists__collapse_resort(): the entries re-inserted in tree order
+ * into a new tree (h->coll) with the collapse compare, merging those it
+ * finds equal. */
+static int collapse(struct hwprof_hist *h)
 {
-	struct ht_tree t;
-	ht_init(&t);
-	if (ht_reserve(&t, h->n) < 0)
+	struct ht_tree *t = &h->coll;
+	if (ht_reserve(t, h->n) < 0)
 		return -HWPROF_E_NOMEM;
 	for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x)) {
-		uint32_t y = t.root, parent = HT_NIL;
+		uint32_t y = t->root, parent = HT_NIL;
 		bool left = false, merged = false;
 		while (y != HT_NIL) {
-			int c = entry_collapse(h, &h->e[y], &h->e[x]);
+			int c = entry_collapse2(h, &h->e[y], h, &h->e[x]);
 			if (!c) {
 				struct hwprof_hist_entry *d = &h->e[y], *e = &h->e[x];
 				d->period += e->period;
@@ -637,52 +691,184 @@ static int collapse(struct hwprof_hist *h, size_t *nr)
 				d->weight += e->weight;
 				d->ins_lat += e->ins_lat;
 				/* perf's callchain_merge() leaves max_depth alone */
-				if (h->chains && hc_merge(&h->trie, d->chain, e->chain) < 0) {
-					ht_free(&t);
+				if (h->chains && hc_merge(&h->trie, d->chain, e->chain) < 0)
 					return -HWPROF_E_NOMEM;
-				}
 				merged = true;
 				break;
 			}
 			parent = y;
 			left = c < 0;
-			y = left ? t.n[y].left : t.n[y].right;
+			y = left ? t->n[y].left : t->n[y].right;
 		}
 		if (!merged)
-			ht_insert(&t, x, parent, left);
+			ht_insert(t, x, parent, left);
 	}
-	size_t n = 0;
-	for (uint32_t x = ht_first(&t); x != HT_NIL; x = ht_next(&t, x))
-		h->order[n++] = x;
-	ht_free(&t);
-	*nr = n;
 	return 0;
+}
+
+/* The tree perf's later passes walk: the collapsed one, or entries_in
+ * when no key collapses. */
+static struct ht_tree *done_tree(struct hwprof_hist *h)
+{
+	return h->need_collapse ? &h->coll : &h->in;
+}
+
+HWPROF_API int hwprof_hist_collapse(struct hwprof_hist *h)
+{
+	if (h->collapsed)
+		return 0;
+	if (h->need_collapse && collapse(h) < 0)
+		return -HWPROF_E_NOMEM;
+	h->collapsed = true;
+	return 0;
+}
+
+/* perf's hists__find_entry(): a walk of the member's tree with the
+ * collapse compare, which may miss an equal entry as perf's does */
+static uint32_t find_pair(struct hwprof_hist *m, const struct hwprof_hist *l, const struct hwprof_hist_entry *he)
+{
+	struct ht_tree *t = done_tree(m);
+	uint32_t y = t->root;
+	while (y != HT_NIL) {
+		int c = entry_collapse2(m, &m->e[y], l, he);
+		if (!c)
+			return y;
+		y = c < 0 ? t->n[y].left : t->n[y].right;
+	}
+	return HT_NIL;
+}
+
+/* The leader's pair slot of entry x for member k (grown as needed). */
+static int pair_slot(struct hwprof_hist *l, uint32_t k, uint32_t x, uint32_t **slot)
+{
+	size_t old = l->pair_cap[k];
+	if (x >= old) {
+		if (rpt_grow(&l->pair[k], &l->pair_cap[k], (size_t)x + 1, sizeof(**l->pair)) < 0)
+			return -HWPROF_E_NOMEM;
+		for (size_t i = old; i < l->pair_cap[k]; i++)
+			l->pair[k][i] = HT_NIL;
+	}
+	*slot = &l->pair[k][x];
+	return 0;
+}
+
+/* perf's hists__add_dummy_entry(): the leader's entry equal to the
+ * member's entry me (by the collapse walk), or a new one with its keys and
+ * no period, linked where the walk ended. Returns its index or < 0. */
+static int64_t dummy_entry(struct hwprof_hist *l, const struct hwprof_hist *m, const struct hwprof_hist_entry *me)
+{
+	struct ht_tree *t = done_tree(l);
+	uint32_t y = t->root, parent = HT_NIL;
+	bool left = false;
+	while (y != HT_NIL) {
+		int c = entry_collapse2(l, &l->e[y], m, me);
+		if (!c)
+			return y;
+		parent = y;
+		left = c < 0;
+		y = left ? t->n[y].left : t->n[y].right;
+	}
+	if (l->n >= UINT32_MAX - 1 || rpt_grow(&l->e, &l->cap, l->n + 1, sizeof(*l->e)) < 0 ||
+	    ht_reserve(t, l->n + 1) < 0)
+		return -HWPROF_E_NOMEM;
+	uint32_t x = (uint32_t)l->n;
+	struct hwprof_hist_entry *d = &l->e[x];
+	*d = *me;
+	/* its strings get the leader's ids, for the leader's compares */
+	if (intern_id(l, me->comm ? me->comm : "", &d->comm, &d->comm_id) < 0 ||
+	    (me->dso_short && intern_id(l, me->dso_short, &d->dso_short, &d->dso_id) < 0) ||
+	    (me->daddr_dso_short && intern_id(l, me->daddr_dso_short, &d->daddr_dso_short, &d->daddr_dso_id) < 0))
+		return -HWPROF_E_NOMEM;
+	d->period = d->nr_samples = d->acc_period = d->acc_samples = 0;
+	d->weight = d->ins_lat = 0;
+	d->chain = HWPROF_CHAIN_NONE; /* perf's new entry has an empty chain */
+	d->max_depth = 0;
+	ht_insert(t, x, parent, left);
+	l->n++;
+	return x;
+}
+
+HWPROF_API int hwprof_hist_link(struct hwprof_hist *l, struct hwprof_hist *m)
+{
+	if (l->finished || l->nr_members >= HWPROF_HIST_MAX_MEMBERS)
+		return -HWPROF_E_INVAL;
+	if (hwprof_hist_collapse(l) < 0 || hwprof_hist_collapse(m) < 0)
+		return -HWPROF_E_NOMEM;
+	uint32_t k = l->nr_members++;
+	l->members[k] = m;
+	bool *paired = calloc(m->n ? m->n : 1, sizeof(*paired));
+	if (!paired)
+		return -HWPROF_E_NOMEM;
+	int rc = 0;
+	uint32_t *slot;
+	/* hists__match(): each leader entry gets the member's equal one */
+	struct ht_tree *lt = done_tree(l);
+	for (uint32_t x = ht_first(lt); x != HT_NIL && rc == 0; x = ht_next(lt, x)) {
+		uint32_t y = find_pair(m, l, &l->e[x]);
+		if (y == HT_NIL)
+			continue;
+		if ((rc = pair_slot(l, k, x, &slot)) == 0) {
+			*slot = y;
+			paired[y] = true;
+		}
+	}
+	/* hists__link(): the member's other entries get leader entries */
+	struct ht_tree *mt = done_tree(m);
+	for (uint32_t y = ht_first(mt); y != HT_NIL && rc == 0; y = ht_next(mt, y)) {
+		if (paired[y])
+			continue;
+		int64_t x = dummy_entry(l, m, &m->e[y]);
+		if (x < 0) {
+			rc = (int)x;
+			break;
+		}
+		if ((rc = pair_slot(l, k, (uint32_t)x, &slot)) == 0 && *slot == HT_NIL)
+			*slot = y;
+	}
+	free(paired);
+	return rc;
+}
+
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_pair(const struct hwprof_hist *l,
+							     const struct hwprof_hist_entry *e, uint32_t k)
+{
+	if (k >= l->nr_members || e < l->e || e >= l->e + l->n)
+		return NULL;
+	size_t x = (size_t)(e - l->e);
+	if (x >= l->pair_cap[k] || l->pair[k][x] == HT_NIL)
+		return NULL;
+	return &l->members[k]->e[l->pair[k][x]];
+}
+
+HWPROF_API uint32_t hwprof_hist_nr_members(const struct hwprof_hist *h)
+{
+	return h->nr_members;
+}
+
+HWPROF_API const struct hwprof_hist *hwprof_hist_member(const struct hwprof_hist *h, uint32_t k)
+{
+	return k < h->nr_members ? h->members[k] : NULL;
 }
 
 HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 {
 	if (h->finished)
 		return 0;
+	if (hwprof_hist_collapse(h) < 0)
+		return -HWPROF_E_NOMEM;
 	h->order = malloc((h->n ? h->n : 1) * sizeof(*h->order));
 	if (!h->order)
 		return -HWPROF_E_NOMEM;
-	size_t n = 0;
-	if (h->need_collapse) {
-		if (collapse(h, &n) < 0)
-			return -HWPROF_E_NOMEM;
-	} else {
-		for (uint32_t x = ht_first(&h->in); x != HT_NIL; x = ht_next(&h->in, x))
-			h->order[n++] = x;
-	}
-	/* perf's output tree, filled in that order: sort(new, iter) > 0 goes
-	 * left. The children tie-break makes the order intransitive, so the
-	 * tree itself decides. */
+	/* perf's output tree, filled in the collapsed tree's order:
+	 * sort(new, iter) > 0 goes left. The children tie-break makes the
+	 * order intransitive, so the tree itself decides. */
+	struct ht_tree *src = done_tree(h);
 	struct ht_tree t;
 	ht_init(&t);
 	if (ht_reserve(&t, h->n) < 0)
 		return -HWPROF_E_NOMEM;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t x = h->order[i], y = t.root, parent = HT_NIL;
+	for (uint32_t x = ht_first(src); x != HT_NIL; x = ht_next(src, x)) {
+		uint32_t y = t.root, parent = HT_NIL;
 		bool left = false;
 		while (y != HT_NIL) {
 			parent = y;
@@ -750,6 +936,15 @@ HWPROF_API void hwprof_hist_sort_chains(struct hwprof_hist *h, uint64_t min_hit)
 	}
 }
 
+HWPROF_API void hwprof_hist_sort_chains_rel(struct hwprof_hist *h, double min_percent)
+{
+	for (size_t i = 0; i < hwprof_hist_nr_entries(h); i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
+		if (e->chain != HWPROF_CHAIN_NONE)
+			hc_sort_rel(&h->trie, e->chain, min_percent);
+	}
+}
+
 HWPROF_API uint32_t hwprof_chain_parent(const struct hwprof_hist *h, uint32_t node)
 {
 	return h->trie.n[node].parent;
@@ -774,6 +969,16 @@ HWPROF_API uint64_t hwprof_chain_hit(const struct hwprof_hist *h, uint32_t node)
 HWPROF_API uint64_t hwprof_chain_cumul(const struct hwprof_hist *h, uint32_t node)
 {
 	return h->trie.n[node].hit + h->trie.n[node].children_hit;
+}
+
+HWPROF_API uint32_t hwprof_chain_count(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].count;
+}
+
+HWPROF_API uint32_t hwprof_chain_cumul_count(const struct hwprof_hist *h, uint32_t node)
+{
+	return h->trie.n[node].count + h->trie.n[node].children_count;
 }
 
 HWPROF_API uint32_t hwprof_chain_nr_children(const struct hwprof_hist *h, uint32_t node)

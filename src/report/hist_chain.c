@@ -5,6 +5,7 @@
  * the printer show the runs. Children of a node are matched like perf's
  * match_chain(): same DSO and same symbol start, or same address when
  * either frame has no symbol (the frame key below). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,26 +93,44 @@ int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, size_t n
 	uint32_t x = root;
 	for (size_t i = 0; i < n; i++) {
 		t->n[x].children_hit += period;
+		t->n[x].children_count++;
 		uint32_t c;
 		if (child(t, x, frames[i], &c) < 0)
 			return -HWPROF_E_NOMEM;
 		x = c;
 	}
 	t->n[x].hit += period;
+	t->n[x].count++;
 	return 0;
 }
 
-int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src)
+/* Adds src's numbers below dst; returns how many of src's nodes have
+ * hits (or < 0). perf's callchain_merge() appends each of src's nodes with
+ * hits as one chain of its period, so counts grow by one per such node,
+ * whatever its own count. */
+static int64_t merge(struct hc_trie *t, uint32_t dst, uint32_t src)
 {
-	/* same trie: add src's numbers node by node (depth first) */
+	int64_t below = 0;
 	t->n[dst].hit += t->n[src].hit;
 	t->n[dst].children_hit += t->n[src].children_hit;
 	for (uint32_t c = t->n[src].first_child; c != HWPROF_CHAIN_NONE; c = t->n[c].next_sibling) {
 		uint32_t d;
-		if (child(t, dst, t->n[c].frame, &d) < 0 || hc_merge(t, d, c) < 0)
+		int64_t k;
+		if (child(t, dst, t->n[c].frame, &d) < 0 || (k = merge(t, d, c)) < 0)
 			return -HWPROF_E_NOMEM;
+		below += k;
 	}
-	return 0;
+	t->n[dst].children_count += (uint32_t)below;
+	if (t->n[src].hit) {
+		t->n[dst].count++;
+		below++;
+	}
+	return below;
+}
+
+int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src)
+{
+	return merge(t, dst, src) < 0 ? -HWPROF_E_NOMEM : 0;
 }
 
 /* perf's match_chain(new, existing) == MATCH_LT: existing < new, which
@@ -265,19 +284,33 @@ int hc_flat(struct hc_trie *t, uint32_t root, uint64_t min_hit, uint32_t **out, 
 	return 0;
 }
 
-int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit)
+/* A node where perf's callchain nodes end (a run of frames with one child
+ * and no hits of their own is one perf node): the entry's root, a frame
+ * with hits, a fork or a leaf. */
+static bool node_end(const struct hc_trie *t, uint32_t x)
+{
+	return t->n[x].parent == HWPROF_CHAIN_NONE || t->n[x].hit || t->n[x].nr_children != 1;
+}
+
+static int sort_below(struct hc_trie *t, uint32_t root, uint64_t min_hit, double rel)
 {
 	uint32_t n = t->n[root].nr_children;
 	t->n[root].sorted_first = HWPROF_CHAIN_NONE;
 	if (!n)
 		return 0;
+	/* fractal (rel >= 0): perf's threshold is a share of what passes
+	 * below each of its nodes, rounded up; frames inside a node are
+	 * not filtered */
+	uint64_t mh = min_hit;
+	if (rel >= 0)
+		mh = node_end(t, root) ? (uint64_t)ceil((double)t->n[root].children_hit * rel) : 0;
 	uint32_t *v = malloc(n * sizeof(*v));
 	if (!v)
 		return -HWPROF_E_NOMEM;
 	int all = child_order(t, root, v);
 	uint32_t k = 0;
 	for (int i = 0; i < all; i++)
-		if (cumul(t, v[i]) >= min_hit)
+		if (cumul(t, v[i]) >= mh)
 			v[k++] = v[i];
 	if (all < 0 || sort_desc(t, v, k, true) < 0) {
 		free(v);
@@ -291,7 +324,17 @@ int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit)
 	*link = HWPROF_CHAIN_NONE;
 	int rc = 0;
 	for (uint32_t i = 0; i < k && rc == 0; i++)
-		rc = hc_sort(t, v[i], min_hit);
+		rc = sort_below(t, v[i], min_hit, rel);
 	free(v);
 	return rc;
+}
+
+int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit)
+{
+	return sort_below(t, root, min_hit, -1.0);
+}
+
+int hc_sort_rel(struct hc_trie *t, uint32_t root, double min_percent)
+{
+	return sort_below(t, root, 0, min_percent / 100.0);
 }

@@ -13,6 +13,8 @@ struct hc_node {
 	uint32_t nr_children;
 	uint32_t last_child;                  /* the child used last: chains repeat */
 	uint64_t hit, children_hit;
+	uint32_t count, children_count;       /* perf's: chains appended ending
+	                                       * here / passing through */
 };
 
 struct hc_trie {
@@ -40,5 +42,8 @@ int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src);
 int hc_flat(struct hc_trie *t, uint32_t root, uint64_t min_hit, uint32_t **out, size_t *nr);
 /* Sorted children lists below root, nodes under min_hit left out. */
 int hc_sort(struct hc_trie *t, uint32_t root, uint64_t min_hit);
+/* The same for perf's fractal graph: below each node only children with
+ * at least min_percent of what passes below it. */
+int hc_sort_rel(struct hc_trie *t, uint32_t root, double min_percent);
 
 #endif

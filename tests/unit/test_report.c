@@ -1,7 +1,8 @@
 /* Unit tests of the report histograms: merging by sort keys, perf's
  * output order (overhead, then each key's order, then entry-tree order),
  * unresolved symbols by address, fields that order but do not merge,
- * DSO short names, key parsing. */
+ * DSO short names, key parsing, chain counts and the fractal threshold,
+ * the group view's pairs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -235,6 +236,84 @@ static void test_children_and_chains(void **state)
 	hwprof_hist_free(h);
 }
 
+/* Chain counts and the fractal threshold on alpha's graph of
+ * test_children_and_chains' samples, without children. */
+static void test_counts_and_fractal(void **state)
+{
+	(void)state;
+	enum hwprof_hist_key sort[] = { HWPROF_HK_OVERHEAD, HWPROF_HK_SYM };
+	struct hwprof_hist *h;
+	assert_int_equal(hwprof_hist_new(&h, sort, 2), 0);
+	hwprof_hist_set_callchain(h, HWPROF_HIST_GRAPH | HWPROF_HIST_CALLER);
+	const char *dso = "/bin/app";
+	struct hwprof_hist_frame fa = { .dso = dso, .dso_rank = 1, .sym = &sym_a, .ip = 0x110, .level = '.' };
+	struct hwprof_hist_frame fb = { .dso = dso, .dso_rank = 1, .sym = &sym_b, .ip = 0x210, .level = '.' };
+	struct hwprof_hist_frame fz = { .dso = dso, .dso_rank = 1, .sym = &sym_z, .ip = 0x305, .level = '.' };
+	/* zeta sampled under alpha -> beta (3 x 10) and alpha -> zeta (1 x 2) */
+	struct hwprof_hist_frame c1[] = { fa, fb, fz }, c2[] = { fa, fz };
+	struct hwprof_hist_sample s = { .comm = "app", .pid = 5, .tid = 5, .dso = dso, .sym = &sym_z,
+					.ip = 0x305, .level = '.', .period = 10 };
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(hwprof_hist_add_chain(h, &s, c1, 3), 0);
+	s.period = 2;
+	assert_int_equal(hwprof_hist_add_chain(h, &s, c2, 2), 0);
+	assert_int_equal(hwprof_hist_finish(h), 0);
+	const struct hwprof_hist_entry *e = hwprof_hist_entry(h, 0);
+	hwprof_hist_sort_chains_rel(h, 10.0);
+	uint32_t r = hwprof_chain_first(h, e->chain);
+	assert_int_equal(hwprof_chain_cumul(h, r), 32);
+	assert_int_equal(hwprof_chain_cumul_count(h, r), 4);
+	uint32_t b = hwprof_chain_first(h, r);
+	assert_ptr_equal(hwprof_chain_frame(h, b)->sym, &sym_b);
+	assert_int_equal(hwprof_chain_cumul_count(h, b), 3);
+	/* 10% of the 32 below alpha, rounded up, is 4: zeta's 2 is dropped */
+	assert_int_equal(hwprof_chain_next(h, b), HWPROF_CHAIN_NONE);
+	hwprof_hist_sort_chains_rel(h, 6.25); /* ceil(32 * 6.25%) = 2: kept */
+	b = hwprof_chain_first(h, r);
+	uint32_t z = hwprof_chain_next(h, b);
+	assert_int_not_equal(z, HWPROF_CHAIN_NONE);
+	assert_int_equal(hwprof_chain_count(h, z), 1);
+	assert_int_equal(hwprof_chain_cumul(h, z), 2);
+	hwprof_hist_free(h);
+}
+
+/* The group view: a member's entries paired with the leader's, the
+ * member's own entries added to the leader without period, ties in the
+ * leader's overhead ordered by the member. */
+static void test_group_link(void **state)
+{
+	(void)state;
+	struct hwprof_hist *l = default_hist(), *m = default_hist();
+	add(l, "ls", 1, "/bin/app", &sym_a, 0x110, 10);
+	add(l, "ls", 1, "/bin/app", &sym_b, 0x210, 10);
+	add(m, "ls", 1, "/bin/app", &sym_b, 0x210, 7);
+	add(m, "ls", 1, "/bin/app", &sym_a, 0x110, 3);
+	add(m, "ls", 1, "/bin/app", &sym_z, 0x305, 5); /* the member's only */
+	assert_int_equal(hwprof_hist_link(l, m), 0);
+	assert_int_equal(hwprof_hist_finish(m), 0);
+	assert_int_equal(hwprof_hist_finish(l), 0);
+	assert_int_equal(hwprof_hist_nr_members(l), 1);
+	assert_ptr_equal(hwprof_hist_member(l, 0), m);
+	assert_int_equal(hwprof_hist_nr_entries(l), 3);
+	assert_int_equal(hwprof_hist_total_period(l), 20);
+	/* alpha and beta tie at 10: beta first, its member value is larger */
+	const struct hwprof_hist_entry *e0 = hwprof_hist_entry(l, 0), *e1 = hwprof_hist_entry(l, 1),
+				       *e2 = hwprof_hist_entry(l, 2);
+	assert_ptr_equal(e0->sym, &sym_b);
+	assert_int_equal(hwprof_hist_pair(l, e0, 0)->period, 7);
+	assert_ptr_equal(e1->sym, &sym_a);
+	assert_int_equal(hwprof_hist_pair(l, e1, 0)->period, 3);
+	assert_ptr_equal(e2->sym, &sym_z);
+	assert_int_equal(e2->period, 0);
+	assert_string_equal(e2->comm, "ls");
+	assert_int_equal(hwprof_hist_pair(l, e2, 0)->period, 5);
+	assert_null(hwprof_hist_pair(l, e2, 1));
+	/* linking a finished leader is refused */
+	assert_int_equal(hwprof_hist_link(l, m), -HWPROF_E_INVAL);
+	hwprof_hist_free(l);
+	hwprof_hist_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +324,8 @@ int main(void)
 		cmocka_unit_test(test_many_entries),
 		cmocka_unit_test(test_short_names),
 		cmocka_unit_test(test_children_and_chains),
+		cmocka_unit_test(test_counts_and_fractal),
+		cmocka_unit_test(test_group_link),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
