@@ -196,3 +196,20 @@ int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 	free(heap);
 	return rc;
 }
+
+int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
+{
+	if (f->cfg.timed && (pt_feed_queues_used(f) > 1 || f->per_cpu))
+		return pt_sched_run(f, select, ctx);
+	for (size_t i = 0; i < f->nq; i++) {
+		struct pt_queue *q = &f->q[i];
+		if (!q->len)
+			continue;
+		select(ctx, i, SIZE_MAX);
+		f->cfg.flow.ref_tsc = q->ref;
+		int rc = hwprof_pt_synth_queue(&f->cfg, q->buf, q->len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

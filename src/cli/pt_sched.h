@@ -22,4 +22,9 @@ typedef void (*pt_sched_select_fn)(void *ctx, size_t q, size_t at);
  * the synthesis' error or emit's non-zero value. */
 int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx);
 
+/* All of f's queues in perf's order: through pt_sched_run() when perf
+ * interleaves them (timed, several queues or per-cpu ones), else queue by
+ * queue with the threads known at the end. */
+int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx);
+
 #endif

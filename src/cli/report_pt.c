@@ -3,7 +3,6 @@
  * instructions); each sample counts at its ip (a branch at its source)
  * with its period, in the user or kernel space its address is in. */
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,23 +151,10 @@ int report_pt_flush(struct report_pt *x)
 {
 	if (!x->feed.active)
 		return 0;
-	if (x->feed.cfg.timed && (pt_feed_queues_used(&x->feed) > 1 || x->feed.per_cpu)) {
-		/* the s<N> skip counts in perf's time order across queues */
-		int rc = pt_sched_run(&x->feed, select_queue, x);
-		if (rc < 0)
-			return synth_failed(rc);
-	} else {
-		for (size_t i = 0; i < x->feed.nq; i++) {
-			struct pt_queue *q = &x->feed.q[i];
-			if (!q->len)
-				continue;
-			select_queue(x, i, SIZE_MAX);
-			x->feed.cfg.flow.ref_tsc = q->ref;
-			int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
-			if (rc < 0)
-				return synth_failed(rc);
-		}
-	}
+	/* in perf's order: the s<N> skip counts across queues */
+	int rc = pt_sched_decode(&x->feed, select_queue, x);
+	if (rc < 0)
+		return synth_failed(rc);
 	if (x->nerrors) {
 		fflush(stdout);
 		fprintf(stderr, "Warning:\n%llu instruction trace errors\n", (unsigned long long)x->nerrors);

@@ -4,7 +4,6 @@
  * queue, in queue order, when the input ends. We do the same: MMAP/MMAP2
  * records build the code image, AUXTRACE buffers are gathered per queue
  * (the record's idx), and the flush decodes and prints. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,24 +311,9 @@ int script_pt_flush(struct script_pt *x)
 		return 0;
 	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 		x->fmt.name_width = script_printer_name_width(x->p);
-	if (x->feed.cfg.timed && (pt_feed_queues_used(&x->feed) > 1 || x->feed.per_cpu)) {
-		/* perf interleaves the queues by time as it goes through the
-		 * file's events */
-		int rc = pt_sched_run(&x->feed, select_queue, x);
-		if (rc < 0)
-			return synth_failed(x, rc);
-	} else {
-		for (size_t i = 0; i < x->feed.nq; i++) {
-			struct pt_queue *q = &x->feed.q[i];
-			if (!q->len)
-				continue;
-			select_queue(x, i, SIZE_MAX);
-			x->feed.cfg.flow.ref_tsc = q->ref;
-			int rc = hwprof_pt_synth_queue(&x->feed.cfg, q->buf, q->len);
-			if (rc < 0)
-				return synth_failed(x, rc);
-		}
-	}
+	int rc = pt_sched_decode(&x->feed, select_queue, x);
+	if (rc < 0)
+		return synth_failed(x, rc);
 	pt_print_flush(x->f, &x->fmt);
 	if (x->nerrors) {
 		fflush(x->f);

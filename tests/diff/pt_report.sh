@@ -56,24 +56,7 @@ done
 if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
    (cd "$TMP" && env -i "$emu" --timing --time-zero --long-tnt flip ./flip >/dev/null 2>&1); then
   for seed in 5 7 9; do
-    python3 - "$TMP/flip.data" "$TMP/bad.data" "$seed" <<'PYEOF'
-import random, struct, sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-r = random.Random(int(sys.argv[3]))
-off = struct.unpack_from('<Q', b, 40)[0]
-end = off + struct.unpack_from('<Q', b, 48)[0]
-while off < end:
-    t, _, sz = struct.unpack_from('<IHH', b, off)
-    if t == 71:
-        n = struct.unpack_from('<Q', b, off + 8)[0]
-        for _ in range(5):
-            p = off + 48 + 32 + r.randrange(max(1, n - 32))
-            b[p] ^= 1 << r.randrange(8)
-        off += 48 + n
-    else:
-        off += sz
-open(sys.argv[2], 'wb').write(b)
-PYEOF
+    python3 tests/lib/pt_flip.py "$TMP/flip.data" "$TMP/bad.data" "$seed"
     timeout 120 perf report --stdio -i "$TMP/bad.data" --itrace=i1ie 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"
     prc=${PIPESTATUS[0]}
     "$HWPROF" report --stdio -i "$TMP/bad.data" --itrace=i1ie 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"

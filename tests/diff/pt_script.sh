@@ -185,24 +185,7 @@ same_seeds=" 3 5 6 7 9 10 11 16 17 18 19 21 22 24 "
 if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
    (cd "$TMP" && env -i "$emu" flip ./flip >/dev/null 2>&1); then
   for seed in $(seq 1 24); do
-    python3 - "$TMP/flip.data" "$TMP/bad.data" "$seed" <<'PYEOF'
-import random, struct, sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-r = random.Random(int(sys.argv[3]))
-off = struct.unpack_from('<Q', b, 40)[0]
-end = off + struct.unpack_from('<Q', b, 48)[0]
-while off < end:
-    t, _, sz = struct.unpack_from('<IHH', b, off)
-    if t == 71:
-        n = struct.unpack_from('<Q', b, off + 8)[0]
-        for _ in range(5):
-            p = off + 48 + 32 + r.randrange(max(1, n - 32))
-            b[p] ^= 1 << r.randrange(8)
-        off += 48 + n
-    else:
-        off += sz
-open(sys.argv[2], 'wb').write(b)
-PYEOF
+    python3 tests/lib/pt_flip.py "$TMP/flip.data" "$TMP/bad.data" "$seed"
     args=(-i "$TMP/bad.data" --itrace=be -F +flags,+addr)
     "$HWPROF" script "${args[@]}" >"$TMP/o" 2>"$TMP/e"; rc=$?
     nerr=$(grep -c '^ instruction trace error' "$TMP/o")
