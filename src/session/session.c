@@ -276,3 +276,15 @@ HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, in
 	mi->dso = mp->dso;
 	return 1;
 }
+
+HWPROF_API int hwprof_session_kernel_map(struct hwprof_session *s, struct hwprof_map_info *mi)
+{
+	const struct sess_map *mp = sess_kernel_map(&s->m);
+	if (!mp)
+		return 0;
+	mi->start = mp->start;
+	mi->end = mp->end;
+	mi->pgoff = mp->pgoff;
+	mi->dso = mp->dso;
+	return 1;
+}
