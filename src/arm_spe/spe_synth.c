@@ -16,7 +16,8 @@
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
 #include "arm_spe/spe_fast.h"
-#include "arm_spe/spe_int.h"
+#include "arm_spe/spe_datasrc.h"
+#include "event/tsc_inline.h"
 
 struct spe_buf {
 	const uint8_t *data;
@@ -598,7 +599,7 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 	smp.name = NULL;
 	smp.id = 0;
 	smp.addr = smp.phys_addr = smp.data_src = 0;
-	smp.time = s->cfg.timeless ? 0 : hwprof_tsc_to_perf_time(&s->cfg.tc, r->timestamp);
+	smp.time = s->cfg.timeless ? 0 : tsc_to_perf_time_inline(&s->cfg.tc, r->timestamp);
 	smp.ip = r->pc;
 	smp.cpumode = r->pc >= s->cfg.kernel_start ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	smp.pid = q->pid;
@@ -748,7 +749,19 @@ static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint
 		int r;
 
 		if (!s->cfg.timeless && q->rec.context_id != (uint64_t)-1) {
-			r = spe_set_current(s, q->cpu, -1, (int32_t)q->rec.context_id);
+			int32_t tid = (int32_t)q->rec.context_id;
+
+			/* the usual case inline: a known cpu, a real tid; what
+			 * spe_set_current and spe_update_thread then do */
+			if (q->cpu >= 0 && (uint32_t)q->cpu < s->ncur && tid != -1) {
+				s->cur_tid[q->cpu] = tid;
+				s->cur_pid[q->cpu] = -1;
+				q->tid = tid;
+				q->pid = s->cfg.thread_pid ? s->cfg.thread_pid(s->cfg.ctx, tid) : -1;
+				s->use_ctx = true;
+				goto sample;
+			}
+			r = spe_set_current(s, q->cpu, -1, tid);
 			if (r) {
 				*stop = r;
 				return 0;
@@ -756,6 +769,7 @@ static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint
 			spe_update_thread(s, q);
 			s->use_ctx = true;
 		}
+sample:
 		r = spe_sample(s, q);
 		if (r) {
 			*stop = r;
