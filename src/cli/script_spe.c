@@ -2,8 +2,10 @@
  * decoder at the AUXTRACE_INFO record: synthesized events are added, and
  * with an AUXTRACE index every buffer is queued at once; side-band records
  * then drive the decoding, and the rest is flushed at the end. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/print_spe_samples.h"
@@ -66,7 +68,7 @@ struct script_spe {
 	size_t pool_n;
 	char sym_buf[512];        /* a text not cached */
 	/* sample lines collect here and go out in large writes; flushed
-	 * before anything else is written and when a call returns */
+	 * (script_spe_sync) before anything else is written to the file */
 	char *out;
 	size_t out_n;
 };
@@ -77,6 +79,28 @@ static void out_flush(struct script_spe *x)
 {
 	if (x->out_n)
 		fwrite(x->out, 1, x->out_n, x->f);
+	x->out_n = 0;
+}
+
+/* A full buffer goes straight to the file descriptor: through stdio every
+ * byte would be copied once more into its buffer. */
+static void out_drain(struct script_spe *x)
+{
+	int fd = fileno(x->f);
+	if (fd < 0 || fflush(x->f)) {
+		out_flush(x);
+		return;
+	}
+	for (size_t off = 0; off < x->out_n;) {
+		ssize_t k = write(fd, x->out + off, x->out_n - off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) { /* as stdio would: the error stays on the stream */
+			fwrite(x->out + off, 1, x->out_n - off, x->f);
+			break;
+		}
+		off += (size_t)k;
+	}
 	x->out_n = 0;
 }
 
@@ -206,7 +230,7 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	int *w = script_printer_data_src_width(x->p);
 	x->fmt.data_src_width = *w;
 	if (OUT_SIZE - x->out_n < SCRIPT_SPE_LINE_MAX)
-		out_flush(x);
+		out_drain(x);
 	x->out_n += script_format_spe_sample(x->out + x->out_n, &x->fmt, s);
 	*w = x->fmt.data_src_width;
 	return 0;
@@ -324,12 +348,17 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 		return spe_feed_wants_info(&x->feed, &ev->rec) ? start_synth(x, &ev->rec) : 0;
 	int r;
 	const char *why = spe_feed_record(&x->feed, ev, &r);
-	out_flush(x);
 	if (why)
 		return fail(x, why);
 	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	return 0;
+}
+
+void script_spe_sync(struct script_spe *x)
+{
+	if (x)
+		out_flush(x);
 }
 
 int script_spe_flush(struct script_spe *x)
