@@ -56,9 +56,15 @@ struct script_fmt {
 	 * (cached lookups), so the printer copies each once; a sym_ref text
 	 * must be readable for at least 64 bytes whatever its length */
 	const char *(*comm_ref)(void *ctx, int32_t pid, int32_t tid, size_t *len);
+	bool comm_padded;         /* comm_ref texts shorter than 32 bytes are
+	                           * zero-padded to 32 (compared as one block) */
 	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;
 	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
+	/* the seconds of the time column and its '.', as last written */
+	uint64_t secs;
+	uint8_t secs_len;         /* 0 = none yet */
+	char secs_text[32];
 	/* the event column as last written: name padded, ": " */
 	const char *ev_name;
 	int ev_width;

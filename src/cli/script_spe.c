@@ -43,8 +43,9 @@ struct pid_slot {
 struct comm_slot {
 	uint64_t ver;
 	int32_t pid, tid;
-	const char *comm;         /* NULL = empty */
+	const char *comm;         /* NULL = empty; text or the session's */
 	size_t len;
+	char text[32];            /* a comm shorter than 32, zero-padded */
 };
 
 struct script_spe {
@@ -54,6 +55,7 @@ struct script_spe {
 	FILE *f;
 	bool failed;
 	struct script_fmt fmt;
+	int *ds_width;            /* the printer's running data_src width */
 	/* lookups cached while the session's version stays (threads, comms
 	 * and maps unchanged): the last comm, the last tid -> pid, and the
 	 * symbol text of recent ips */
@@ -135,8 +137,20 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 	}
 	const char *comm = hwprof_session_thread_comm(x->s, pid, tid);
 	*len = comm ? strnlen(comm, 256) : 0;
+	if (comm && *len < sizeof(c->text)) {
+		/* a padded copy, even when it cannot be kept (the printer
+		 * compares 32 bytes of it) */
+		memset(c->text, 0, sizeof(c->text));
+		memcpy(c->text, comm, *len);
+		c->comm = hwprof_session_version(x->s) == v ? c->text : NULL;
+		c->ver = v;
+		c->pid = pid;
+		c->tid = tid;
+		c->len = *len;
+		return c->text;
+	}
 	if (comm && hwprof_session_version(x->s) == v)
-		*c = (struct comm_slot){ v, pid, tid, comm, *len };
+		*c = (struct comm_slot){ .ver = v, .pid = pid, .tid = tid, .comm = comm, .len = *len };
 	return comm;
 }
 
@@ -227,7 +241,7 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 		x->fmt.name_width = script_printer_name_width(x->p);
 	/* the symbol slot is a likely cache miss: start it before the line */
 	__builtin_prefetch(&x->sym_keys[sym_slot(s->ip, s->pid >= 0 ? (uint32_t)s->pid : 0xfffffffeu - (uint32_t)s->tid)]);
-	int *w = script_printer_data_src_width(x->p);
+	int *w = x->ds_width;
 	x->fmt.data_src_width = *w;
 	if (OUT_SIZE - x->out_n < SCRIPT_SPE_LINE_MAX)
 		out_drain(x);
@@ -244,6 +258,7 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 		return -HWPROF_E_NOMEM;
 	x->p = p;
 	x->s = s;
+	x->ds_width = script_printer_data_src_width(p);
 	x->f = f;
 	x->out = malloc(OUT_SIZE);
 	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
@@ -333,6 +348,7 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 	}
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
 	x->fmt.comm_ref = spe_comm_ref;
+	x->fmt.comm_padded = true;
 	x->fmt.sym_ref = spe_sym_ref;
 	x->fmt.ctx = x;
 	x->fmt.name_width = 0;
