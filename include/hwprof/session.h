@@ -57,6 +57,9 @@ struct hwprof_map_info {
  * applied, threads created by lookups): lookups made at the same version
  * give the same answers, so callers may cache them. */
 HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s);
+/* Where that number lives (for the session's life), for callers that
+ * check it per sample without a call. */
+HWPROF_API const uint64_t *hwprof_session_version_ptr(const struct hwprof_session *s);
 
 /* Finds (creating it, like perf) the thread pid/tid and returns its comm
  * (":<tid>" until a COMM record names it). */

@@ -35,6 +35,9 @@ struct spe_queue {
 	int32_t pid, tid, cpu;
 	int32_t queue_cpu, queue_tid; /* from the AUXTRACE records */
 	uint64_t timestamp;       /* newest record timestamp (counter units) */
+	/* thread_pid's last answer for this queue, while the version stays */
+	int32_t pid_tid, pid_val;
+	uint64_t pid_ver;         /* version + 1; 0 = none */
 	uint64_t period_count;
 };
 
@@ -757,7 +760,17 @@ static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint
 				s->cur_tid[q->cpu] = tid;
 				s->cur_pid[q->cpu] = -1;
 				q->tid = tid;
-				q->pid = s->cfg.thread_pid ? s->cfg.thread_pid(s->cfg.ctx, tid) : -1;
+				if (s->cfg.thread_pid_version && q->pid_tid == tid &&
+				    q->pid_ver == *s->cfg.thread_pid_version + 1) {
+					q->pid = q->pid_val;
+				} else {
+					q->pid = s->cfg.thread_pid ? s->cfg.thread_pid(s->cfg.ctx, tid) : -1;
+					if (s->cfg.thread_pid_version) {
+						q->pid_tid = tid;
+						q->pid_val = q->pid;
+						q->pid_ver = *s->cfg.thread_pid_version + 1;
+					}
+				}
 				s->use_ctx = true;
 				goto sample;
 			}

@@ -56,6 +56,7 @@ struct script_spe {
 	bool failed;
 	struct script_fmt fmt;
 	int *ds_width;            /* the printer's running data_src width */
+	const uint64_t *verp;     /* the session's version (hwprof_session_version) */
 	/* lookups cached while the session's version stays (threads, comms
 	 * and maps unchanged): the last comm, the last tid -> pid, and the
 	 * symbol text of recent ips */
@@ -118,7 +119,7 @@ static const unsigned spe_field_bits[SF_NR] = {
 static int32_t spe_thread_pid(void *ctx, int32_t tid)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s) + 1;
+	uint64_t v = *x->verp + 1;
 	struct pid_slot *e = &x->pids[(uint32_t)tid & (PID_SLOTS - 1)];
 	if (e->ver != v || e->tid != tid)
 		*e = (struct pid_slot){ v, tid, hwprof_session_thread_pid(x->s, tid) }; /* a pure lookup */
@@ -129,7 +130,7 @@ static int32_t spe_thread_pid(void *ctx, int32_t tid)
 static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s);
+	uint64_t v = *x->verp;
 	struct comm_slot *c = &x->comms[((uint32_t)tid ^ ((uint32_t)pid << 3)) & (COMM_SLOTS - 1)];
 	if (c->comm && c->ver == v && c->pid == pid && c->tid == tid) {
 		*len = c->len;
@@ -142,14 +143,14 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 		 * compares 32 bytes of it) */
 		memset(c->text, 0, sizeof(c->text));
 		memcpy(c->text, comm, *len);
-		c->comm = hwprof_session_version(x->s) == v ? c->text : NULL;
+		c->comm = *x->verp == v ? c->text : NULL;
 		c->ver = v;
 		c->pid = pid;
 		c->tid = tid;
 		c->len = *len;
 		return c->text;
 	}
-	if (comm && hwprof_session_version(x->s) == v)
+	if (comm && *x->verp == v)
 		*c = (struct comm_slot){ .ver = v, .pid = pid, .tid = tid, .comm = comm, .len = *len };
 	return comm;
 }
@@ -187,7 +188,7 @@ static int intern(struct script_spe *x, const char *text, size_t n)
 static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, size_t *len)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s);
+	uint64_t v = *x->verp;
 	if (v != x->sym_ver || !x->epoch) {
 		x->sym_ver = v;
 		if (++x->epoch >= 8192) {
@@ -215,7 +216,7 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 	size_t n = strnlen(x->sym_buf, sizeof(x->sym_buf));
 	*len = n;
 	int t;
-	if (hwprof_session_version(x->s) != v || (t = intern(x, x->sym_buf, n)) < 0)
+	if (*x->verp != v || (t = intern(x, x->sym_buf, n)) < 0)
 		return x->sym_buf;
 	*k = (struct sym_key){ s->ip, who, tag, (uint16_t)t };
 	return x->pool_text[t];
@@ -259,6 +260,7 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 	x->p = p;
 	x->s = s;
 	x->ds_width = script_printer_data_src_width(p);
+	x->verp = hwprof_session_version_ptr(s);
 	x->f = f;
 	x->out = malloc(OUT_SIZE);
 	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
@@ -308,7 +310,7 @@ static int fail(struct script_spe *x, const char *msg)
 static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 {
 	struct hwprof_spe_synth_config cb = { .emit = spe_emit, .thread_pid = spe_thread_pid,
-					      .notice = spe_notice, .ctx = x };
+					      .thread_pid_version = x->verp, .notice = spe_notice, .ctx = x };
 	const struct hwprof_evsel *spe;
 	const char *why = spe_feed_start(&x->feed, rec, &cb, x->f, &spe);
 	if (why)

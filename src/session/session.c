@@ -257,6 +257,11 @@ HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s)
 	return s->m.version;
 }
 
+HWPROF_API const uint64_t *hwprof_session_version_ptr(const struct hwprof_session *s)
+{
+	return &s->m.version;
+}
+
 HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid)
 {
 	struct sess_thread *t = sess_find_thread(&s->m, tid);
