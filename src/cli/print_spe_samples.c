@@ -2,6 +2,9 @@
  * text; see print_spe_samples.h. Widths and the data_src column's growing
  * padding follow Debian perf 6.1 (checked by tests/diff/spe_script.sh). */
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "cli/print_spe_samples.h"
 
@@ -261,6 +264,26 @@ static inline bool eq32(const char *a, const char *b)
 	return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]));
 }
 
+/* v in hex right-aligned in 16 columns (always fits), written in place
+ * without a loop or a branch on its length: all 16 digits, then the
+ * leading zeros turned to spaces */
+#if defined(__SSE2__) && defined(__x86_64__)
+static inline char *put_hex16(char *o, uint64_t v)
+{
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, lead = 16 - n;
+	/* bytes most significant first, split into nibbles, interleaved */
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i lo4 = _mm_set1_epi8(0x0f);
+	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), lo4), _mm_and_si128(x, lo4));
+	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(nib, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+	__m128i digits = _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')), letter);
+	__m128i lead_m = _mm_cmpgt_epi8(_mm_set1_epi8((char)lead),
+					_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+	digits = _mm_or_si128(_mm_andnot_si128(lead_m, digits), _mm_and_si128(lead_m, _mm_set1_epi8(' ')));
+	_mm_storeu_si128((__m128i *)(void *)o, digits);
+	return o + 16;
+}
+#else
 /* The 8 hex digits of x as 8 ASCII bytes, first digit in the lowest byte:
  * nibbles spread to bytes, then '0'-'9' / 'a'-'f' added per byte. */
 static inline uint64_t hex8(uint32_t x)
@@ -281,9 +304,6 @@ static inline uint64_t low_bytes(unsigned k)
 	return k >= 8 ? ~0ull : (1ull << (8 * k)) - 1;
 }
 
-/* v in hex right-aligned in 16 columns (always fits), written in place
- * without a loop or a branch on its length: all 16 digits, then the
- * leading zeros turned to spaces */
 static inline char *put_hex16(char *o, uint64_t v)
 {
 	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, lead = 16 - n;
@@ -305,6 +325,7 @@ static inline char *put_hex16(char *o, uint64_t v)
 #endif
 	return o + 16;
 }
+#endif
 
 /* v in decimal right-aligned in width (<= 24) columns, written in place */
 static inline char *put_dec(char *o, unsigned width, uint64_t v)
@@ -477,32 +498,55 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 			ns /= 1000;
 		}
 		/* the rest in digit pairs: 8 digits of ns, or 6 of us */
-		for (unsigned k = fmt->nanosecs ? 4 : 3; k-- > 0; ns /= 100)
-			memcpy(o + 2 * k, digits2 + 2 * (ns % 100), 2);
-		o += fmt->nanosecs ? 8 : 6;
+		if (fmt->nanosecs) {
+			unsigned hi = ns / 10000, lo = ns % 10000;
+			memcpy(o, digits2 + 2 * (hi / 100), 2);
+			memcpy(o + 2, digits2 + 2 * (hi % 100), 2);
+			memcpy(o + 4, digits2 + 2 * (lo / 100), 2);
+			memcpy(o + 6, digits2 + 2 * (lo % 100), 2);
+			o += 8;
+		} else {
+			unsigned hi = ns / 10000, lo = ns % 10000;
+			memcpy(o, digits2 + 2 * hi, 2);
+			memcpy(o + 2, digits2 + 2 * (lo / 100), 2);
+			memcpy(o + 4, digits2 + 2 * (lo % 100), 2);
+			o += 6;
+		}
 		*o++ = ':';
 		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_PERIOD) {
-		o = put_dec(o, 10, s->period);
-		*o++ = ' ';
-	}
-	if ((f & SCRIPT_F_EVENT) && fmt->name_width > 64) {
-		o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
-		*o++ = ':';
-		*o++ = ' ';
-	} else if (f & SCRIPT_F_EVENT) {
-		/* group names are static strings: the pointer identifies one */
-		if (fmt->ev_name != s->name || fmt->ev_width != fmt->name_width) {
-			char *e = put_right(fmt->ev_text, fmt->name_width, s->name, strnlen(s->name, 64));
+	if ((f & SCRIPT_F_EVENT) && fmt->name_width <= 64) {
+		/* the period and event columns as last written while they stay
+		 * (group names are static strings: the pointer identifies one) */
+		uint64_t period = (f & SCRIPT_F_PERIOD) ? s->period : 0;
+		if (!fmt->ev_len || fmt->ev_name != s->name || fmt->ev_width != fmt->name_width ||
+		    fmt->ev_period != period || fmt->ev_fields != (f & SCRIPT_F_PERIOD)) {
+			char *e = fmt->ev_text;
+			if (f & SCRIPT_F_PERIOD) {
+				e = put_dec(e, 10, period);
+				*e++ = ' ';
+			}
+			e = put_right(e, fmt->name_width, s->name, strnlen(s->name, 64));
 			*e++ = ':';
 			*e++ = ' ';
 			fmt->ev_len = (uint8_t)(e - fmt->ev_text);
 			fmt->ev_name = s->name;
 			fmt->ev_width = fmt->name_width;
+			fmt->ev_period = period;
+			fmt->ev_fields = f & SCRIPT_F_PERIOD;
 		}
 		copy16s(o, fmt->ev_text, sizeof(fmt->ev_text) / 16); /* the line buffer has room */
 		o += fmt->ev_len;
+	} else {
+		if (f & SCRIPT_F_PERIOD) {
+			o = put_dec(o, 10, s->period);
+			*o++ = ' ';
+		}
+		if (f & SCRIPT_F_EVENT) {
+			o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
+			*o++ = ':';
+			*o++ = ' ';
+		}
 	}
 	if (f & SCRIPT_F_ADDR)
 		o = put_hex16(o, s->addr);

@@ -65,11 +65,14 @@ struct script_fmt {
 	uint64_t secs;
 	uint8_t secs_len;         /* 0 = none yet */
 	char secs_text[32];
-	/* the event column as last written: name padded, ": " */
+	/* the period and event columns as last written: period, name
+	 * padded, ": " */
 	const char *ev_name;
 	int ev_width;
-	uint8_t ev_len;
-	char ev_text[80];
+	uint64_t ev_period;
+	unsigned ev_fields;       /* SCRIPT_F_PERIOD or 0 */
+	uint8_t ev_len;           /* 0 = none yet */
+	char ev_text[96];
 };
 
 /* "comm,tid,ip" -> SCRIPT_F_* (perf -F names; a leading "hw:" or "+"/"-"
