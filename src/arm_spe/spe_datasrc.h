@@ -36,54 +36,60 @@ static const uint64_t spe_nv_bits[16] = {
 	[0xe] = SPE_F(SPE_LVL_LOC_RAM | SPE_LVL_HIT, LVL) | SPE_F(SPE_LVLNUM_RAM, LVLNUM) | SPE_F(SPE_SNOOP_NONE, SNOOP), /* DRAM */
 };
 
+/* What follows is written without data-dependent branches: the op and
+ * event bits of consecutive records vary at random, and this runs per
+ * record. */
+
+/* a mask of all ones when c, else 0 */
+static inline uint64_t spe_ds_mask(bool c)
+{
+	return 0 - (uint64_t)c;
+}
+
 static inline uint64_t spe_ds_neoverse(const struct hwprof_spe_record *rec, bool store)
 {
 	/* Neoverse records say nothing about where a store went. */
-	if (store)
-		return SPE_F(SPE_LVL_NA, LVL) | SPE_F(SPE_LVLNUM_NA, LVLNUM) | SPE_F(SPE_SNOOP_NA, SNOOP);
-	return rec->data_source < 16 ? spe_nv_bits[rec->data_source] : 0;
+	const uint64_t na = SPE_F(SPE_LVL_NA, LVL) | SPE_F(SPE_LVLNUM_NA, LVLNUM) | SPE_F(SPE_SNOOP_NA, SNOOP);
+	uint64_t load = spe_nv_bits[rec->data_source & 15] & spe_ds_mask(rec->data_source < 16);
+
+	return (na & spe_ds_mask(store)) | (load & ~spe_ds_mask(store));
 }
 
 static inline uint64_t spe_ds_generic(uint64_t ev)
 {
-	uint64_t v = 0;
+	bool llc = ev & (1u << HWPROF_SPE_EV_LLC_ACCESS | 1u << HWPROF_SPE_EV_LLC_MISS);
+	bool l1 = ev & (1u << HWPROF_SPE_EV_L1D_ACCESS | 1u << HWPROF_SPE_EV_L1D_REFILL);
+	bool llc_miss = ev & 1u << HWPROF_SPE_EV_LLC_MISS, l1_miss = ev & 1u << HWPROF_SPE_EV_L1D_REFILL;
+	uint64_t v_llc = SPE_F(SPE_LVL_L3 | (llc_miss ? SPE_LVL_MISS : SPE_LVL_HIT), LVL);
+	uint64_t v_l1 = SPE_F(SPE_LVL_L1 | (l1_miss ? SPE_LVL_MISS : SPE_LVL_HIT), LVL);
+	uint64_t v = (v_llc & spe_ds_mask(llc)) | (v_l1 & spe_ds_mask(!llc && l1));
 
-	if (ev & (1u << HWPROF_SPE_EV_LLC_ACCESS | 1u << HWPROF_SPE_EV_LLC_MISS))
-		v = SPE_F(SPE_LVL_L3 | ((ev & 1u << HWPROF_SPE_EV_LLC_MISS) ? SPE_LVL_MISS : SPE_LVL_HIT), LVL);
-	else if (ev & (1u << HWPROF_SPE_EV_L1D_ACCESS | 1u << HWPROF_SPE_EV_L1D_REFILL))
-		v = SPE_F(SPE_LVL_L1 | ((ev & 1u << HWPROF_SPE_EV_L1D_REFILL) ? SPE_LVL_MISS : SPE_LVL_HIT), LVL);
-	if (ev & 1u << HWPROF_SPE_EV_REMOTE_ACCESS)
-		v |= SPE_F(1, REMOTE);
-	return v;
+	return v | (SPE_F(1, REMOTE) & spe_ds_mask(ev & 1u << HWPROF_SPE_EV_REMOTE_ACCESS));
 }
 
 /* hwprof_spe_data_src with the CPU family decided once (the synthesizer
  * asks per record, so it is inline). */
 static inline uint64_t spe_data_src_kind(const struct hwprof_spe_record *rec, bool neoverse)
 {
-	uint64_t v, ev;
-	unsigned seen;
+	unsigned op = rec->op, cls = rec->op_class;
+	/* perf 6.1's op bits from the last OP_TYPE when the assembler left
+	 * none: load or store (LDST), SVE data processing as a load (OTHER) */
+	unsigned from_op = (cls == HWPROF_SPE_OP_CLASS_LDST ? 1u + (op & 1) : 0) |
+			   (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08);
+	unsigned seen = rec->ldst_seen ? rec->ldst_seen : from_op & (unsigned)spe_ds_mask(rec->present & HWPROF_SPE_HAS_OP);
+	uint64_t ev = rec->events, v;
 
-	seen = rec->ldst_seen;
-	if (!seen && (rec->present & HWPROF_SPE_HAS_OP)) {
-		if (rec->op_class == HWPROF_SPE_OP_CLASS_LDST)
-			seen = (rec->op & 1) ? 2 : 1;
-		else if (rec->op_class == HWPROF_SPE_OP_CLASS_OTHER && (rec->op & 0x89) == 0x08)
-			seen = 1; /* perf 6.1: SVE data processing shares the load bit */
-	}
-	if (!seen)
-		return 0;
-	ev = rec->events;
 	/* a record with both a load and a store packet is a load for the op,
 	 * and a store for the Neoverse table (as perf 6.1) */
-	v = SPE_F((seen & 1) ? HWPROF_MEM_OP_LOAD : HWPROF_MEM_OP_STORE, OP);
-	if (neoverse)
+	v = (seen & 1) ? SPE_F(HWPROF_MEM_OP_LOAD, OP) : SPE_F(HWPROF_MEM_OP_STORE, OP);
+	if (neoverse) /* the same for every record */
 		v |= spe_ds_neoverse(rec, seen & 2);
 	else
 		v |= spe_ds_generic(ev);
-	if (ev & (1u << HWPROF_SPE_EV_TLB_ACCESS | 1u << HWPROF_SPE_EV_TLB_WALK))
-		v |= SPE_F(SPE_TLB_WK | ((ev & 1u << HWPROF_SPE_EV_TLB_WALK) ? SPE_TLB_MISS : SPE_TLB_HIT), TLB);
-	return v;
+	bool walk = ev & 1u << HWPROF_SPE_EV_TLB_WALK;
+	v |= SPE_F(SPE_TLB_WK | (walk ? SPE_TLB_MISS : SPE_TLB_HIT), TLB) &
+	     spe_ds_mask(ev & (1u << HWPROF_SPE_EV_TLB_ACCESS | 1u << HWPROF_SPE_EV_TLB_WALK));
+	return v & spe_ds_mask(seen != 0); /* neither a load nor a store: 0 */
 }
 
 #endif
