@@ -18,6 +18,7 @@
 #include "arm_spe/spe_fast.h"
 #include "arm_spe/spe_datasrc.h"
 #include "event/tsc_inline.h"
+#include "util/bytes.h"
 
 struct spe_buf {
 	const uint8_t *data;
@@ -366,6 +367,19 @@ static bool spe_next_buffer(struct spe_queue *q)
  * 1 when a record closed, 0 at a packet for the general path (extended
  * headers, unknown indexes, bad or cut packets) or the buffer's end. PADs
  * are skipped one byte at a time, which ends where perf's folded PAD does. */
+/* A payload of n = 1, 2, 4 or 8 bytes with left bytes from p - 1 on: one
+ * 8-byte load and a mask when 9 are there (EVENTS come in sizes that vary
+ * from record to record; a switch on the size mispredicted), else by size. */
+static inline uint64_t spe_le_var(const uint8_t *p, unsigned n, size_t left)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (left >= 9)
+		return ld64(p) & (~0ull >> (64 - 8 * n));
+#endif
+	(void)left;
+	return spe_le(p, n);
+}
+
 static int spe_decode_fast(struct spe_queue *q)
 {
 	struct hwprof_spe_decoder *d = &q->dec;
@@ -456,7 +470,7 @@ static int spe_decode_fast(struct spe_queue *q)
 			if (left < 1 + n)
 				goto slow;
 			r->present |= HWPROF_SPE_HAS_EVENTS;
-			r->events |= spe_le(p + 1, n);
+			r->events |= spe_le_var(p + 1, n, left);
 			pos += 1 + n;
 			continue;
 		}
@@ -465,7 +479,7 @@ static int spe_decode_fast(struct spe_queue *q)
 			if (left < 1 + n)
 				goto slow;
 			r->present |= HWPROF_SPE_HAS_DATA_SOURCE;
-			r->data_source = (uint16_t)spe_le(p + 1, n);
+			r->data_source = (uint16_t)spe_le_var(p + 1, n, left);
 			pos += 1 + n;
 			continue;
 		}
@@ -485,10 +499,11 @@ static int spe_decode_fast(struct spe_queue *q)
 			r->present |= HWPROF_SPE_HAS_OP;
 			r->op_class = (uint8_t)cls;
 			r->op = (uint8_t)op;
-			if (cls == HWPROF_SPE_OP_CLASS_LDST)
-				r->ldst_seen |= (op & 1) ? 2 : 1;
-			else if (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08)
-				r->ldst_seen |= 1;
+			/* perf 6.1's op bits: load or store (LDST), SVE data
+			 * processing as a load (OTHER); without a branch, the
+			 * class varies at random */
+			r->ldst_seen |= (uint8_t)((cls == HWPROF_SPE_OP_CLASS_LDST ? 1u + (op & 1) : 0u) |
+						  (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08));
 			pos += 2;
 			continue;
 		}
