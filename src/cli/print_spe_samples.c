@@ -435,18 +435,24 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 
 	if (f & (SCRIPT_F_COMM | SCRIPT_F_PID | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_MISC)) {
 		const char *comm = NULL;
+		/* zero-padded to 32 like comm_ref's texts (compared as a block) */
+		static const char no_comm[32] = "", unknown_comm[32] = ":-1";
+		bool padded = true;       /* readable and zero-padded to 32 bytes */
 
 		if (!(f & SCRIPT_F_COMM)) {
-			comm = "";
+			comm = no_comm;
 		} else if (fmt->comm_ref) {
 			comm = fmt->comm_ref(fmt->ctx, s->pid, s->tid, &n);
+			padded = fmt->comm_padded;
 		} else {
 			comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
 			n = comm ? strnlen(comm, 256) : 0;
+			padded = false;
 		}
 		if (!comm) {
-			comm = ":-1";
+			comm = unknown_comm;
 			n = 3;
+			padded = true;
 		}
 		if (n > 256)
 			n = 256;
@@ -455,7 +461,7 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 						       (SCRIPT_PREFIX_SLOTS - 1)];
 		if (c->len && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu && c->fields == f &&
 		    c->comm_len == n &&
-		    (fmt->comm_padded && n < 32 ? eq32(c->comm, comm) : !memcmp(c->comm, comm, n))) {
+		    (padded && n < 32 ? eq32(c->comm, comm) : !memcmp(c->comm, comm, n))) {
 			copy16s(o, c->text, sizeof(c->text) / 16); /* the line buffer has room */
 			o += c->len;
 		} else {
