@@ -177,6 +177,10 @@ struct hwprof_spe_synth_config {
 	uint64_t spe_id;          /* first sample id of the SPE event */
 	hwprof_spe_emit_fn emit;
 	hwprof_spe_thread_pid_fn thread_pid; /* NULL: pid = -1 unless known by a switch */
+	/* optional: a number that moves whenever thread_pid's answers may
+	 * change (hwprof_session_version_ptr); while it stays, a queue whose
+	 * records keep naming the same thread asks thread_pid once */
+	const uint64_t *thread_pid_version;
 	hwprof_spe_notice_fn notice;         /* NULL: not told */
 	void *ctx;
 };

@@ -57,6 +57,9 @@ struct hwprof_map_info {
  * applied, threads created by lookups): lookups made at the same version
  * give the same answers, so callers may cache them. */
 HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s);
+/* Where that number lives (for the session's life), for callers that
+ * check it per sample without a call. */
+HWPROF_API const uint64_t *hwprof_session_version_ptr(const struct hwprof_session *s);
 
 /* Finds (creating it, like perf) the thread pid/tid and returns its comm
  * (":<tid>" until a COMM record names it). */
@@ -70,6 +73,11 @@ HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t t
 HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid,
 				       unsigned cpumode, uint64_t addr, struct hwprof_map_info *m,
 				       char *level);
+/* Whether an MMAP record gave the host kernel its own map
+ * ([kernel.kallsyms]): 1 and *m filled, or 0. Lets a caller skip loading
+ * kernel symbols that no address could resolve to (perf loads them only
+ * when a lookup lands in that map). */
+HWPROF_API int hwprof_session_kernel_map(struct hwprof_session *s, struct hwprof_map_info *m);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,9 @@
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
 #include "arm_spe/spe_fast.h"
-#include "arm_spe/spe_int.h"
+#include "arm_spe/spe_datasrc.h"
+#include "event/tsc_inline.h"
+#include "util/bytes.h"
 
 struct spe_buf {
 	const uint8_t *data;
@@ -34,6 +36,9 @@ struct spe_queue {
 	int32_t pid, tid, cpu;
 	int32_t queue_cpu, queue_tid; /* from the AUXTRACE records */
 	uint64_t timestamp;       /* newest record timestamp (counter units) */
+	/* thread_pid's last answer for this queue, while the version stays */
+	int32_t pid_tid, pid_val;
+	uint64_t pid_ver;         /* version + 1; 0 = none */
 	uint64_t period_count;
 };
 
@@ -362,6 +367,19 @@ static bool spe_next_buffer(struct spe_queue *q)
  * 1 when a record closed, 0 at a packet for the general path (extended
  * headers, unknown indexes, bad or cut packets) or the buffer's end. PADs
  * are skipped one byte at a time, which ends where perf's folded PAD does. */
+/* A payload of n = 1, 2, 4 or 8 bytes with left bytes from p - 1 on: one
+ * 8-byte load and a mask when 9 are there (EVENTS come in sizes that vary
+ * from record to record; a switch on the size mispredicted), else by size. */
+static inline uint64_t spe_le_var(const uint8_t *p, unsigned n, size_t left)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (left >= 9)
+		return ld64(p) & (~0ull >> (64 - 8 * n));
+#endif
+	(void)left;
+	return spe_le(p, n);
+}
+
 static int spe_decode_fast(struct spe_queue *q)
 {
 	struct hwprof_spe_decoder *d = &q->dec;
@@ -452,7 +470,7 @@ static int spe_decode_fast(struct spe_queue *q)
 			if (left < 1 + n)
 				goto slow;
 			r->present |= HWPROF_SPE_HAS_EVENTS;
-			r->events |= spe_le(p + 1, n);
+			r->events |= spe_le_var(p + 1, n, left);
 			pos += 1 + n;
 			continue;
 		}
@@ -461,7 +479,7 @@ static int spe_decode_fast(struct spe_queue *q)
 			if (left < 1 + n)
 				goto slow;
 			r->present |= HWPROF_SPE_HAS_DATA_SOURCE;
-			r->data_source = (uint16_t)spe_le(p + 1, n);
+			r->data_source = (uint16_t)spe_le_var(p + 1, n, left);
 			pos += 1 + n;
 			continue;
 		}
@@ -481,10 +499,11 @@ static int spe_decode_fast(struct spe_queue *q)
 			r->present |= HWPROF_SPE_HAS_OP;
 			r->op_class = (uint8_t)cls;
 			r->op = (uint8_t)op;
-			if (cls == HWPROF_SPE_OP_CLASS_LDST)
-				r->ldst_seen |= (op & 1) ? 2 : 1;
-			else if (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08)
-				r->ldst_seen |= 1;
+			/* perf 6.1's op bits: load or store (LDST), SVE data
+			 * processing as a load (OTHER); without a branch, the
+			 * class varies at random */
+			r->ldst_seen |= (uint8_t)((cls == HWPROF_SPE_OP_CLASS_LDST ? 1u + (op & 1) : 0u) |
+						  (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08));
 			pos += 2;
 			continue;
 		}
@@ -598,7 +617,7 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 	smp.name = NULL;
 	smp.id = 0;
 	smp.addr = smp.phys_addr = smp.data_src = 0;
-	smp.time = s->cfg.timeless ? 0 : hwprof_tsc_to_perf_time(&s->cfg.tc, r->timestamp);
+	smp.time = s->cfg.timeless ? 0 : tsc_to_perf_time_inline(&s->cfg.tc, r->timestamp);
 	smp.ip = r->pc;
 	smp.cpumode = r->pc >= s->cfg.kernel_start ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	smp.pid = q->pid;
@@ -748,7 +767,29 @@ static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint
 		int r;
 
 		if (!s->cfg.timeless && q->rec.context_id != (uint64_t)-1) {
-			r = spe_set_current(s, q->cpu, -1, (int32_t)q->rec.context_id);
+			int32_t tid = (int32_t)q->rec.context_id;
+
+			/* the usual case inline: a known cpu, a real tid; what
+			 * spe_set_current and spe_update_thread then do */
+			if (q->cpu >= 0 && (uint32_t)q->cpu < s->ncur && tid != -1) {
+				s->cur_tid[q->cpu] = tid;
+				s->cur_pid[q->cpu] = -1;
+				q->tid = tid;
+				if (s->cfg.thread_pid_version && q->pid_tid == tid &&
+				    q->pid_ver == *s->cfg.thread_pid_version + 1) {
+					q->pid = q->pid_val;
+				} else {
+					q->pid = s->cfg.thread_pid ? s->cfg.thread_pid(s->cfg.ctx, tid) : -1;
+					if (s->cfg.thread_pid_version) {
+						q->pid_tid = tid;
+						q->pid_val = q->pid;
+						q->pid_ver = *s->cfg.thread_pid_version + 1;
+					}
+				}
+				s->use_ctx = true;
+				goto sample;
+			}
+			r = spe_set_current(s, q->cpu, -1, tid);
 			if (r) {
 				*stop = r;
 				return 0;
@@ -756,6 +797,7 @@ static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint
 			spe_update_thread(s, q);
 			s->use_ctx = true;
 		}
+sample:
 		r = spe_sample(s, q);
 		if (r) {
 			*stop = r;

@@ -246,6 +246,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
 			continue;
+		script_spe_sync(spe); /* lines in order with this sample's */
 		if (pipe && !status) {
 			/* pipe mode: the events are known once samples flow */
 			pipe = false;
@@ -256,16 +257,19 @@ int cmd_script(int argc, char **argv)
 	}
 	if (!status && rc >= 0)
 		status = script_spe_flush(spe);
+	script_spe_sync(spe);
 	if (!status && rc >= 0)
 		status = script_pt_flush(pt);
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
+		script_spe_sync(spe);
 		fflush(stdout);
 		fprintf(stderr, "hwprof script: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
 			e->msg[0] ? e->msg : hwprof_strerror(rc));
 		status = 1;
 	}
 out:
+	script_spe_sync(spe);
 	fflush(stdout);
 	script_spe_free(spe);
 	script_pt_free(pt);

@@ -12,7 +12,9 @@ int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_sy
 	if (!k->checked) {
 		k->checked = true;
 		struct hwprof_dso *d;
-		if (hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) == 1 && hwprof_dso_nr_syms(d) > 0) {
+		struct hwprof_map_info km;
+		/* no kernel map: nothing to grow, and kallsyms stay unread */
+		if (hwprof_session_kernel_map(s, &km) == 1 && hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) == 1 && hwprof_dso_nr_syms(d) > 0) {
 			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
 			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
 			char lv;

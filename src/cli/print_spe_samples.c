@@ -2,6 +2,9 @@
  * text; see print_spe_samples.h. Widths and the data_src column's growing
  * padding follow Debian perf 6.1 (checked by tests/diff/spe_script.sh). */
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "cli/print_spe_samples.h"
 
@@ -234,39 +237,95 @@ static char *put_right(char *o, int width, const char *s, size_t len)
 
 static const char spaces[32] = "                                ";
 
-static const char hex_pairs[] =
-	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
 /* Fixed-size copies as 16-byte moves (the compiler turned 64 and 80 byte
  * memcpys into slow rep movs). */
 static inline void copy16s(char *d, const char *src, unsigned n16)
 {
-	for (unsigned i = 0; i < n16; i++)
-		memcpy(d + 16 * i, src + 16 * i, 16);
+	/* unrolled by hand: gcc -O2 kept a loop for the constant counts */
+	switch (n16) {
+	case 5: memcpy(d + 64, src + 64, 16); /* fall through */
+	case 4: memcpy(d + 48, src + 48, 16); /* fall through */
+	case 3: memcpy(d + 32, src + 32, 16); /* fall through */
+	case 2: memcpy(d + 16, src + 16, 16); /* fall through */
+	case 1: memcpy(d, src, 16); break;
+	default:
+		for (unsigned i = 0; i < n16; i++)
+			memcpy(d + 16 * i, src + 16 * i, 16);
+	}
 }
 
-/* v in hex right-aligned in 16 columns (always fits), written in place:
- * spaces, then two digits per byte from a table */
+/* a == b over 32 bytes (both readable that far) */
+static inline bool eq32(const char *a, const char *b)
+{
+	uint64_t x[4], y[4];
+
+	memcpy(x, a, 32);
+	memcpy(y, b, 32);
+	return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]));
+}
+
+/* v in hex right-aligned in 16 columns (always fits), written in place
+ * without a loop or a branch on its length: all 16 digits, then the
+ * leading zeros turned to spaces */
+#if defined(__SSE2__) && defined(__x86_64__)
 static inline char *put_hex16(char *o, uint64_t v)
 {
-	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, i = 16;
-
-	memcpy(o, spaces, 16);
-	for (unsigned k = (n + 1) / 2; k--; v >>= 8) {
-		i -= 2;
-		memcpy(o + i, hex_pairs + 2 * (v & 0xff), 2);
-	}
-	if (n & 1)
-		o[15 - n] = ' '; /* the odd digit's pair brought a leading 0 */
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, lead = 16 - n;
+	/* bytes most significant first, split into nibbles, interleaved */
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i lo4 = _mm_set1_epi8(0x0f);
+	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), lo4), _mm_and_si128(x, lo4));
+	__m128i letter = _mm_and_si128(_mm_cmpgt_epi8(nib, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+	__m128i digits = _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')), letter);
+	__m128i lead_m = _mm_cmpgt_epi8(_mm_set1_epi8((char)lead),
+					_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+	digits = _mm_or_si128(_mm_andnot_si128(lead_m, digits), _mm_and_si128(lead_m, _mm_set1_epi8(' ')));
+	_mm_storeu_si128((__m128i *)(void *)o, digits);
 	return o + 16;
 }
+#else
+/* The 8 hex digits of x as 8 ASCII bytes, first digit in the lowest byte:
+ * nibbles spread to bytes, then '0'-'9' / 'a'-'f' added per byte. */
+static inline uint64_t hex8(uint32_t x)
+{
+	uint64_t v = x;
+
+	v = ((v & 0xffff0000u) << 16) | (v & 0xffffu);
+	v = ((v & 0x0000ff000000ff00ull) << 8) | (v & 0x000000ff000000ffull);
+	v = ((v & 0x00f000f000f000f0ull) << 4) | (v & 0x000f000f000f000full);
+	v = __builtin_bswap64(v); /* most significant digit first in memory */
+	uint64_t letters = ((v + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	return v + 0x3030303030303030ull + letters * ('a' - '0' - 10);
+}
+
+/* the low k (0..8) bytes of a word set */
+static inline uint64_t low_bytes(unsigned k)
+{
+	return k >= 8 ? ~0ull : (1ull << (8 * k)) - 1;
+}
+
+static inline char *put_hex16(char *o, uint64_t v)
+{
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 3) / 4 : 1, lead = 16 - n;
+	uint64_t a = hex8((uint32_t)(v >> 32)), b = hex8((uint32_t)v);
+	uint64_t ma = low_bytes(lead), mb = low_bytes(lead > 8 ? lead - 8 : 0);
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	a = (a & ~ma) | (0x2020202020202020ull & ma);
+	b = (b & ~mb) | (0x2020202020202020ull & mb);
+	memcpy(o, &a, 8);
+	memcpy(o + 8, &b, 8);
+#else
+	for (unsigned i = 0; i < 8; i++) {
+		o[i] = i < lead ? ' ' : (char)(a >> (8 * i));
+		o[8 + i] = 8 + i < lead ? ' ' : (char)(b >> (8 * i));
+	}
+	(void)ma;
+	(void)mb;
+#endif
+	return o + 16;
+}
+#endif
 
 /* v in decimal right-aligned in width (<= 24) columns, written in place */
 static inline char *put_dec(char *o, unsigned width, uint64_t v)
@@ -277,7 +336,7 @@ static inline char *put_dec(char *o, unsigned width, uint64_t v)
 		n++;
 	if (n > width)
 		width = n;
-	memcpy(o, spaces, 24 < width ? 24 : width);
+	memcpy(o, spaces, 24); /* fixed size (the line buffer has room): no call */
 	char *e = o + width, *p = e;
 	while (v >= 100) {
 		unsigned r = (unsigned)(v % 100);
@@ -376,18 +435,24 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 
 	if (f & (SCRIPT_F_COMM | SCRIPT_F_PID | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_MISC)) {
 		const char *comm = NULL;
+		/* zero-padded to 32 like comm_ref's texts (compared as a block) */
+		static const char no_comm[32] = "", unknown_comm[32] = ":-1";
+		bool padded = true;       /* readable and zero-padded to 32 bytes */
 
 		if (!(f & SCRIPT_F_COMM)) {
-			comm = "";
+			comm = no_comm;
 		} else if (fmt->comm_ref) {
 			comm = fmt->comm_ref(fmt->ctx, s->pid, s->tid, &n);
+			padded = fmt->comm_padded;
 		} else {
 			comm = fmt->comm ? fmt->comm(fmt->ctx, s->pid, s->tid) : NULL;
 			n = comm ? strnlen(comm, 256) : 0;
+			padded = false;
 		}
 		if (!comm) {
-			comm = ":-1";
+			comm = unknown_comm;
 			n = 3;
+			padded = true;
 		}
 		if (n > 256)
 			n = 256;
@@ -395,7 +460,8 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		struct script_prefix *c = &fmt->prefix[((uint32_t)s->tid * 31u + (uint32_t)s->cpu) &
 						       (SCRIPT_PREFIX_SLOTS - 1)];
 		if (c->len && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu && c->fields == f &&
-		    c->comm_len == n && !memcmp(c->comm, comm, n)) {
+		    c->comm_len == n &&
+		    (padded && n < 32 ? eq32(c->comm, comm) : !memcmp(c->comm, comm, n))) {
 			copy16s(o, c->text, sizeof(c->text) / 16); /* the line buffer has room */
 			o += c->len;
 		} else {
@@ -407,6 +473,7 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 				c->cpu = s->cpu;
 				c->fields = f;
 				c->comm_len = (uint8_t)n;
+				memset(c->comm, 0, sizeof(c->comm)); /* zero-padded for eq32 */
 				memcpy(c->comm, comm, n);
 				memcpy(c->text, out, len);
 				c->len = (uint8_t)len;
@@ -419,45 +486,73 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		uint64_t secs = s->time / 1000000000;
 		unsigned ns = (unsigned)(s->time % 1000000000);
 
+		/* the seconds and '.', as last written while they stay */
+		if (!fmt->secs_len || fmt->secs != secs) {
+			char *e = put_dec(fmt->secs_text, 5, secs);
+			*e++ = '.';
+			fmt->secs = secs;
+			fmt->secs_len = (uint8_t)(e - fmt->secs_text);
+		}
+		copy16s(o, fmt->secs_text, sizeof(fmt->secs_text) / 16); /* the line buffer has room */
+		o += fmt->secs_len;
 		if (fmt->nanosecs) {
-			o = put_dec(o, 5, secs);
-			*o++ = '.';
 			o[0] = (char)('0' + ns / 100000000);
 			ns %= 100000000;
 			o++;
 		} else {
 			/* the seconds take what the 12 columns leave after ".uuuuuu" */
-			o = put_dec(o, 5, secs);
-			*o++ = '.';
 			ns /= 1000;
 		}
 		/* the rest in digit pairs: 8 digits of ns, or 6 of us */
-		for (unsigned k = fmt->nanosecs ? 4 : 3; k-- > 0; ns /= 100)
-			memcpy(o + 2 * k, digits2 + 2 * (ns % 100), 2);
-		o += fmt->nanosecs ? 8 : 6;
+		if (fmt->nanosecs) {
+			unsigned hi = ns / 10000, lo = ns % 10000;
+			memcpy(o, digits2 + 2 * (hi / 100), 2);
+			memcpy(o + 2, digits2 + 2 * (hi % 100), 2);
+			memcpy(o + 4, digits2 + 2 * (lo / 100), 2);
+			memcpy(o + 6, digits2 + 2 * (lo % 100), 2);
+			o += 8;
+		} else {
+			unsigned hi = ns / 10000, lo = ns % 10000;
+			memcpy(o, digits2 + 2 * hi, 2);
+			memcpy(o + 2, digits2 + 2 * (lo / 100), 2);
+			memcpy(o + 4, digits2 + 2 * (lo % 100), 2);
+			o += 6;
+		}
 		*o++ = ':';
 		*o++ = ' ';
 	}
-	if (f & SCRIPT_F_PERIOD) {
-		o = put_dec(o, 10, s->period);
-		*o++ = ' ';
-	}
-	if ((f & SCRIPT_F_EVENT) && fmt->name_width > 64) {
-		o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
-		*o++ = ':';
-		*o++ = ' ';
-	} else if (f & SCRIPT_F_EVENT) {
-		/* group names are static strings: the pointer identifies one */
-		if (fmt->ev_name != s->name || fmt->ev_width != fmt->name_width) {
-			char *e = put_right(fmt->ev_text, fmt->name_width, s->name, strnlen(s->name, 64));
+	if ((f & SCRIPT_F_EVENT) && fmt->name_width <= 64) {
+		/* the period and event columns as last written while they stay
+		 * (group names are static strings: the pointer identifies one) */
+		uint64_t period = (f & SCRIPT_F_PERIOD) ? s->period : 0;
+		if (!fmt->ev_len || fmt->ev_name != s->name || fmt->ev_width != fmt->name_width ||
+		    fmt->ev_period != period || fmt->ev_fields != (f & SCRIPT_F_PERIOD)) {
+			char *e = fmt->ev_text;
+			if (f & SCRIPT_F_PERIOD) {
+				e = put_dec(e, 10, period);
+				*e++ = ' ';
+			}
+			e = put_right(e, fmt->name_width, s->name, strnlen(s->name, 64));
 			*e++ = ':';
 			*e++ = ' ';
 			fmt->ev_len = (uint8_t)(e - fmt->ev_text);
 			fmt->ev_name = s->name;
 			fmt->ev_width = fmt->name_width;
+			fmt->ev_period = period;
+			fmt->ev_fields = f & SCRIPT_F_PERIOD;
 		}
 		copy16s(o, fmt->ev_text, sizeof(fmt->ev_text) / 16); /* the line buffer has room */
 		o += fmt->ev_len;
+	} else {
+		if (f & SCRIPT_F_PERIOD) {
+			o = put_dec(o, 10, s->period);
+			*o++ = ' ';
+		}
+		if (f & SCRIPT_F_EVENT) {
+			o = put_right(o, fmt->name_width, s->name, strnlen(s->name, 64));
+			*o++ = ':';
+			*o++ = ' ';
+		}
 	}
 	if (f & SCRIPT_F_ADDR)
 		o = put_hex16(o, s->addr);

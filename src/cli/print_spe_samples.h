@@ -56,14 +56,23 @@ struct script_fmt {
 	 * (cached lookups), so the printer copies each once; a sym_ref text
 	 * must be readable for at least 64 bytes whatever its length */
 	const char *(*comm_ref)(void *ctx, int32_t pid, int32_t tid, size_t *len);
+	bool comm_padded;         /* comm_ref texts shorter than 32 bytes are
+	                           * zero-padded to 32 (compared as one block) */
 	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
 	void *ctx;
 	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
-	/* the event column as last written: name padded, ": " */
+	/* the seconds of the time column and its '.', as last written */
+	uint64_t secs;
+	uint8_t secs_len;         /* 0 = none yet */
+	char secs_text[32];
+	/* the period and event columns as last written: period, name
+	 * padded, ": " */
 	const char *ev_name;
 	int ev_width;
-	uint8_t ev_len;
-	char ev_text[80];
+	uint64_t ev_period;
+	unsigned ev_fields;       /* SCRIPT_F_PERIOD or 0 */
+	uint8_t ev_len;           /* 0 = none yet */
+	char ev_text[96];
 };
 
 /* "comm,tid,ip" -> SCRIPT_F_* (perf -F names; a leading "hw:" or "+"/"-"

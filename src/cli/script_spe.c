@@ -2,8 +2,10 @@
  * decoder at the AUXTRACE_INFO record: synthesized events are added, and
  * with an AUXTRACE index every buffer is queued at once; side-band records
  * then drive the decoding, and the rest is flushed at the end. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/print_spe_samples.h"
@@ -41,8 +43,9 @@ struct pid_slot {
 struct comm_slot {
 	uint64_t ver;
 	int32_t pid, tid;
-	const char *comm;         /* NULL = empty */
+	const char *comm;         /* NULL = empty; text or the session's */
 	size_t len;
+	char text[32];            /* a comm shorter than 32, zero-padded */
 };
 
 struct script_spe {
@@ -52,6 +55,8 @@ struct script_spe {
 	FILE *f;
 	bool failed;
 	struct script_fmt fmt;
+	int *ds_width;            /* the printer's running data_src width */
+	const uint64_t *verp;     /* the session's version (hwprof_session_version) */
 	/* lookups cached while the session's version stays (threads, comms
 	 * and maps unchanged): the last comm, the last tid -> pid, and the
 	 * symbol text of recent ips */
@@ -59,6 +64,7 @@ struct script_spe {
 	struct comm_slot comms[COMM_SLOTS];
 	struct sym_key *sym_keys; /* SYM_SLOTS */
 	uint64_t sym_ver;         /* session version of the current epoch */
+	bool kernel_shared;       /* kernel ips keyed without the thread (sym_who) */
 	unsigned epoch;           /* 1..8191 */
 	uint16_t *pool;           /* POOL_SLOTS: hash -> 1 + index in pool_text */
 	char **pool_text;         /* the distinct texts, pool_n of them */
@@ -66,7 +72,7 @@ struct script_spe {
 	size_t pool_n;
 	char sym_buf[512];        /* a text not cached */
 	/* sample lines collect here and go out in large writes; flushed
-	 * before anything else is written and when a call returns */
+	 * (script_spe_sync) before anything else is written to the file */
 	char *out;
 	size_t out_n;
 };
@@ -77,6 +83,28 @@ static void out_flush(struct script_spe *x)
 {
 	if (x->out_n)
 		fwrite(x->out, 1, x->out_n, x->f);
+	x->out_n = 0;
+}
+
+/* A full buffer goes straight to the file descriptor: through stdio every
+ * byte would be copied once more into its buffer. */
+static void out_drain(struct script_spe *x)
+{
+	int fd = fileno(x->f);
+	if (fd < 0 || fflush(x->f)) {
+		out_flush(x);
+		return;
+	}
+	for (size_t off = 0; off < x->out_n;) {
+		ssize_t k = write(fd, x->out + off, x->out_n - off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) { /* as stdio would: the error stays on the stream */
+			fwrite(x->out + off, 1, x->out_n - off, x->f);
+			break;
+		}
+		off += (size_t)k;
+	}
 	x->out_n = 0;
 }
 
@@ -92,7 +120,7 @@ static const unsigned spe_field_bits[SF_NR] = {
 static int32_t spe_thread_pid(void *ctx, int32_t tid)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s) + 1;
+	uint64_t v = *x->verp + 1;
 	struct pid_slot *e = &x->pids[(uint32_t)tid & (PID_SLOTS - 1)];
 	if (e->ver != v || e->tid != tid)
 		*e = (struct pid_slot){ v, tid, hwprof_session_thread_pid(x->s, tid) }; /* a pure lookup */
@@ -103,7 +131,7 @@ static int32_t spe_thread_pid(void *ctx, int32_t tid)
 static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s);
+	uint64_t v = *x->verp;
 	struct comm_slot *c = &x->comms[((uint32_t)tid ^ ((uint32_t)pid << 3)) & (COMM_SLOTS - 1)];
 	if (c->comm && c->ver == v && c->pid == pid && c->tid == tid) {
 		*len = c->len;
@@ -111,9 +139,33 @@ static const char *spe_comm_ref(void *ctx, int32_t pid, int32_t tid, size_t *len
 	}
 	const char *comm = hwprof_session_thread_comm(x->s, pid, tid);
 	*len = comm ? strnlen(comm, 256) : 0;
-	if (comm && hwprof_session_version(x->s) == v)
-		*c = (struct comm_slot){ v, pid, tid, comm, *len };
+	if (comm && *len < sizeof(c->text)) {
+		/* a padded copy, even when it cannot be kept (the printer
+		 * compares 32 bytes of it) */
+		memset(c->text, 0, sizeof(c->text));
+		memcpy(c->text, comm, *len);
+		c->comm = *x->verp == v ? c->text : NULL;
+		c->ver = v;
+		c->pid = pid;
+		c->tid = tid;
+		c->len = *len;
+		return c->text;
+	}
+	if (comm && *x->verp == v)
+		*c = (struct comm_slot){ .ver = v, .pid = pid, .tid = tid, .comm = comm, .len = *len };
 	return comm;
+}
+
+/* Whose maps an ip is looked up in: the threads of a process share them,
+ * a thread without a known pid has its own. Kernel ips resolve the same
+ * for everyone, and once the comm lookup before has made the thread, a
+ * lookup for another thread would change nothing either: then they share
+ * one key (fewer slots in use, fewer cache misses). */
+static inline int32_t sym_who(const struct script_spe *x, const struct hwprof_spe_sample *s)
+{
+	if (s->cpumode == HWPROF_MISC_KERNEL && x->kernel_shared)
+		return INT32_MAX;
+	return s->pid >= 0 ? s->pid : -2 - s->tid;
 }
 
 static inline size_t sym_slot(uint64_t ip, uint32_t who)
@@ -149,7 +201,7 @@ static int intern(struct script_spe *x, const char *text, size_t n)
 static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, size_t *len)
 {
 	struct script_spe *x = ctx;
-	uint64_t v = hwprof_session_version(x->s);
+	uint64_t v = *x->verp;
 	if (v != x->sym_ver || !x->epoch) {
 		x->sym_ver = v;
 		if (++x->epoch >= 8192) {
@@ -157,15 +209,13 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 			x->epoch = 1;
 		}
 	}
-	/* the threads of a process share its maps; a thread without a known
-	 * pid has its own */
 	if (s->pid < 0 && (s->tid < -1 || s->tid > 0x3fffffff)) { /* no room in the key: not cached */
 		x->sym_buf[0] = 0;
 		script_sym_text(x->p, OT_HW, s->pid, s->tid, s->cpumode, s->ip, x->sym_buf, sizeof(x->sym_buf));
 		*len = strnlen(x->sym_buf, sizeof(x->sym_buf));
 		return x->sym_buf;
 	}
-	int32_t who = s->pid >= 0 ? s->pid : -2 - s->tid;
+	int32_t who = sym_who(x, s);
 	uint16_t tag = (uint16_t)(x->epoch << 3 | (s->cpumode & 7));
 	struct sym_key *k = &x->sym_keys[sym_slot(s->ip, (uint32_t)who)];
 	if (k->tag == tag && k->ip == s->ip && k->who == who) {
@@ -177,7 +227,7 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 	size_t n = strnlen(x->sym_buf, sizeof(x->sym_buf));
 	*len = n;
 	int t;
-	if (hwprof_session_version(x->s) != v || (t = intern(x, x->sym_buf, n)) < 0)
+	if (*x->verp != v || (t = intern(x, x->sym_buf, n)) < 0)
 		return x->sym_buf;
 	*k = (struct sym_key){ s->ip, who, tag, (uint16_t)t };
 	return x->pool_text[t];
@@ -202,11 +252,11 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	if (!x->fmt.name_width && (x->fmt.fields & SCRIPT_F_EVENT))
 		x->fmt.name_width = script_printer_name_width(x->p);
 	/* the symbol slot is a likely cache miss: start it before the line */
-	__builtin_prefetch(&x->sym_keys[sym_slot(s->ip, s->pid >= 0 ? (uint32_t)s->pid : 0xfffffffeu - (uint32_t)s->tid)]);
-	int *w = script_printer_data_src_width(x->p);
+	__builtin_prefetch(&x->sym_keys[sym_slot(s->ip, (uint32_t)sym_who(x, s))]);
+	int *w = x->ds_width;
 	x->fmt.data_src_width = *w;
 	if (OUT_SIZE - x->out_n < SCRIPT_SPE_LINE_MAX)
-		out_flush(x);
+		out_drain(x);
 	x->out_n += script_format_spe_sample(x->out + x->out_n, &x->fmt, s);
 	*w = x->fmt.data_src_width;
 	return 0;
@@ -220,6 +270,8 @@ int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwp
 		return -HWPROF_E_NOMEM;
 	x->p = p;
 	x->s = s;
+	x->ds_width = script_printer_data_src_width(p);
+	x->verp = hwprof_session_version_ptr(s);
 	x->f = f;
 	x->out = malloc(OUT_SIZE);
 	x->sym_keys = calloc(SYM_SLOTS, sizeof(*x->sym_keys));
@@ -269,7 +321,7 @@ static int fail(struct script_spe *x, const char *msg)
 static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 {
 	struct hwprof_spe_synth_config cb = { .emit = spe_emit, .thread_pid = spe_thread_pid,
-					      .notice = spe_notice, .ctx = x };
+					      .thread_pid_version = x->verp, .notice = spe_notice, .ctx = x };
 	const struct hwprof_evsel *spe;
 	const char *why = spe_feed_start(&x->feed, rec, &cb, x->f, &spe);
 	if (why)
@@ -308,7 +360,10 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 		x->fmt.fields |= spe_field_bits[i];
 	}
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
+	/* the printer looks the comm up (making the thread) before the symbol */
+	x->kernel_shared = (x->fmt.fields & SCRIPT_F_COMM) != 0;
 	x->fmt.comm_ref = spe_comm_ref;
+	x->fmt.comm_padded = true;
 	x->fmt.sym_ref = spe_sym_ref;
 	x->fmt.ctx = x;
 	x->fmt.name_width = 0;
@@ -324,12 +379,17 @@ int script_spe_event(struct script_spe *x, const struct hwprof_event *ev)
 		return spe_feed_wants_info(&x->feed, &ev->rec) ? start_synth(x, &ev->rec) : 0;
 	int r;
 	const char *why = spe_feed_record(&x->feed, ev, &r);
-	out_flush(x);
 	if (why)
 		return fail(x, why);
 	if (r < 0)
 		return fail(x, "Arm SPE synthesis failed");
 	return 0;
+}
+
+void script_spe_sync(struct script_spe *x)
+{
+	if (x)
+		out_flush(x);
 }
 
 int script_spe_flush(struct script_spe *x)

@@ -21,6 +21,9 @@ void script_spe_free(struct script_spe *x);
 /* Every event in delivery order, before it is printed. Returns 0, or
  * non-zero when perf would stop (the message is printed). */
 int script_spe_event(struct script_spe *x, const struct hwprof_event *ev);
+/* Sample lines are kept in a buffer across calls: writes the pending ones
+ * to the FILE. Call it before writing anything else there. */
+void script_spe_sync(struct script_spe *x);
 /* End of input: the samples left. */
 int script_spe_flush(struct script_spe *x);
 

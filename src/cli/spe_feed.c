@@ -107,6 +107,7 @@ const char *spe_feed_start(struct spe_feed *f, const struct hwprof_record *rec,
 	cfg.spe_id = spe->ids[0];
 	cfg.emit = callbacks->emit;
 	cfg.thread_pid = callbacks->thread_pid;
+	cfg.thread_pid_version = callbacks->thread_pid_version;
 	cfg.notice = callbacks->notice;
 	cfg.ctx = callbacks->ctx;
 	if (hwprof_spe_synth_new(&f->synth, &cfg) < 0)

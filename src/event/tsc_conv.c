@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hwprof/arm_spe_synth.h"
+#include "event/tsc_inline.h"
 #include "util/bytes.h"
 
 HWPROF_API int hwprof_tsc_conv_parse(struct hwprof_tsc_conv *tc, const uint8_t *body, size_t len)
@@ -26,13 +27,7 @@ HWPROF_API int hwprof_tsc_conv_parse(struct hwprof_tsc_conv *tc, const uint8_t *
 
 HWPROF_API uint64_t hwprof_tsc_to_perf_time(const struct hwprof_tsc_conv *tc, uint64_t cyc)
 {
-	uint64_t quot, rem, shift = tc->time_shift & 63;
-
-	if (tc->cap_user_time_short)
-		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
-	quot = cyc >> shift;
-	rem = cyc & ((1ULL << shift) - 1);
-	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+	return tsc_to_perf_time_inline(tc, cyc);
 }
 
 HWPROF_API uint64_t hwprof_perf_time_to_tsc(const struct hwprof_tsc_conv *tc, uint64_t ns)

@@ -368,6 +368,14 @@ int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, ui
 	return maps_insert(&m->kmaps, km);
 }
 
+const struct sess_map *sess_kernel_map(const struct sess_machine *m)
+{
+	for (size_t i = 0; i < m->kmaps.n; i++)
+		if (!strcmp(m->kmaps.v[i].dso, KERNEL_MMAP_NAME))
+			return &m->kmaps.v[i];
+	return NULL;
+}
+
 const struct sess_map *sess_find_map(struct sess_machine *m, struct sess_thread *t, unsigned cpumode,
 				     uint64_t addr, char *level)
 {

@@ -54,6 +54,9 @@ int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int
  * registered or unregistered, as perf keeps it in the kernel maps. */
 int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, uint16_t flags, const char *name);
 
+/* The host kernel's own map ([kernel.kallsyms]), or NULL. */
+const struct sess_map *sess_kernel_map(const struct sess_machine *m);
+
 /* Map for addr; level gets perf's letter. Returns the map or NULL. */
 const struct sess_map *sess_find_map(struct sess_machine *m, struct sess_thread *t, unsigned cpumode,
 				     uint64_t addr, char *level);

@@ -16,6 +16,7 @@ void ord_init(struct ord_queue *q)
 void ord_fini(struct ord_queue *q)
 {
 	free(q->heap);
+	free(q->fifo);
 	for (size_t i = 0; i < q->nchunks; i++)
 		free(q->chunks[i].mem);
 	free(q->chunks);
@@ -53,9 +54,31 @@ static int32_t chunk_for(struct ord_queue *q, size_t need)
 	return q->cur;
 }
 
+/* Room for one more in the FIFO ring (unwrapped into a larger one). */
+static int fifo_room(struct ord_queue *q)
+{
+	if (q->fn < q->fcap)
+		return 0;
+	size_t n = q->fcap ? q->fcap * 2 : 1024;
+	struct ord_entry *f = malloc(n * sizeof(*f));
+	if (!f)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < q->fn; i++)
+		f[i] = q->fifo[(q->fhead + i) & (q->fcap - 1)];
+	free(q->fifo);
+	q->fifo = f;
+	q->fcap = n;
+	q->fhead = 0;
+	return 0;
+}
+
 int ord_push(struct ord_queue *q, const struct hwprof_record *rec, uint64_t time, bool copy)
 {
-	if (q->n == q->cap) {
+	/* in order after the FIFO's newest: there, else the heap */
+	bool in_order = !q->fn || q->fifo[(q->fhead + q->fn - 1) & (q->fcap - 1)].time <= time;
+	if (in_order ? fifo_room(q) < 0 : 0)
+		return -HWPROF_E_NOMEM;
+	if (!in_order && q->n == q->cap) {
 		size_t n = q->cap ? q->cap * 2 : 1024;
 		struct ord_entry *h = realloc(q->heap, n * sizeof(*h));
 		if (!h)
@@ -76,6 +99,10 @@ int ord_push(struct ord_queue *q, const struct hwprof_record *rec, uint64_t time
 		c->live++;
 		e.chunk = ci;
 	}
+	if (in_order) { /* seq grows, so (time, seq) order holds */
+		q->fifo[(q->fhead + q->fn++) & (q->fcap - 1)] = e;
+		return 0;
+	}
 	size_t i = q->n++;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
@@ -90,6 +117,17 @@ int ord_push(struct ord_queue *q, const struct hwprof_record *rec, uint64_t time
 
 int ord_pop(struct ord_queue *q, uint64_t limit, struct ord_entry *out)
 {
+	const struct ord_entry *f = q->fn ? &q->fifo[q->fhead] : NULL;
+	if (f && (!q->n || less(f, &q->heap[0]))) {
+		if (f->time > limit)
+			return 0;
+		*out = *f;
+		if (out->chunk >= 0)
+			q->chunks[out->chunk].live--;
+		q->fhead = (q->fhead + 1) & (q->fcap - 1);
+		q->fn--;
+		return 1;
+	}
 	if (!q->n || q->heap[0].time > limit)
 		return 0;
 	*out = q->heap[0];

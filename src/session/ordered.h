@@ -24,9 +24,15 @@ struct ord_chunk {
 	size_t live;
 };
 
+/* Records mostly arrive in time order (a round, or a whole file that has
+ * one FINISHED_ROUND), so an entry not older than the newest queued in
+ * order goes to a FIFO (constant time); only the others go to the heap.
+ * The oldest is the smaller of the two fronts. */
 struct ord_queue {
 	struct ord_entry *heap;
 	size_t n, cap;
+	struct ord_entry *fifo;     /* ring of fcap (a power of 2) entries */
+	size_t fhead, fn, fcap;
 	uint64_t seq;
 	struct ord_chunk *chunks;
 	size_t nchunks;

@@ -257,6 +257,11 @@ HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s)
 	return s->m.version;
 }
 
+HWPROF_API const uint64_t *hwprof_session_version_ptr(const struct hwprof_session *s)
+{
+	return &s->m.version;
+}
+
 HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid)
 {
 	struct sess_thread *t = sess_find_thread(&s->m, tid);
@@ -268,6 +273,18 @@ HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, in
 {
 	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
 	const struct sess_map *mp = sess_find_map(&s->m, t, cpumode, addr, level);
+	if (!mp)
+		return 0;
+	mi->start = mp->start;
+	mi->end = mp->end;
+	mi->pgoff = mp->pgoff;
+	mi->dso = mp->dso;
+	return 1;
+}
+
+HWPROF_API int hwprof_session_kernel_map(struct hwprof_session *s, struct hwprof_map_info *mi)
+{
+	const struct sess_map *mp = sess_kernel_map(&s->m);
 	if (!mp)
 		return 0;
 	mi->start = mp->start;

@@ -220,6 +220,81 @@ static void test_ordering(void **state)
 	hwprof_session_close(s);
 }
 
+/* Out-of-order arrivals among in-order runs, equal times kept in arrival
+ * order (in-order records take the queue's FIFO, the others its heap). */
+static void test_ordering_mixed(void **state)
+{
+	(void)state;
+	static struct img m;
+	struct hwprof_attr a = basic_attr(ST_BASIC);
+	file_begin(&m, &a);
+	static const uint64_t t[] = { 5, 5, 3, 7, 7, 1, 9, 5, 9, 2, 10, 5 };
+	for (unsigned i = 0; i < 12; i++)
+		sample_basic(&m, 100 + i, 1, t[i]);
+	file_end(&m);
+	struct hwprof_session *s;
+	assert_int_equal(hwprof_session_open_mem(&s, m.b, m.n, "ord", NULL), 0);
+	static const uint64_t want[] = { 105, 109, 102, 100, 101, 107, 111, 103, 104, 106, 108, 110 };
+	struct hwprof_event ev;
+	for (int i = 0; i < 12; i++) {
+		assert_int_equal(hwprof_session_next(s, &ev), 1);
+		assert_int_equal(ev.sample.ip, want[i]);
+	}
+	assert_int_equal(hwprof_session_next(s, &ev), 0);
+	hwprof_session_close(s);
+}
+
+static void mmap_rec(struct img *m, uint16_t misc, uint32_t pid, uint64_t start, uint64_t len, const char *name,
+		     uint64_t time)
+{
+	size_t r = rec_begin(m, HWPROF_RECORD_MMAP, misc);
+	put32(m, pid);
+	put32(m, pid);
+	put64(m, start);
+	put64(m, len);
+	put64(m, 0);
+	char f[32] = { 0 };
+	strncpy(f, name, 31);
+	put(m, f, 32);
+	put32(m, pid); /* trailer: TID TIME CPU IDENTIFIER */
+	put32(m, pid);
+	put64(m, time);
+	put32(m, 1);
+	put32(m, 0);
+	put64(m, 7);
+	rec_end(m, r);
+}
+
+/* The kernel's own map shows once its MMAP record is applied (when the
+ * next event is asked for); modules and user maps do not count. */
+static void test_kernel_map(void **state)
+{
+	(void)state;
+	static struct img m;
+	struct hwprof_attr a = basic_attr(ST_BASIC);
+	file_begin(&m, &a);
+	mmap_rec(&m, HWPROF_MISC_USER, 5, 0x400000, 0x1000, "/bin/true", 1);
+	mmap_rec(&m, HWPROF_MISC_KERNEL, -1, 0xffff000000100000ull, 0x1000, "/lib/mod/x.ko", 2);
+	mmap_rec(&m, HWPROF_MISC_KERNEL, -1, 0xffff800008000000ull, 0x200000, "[kernel.kallsyms]_text", 3);
+	file_end(&m);
+	struct hwprof_session *s;
+	struct hwprof_map_info mi;
+	struct hwprof_event ev;
+	assert_int_equal(hwprof_session_open_mem(&s, m.b, m.n, "kmap", NULL), 0);
+	assert_int_equal(hwprof_session_kernel_map(s, &mi), 0);
+	assert_int_equal(hwprof_session_next(s, &ev), 1);
+	assert_int_equal(hwprof_session_next(s, &ev), 1);
+	assert_int_equal(hwprof_session_kernel_map(s, &mi), 0);
+	assert_int_equal(hwprof_session_next(s, &ev), 1);
+	assert_int_equal(hwprof_session_kernel_map(s, &mi), 0);
+	assert_int_equal(hwprof_session_next(s, &ev), 0);
+	assert_int_equal(hwprof_session_kernel_map(s, &mi), 1);
+	assert_int_equal(mi.start, 0xffff800008000000ull);
+	assert_int_equal(mi.end, 0xffff800008200000ull);
+	assert_string_equal(mi.dso, "[kernel.kallsyms]");
+	hwprof_session_close(s);
+}
+
 static void test_simd_regs(void **state)
 {
 	(void)state;
@@ -380,6 +455,8 @@ int main(void)
 		cmocka_unit_test(test_basic_file),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_ordering),
+		cmocka_unit_test(test_ordering_mixed),
+		cmocka_unit_test(test_kernel_map),
 		cmocka_unit_test(test_simd_regs),
 		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_pipe_unaligned),
