@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		   "        --children        accumulate callchains of children and show total overhead as well\n"
 		   "        --no-children     do not accumulate callchains of children\n"
 		   "        --itrace[=<opts>] Instruction Tracing options for Arm SPE (i[period] b f m t a M g)\n"
-		   "                          and Intel PT (i<N>i b c r e s Z)\n"
+		   "                          and Intel PT (i<N>i b c r e s g Z)\n"
 		   "        --no-itrace       do not decode AUX trace data\n"
 		   "        --header          show the data header\n"
 		   "        --header-only     show only the data header\n"

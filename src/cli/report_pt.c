@@ -68,7 +68,8 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		return 0;
 	unsigned mode = s->ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	uint32_t h = x->hist[s->kind == HWPROF_PT_SAMPLE_INSTRUCTIONS];
-	int rc = report_run_add(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, s->period, NULL);
+	int rc = report_run_add_chain(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, s->period, s->chain,
+				      s->nchain);
 	return rc < 0 ? rc : 0;
 }
 
@@ -79,10 +80,9 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 	if (!it->set)
 		return fail("Intel PT: perf report's default --itrace (instruction samples every 100 us of "
 			    "trace time, with callchains) is not supported yet; give --itrace with an "
-			    "instruction period (e.g. --itrace=i1000i) or branches (--itrace=b)");
-	if (it->callchain || it->add_callchain || it->last_branch || it->add_last_branch)
-		return fail("Intel PT: --itrace callchains and last-branch stacks (g, G, l, L) are not "
-			    "supported by report yet");
+			    "instruction period (e.g. --itrace=i1000ig) or branches (--itrace=b)");
+	if (it->add_callchain || it->last_branch || it->add_last_branch)
+		return fail("Intel PT: --itrace G, l and L are not supported by report yet");
 	if (it->pwr_events || it->ptwrites || it->transactions || it->intr_events || it->other_events)
 		return fail("Intel PT: report makes branch and instruction samples only; leave out p, w, x, "
 			    "I and o from --itrace");

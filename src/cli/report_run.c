@@ -420,6 +420,37 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 	return hwprof_hist_add(r->hists[idx], &hs);
 }
 
+int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
+			 unsigned cpumode, uint64_t ip, uint64_t period, const uint64_t *chain, size_t nchain)
+{
+	if (idx >= r->nr_hists)
+		return -HWPROF_E_INVAL;
+	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
+		return 0;
+	struct hwprof_hist_sample hs;
+	memset(&hs, 0, sizeof(hs));
+	resolve_ip(r, &hs, pid, tid, cpumode, ip);
+	hs.cpu = cpu;
+	hs.period = period;
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
+	if (!r->callchain)
+		return hwprof_hist_add(r->hists[idx], &hs);
+	if (rpt_grow_frames(r, nchain) < 0)
+		return -HWPROF_E_NOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < nchain; i++) {
+		struct hwprof_symres res;
+		unsigned mode = chain[i] >= (1ULL << 63) ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+		resolve_frame(r, &r->frames[n++], pid, tid, mode, chain[i], &res);
+	}
+	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
+	if (r->caller_order)
+		reverse_frames(r->frames, n);
+	if (n > max)
+		n = max;
+	return hwprof_hist_add_chain(r->hists[idx], &hs, r->frames, n);
+}
+
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
 	const struct hwprof_evsel *ev = sm->evsel;

@@ -72,6 +72,10 @@ struct report_mem {
  * --mem-mode. */
 int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
 		   uint64_t ip, uint64_t period, const struct report_mem *m);
+/* The same with a call chain (chain[0] the sample's ip, then the return
+ * addresses, newest first), kept when the report shows call graphs. */
+int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
+			 unsigned cpumode, uint64_t ip, uint64_t period, const uint64_t *chain, size_t nchain);
 /* Decode Arm SPE AUX data with these --itrace options while reading. */
 int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace);
 /* One parsed sample into its event's histogram. */

@@ -1,7 +1,7 @@
 # Differential: `hwprof report --stdio --itrace=...` over Intel PT perf.data
 # files against Debian perf 6.1: branch and instruction samples (periods
-# in instructions, c/r filters, s skips, Z) summed per symbol, with sort
-# keys and -n; timeless and timed traces (several threads: the sums do
+# in instructions, c/r filters, s skips, Z, g callchains: children and
+# call graphs) summed per symbol, with sort keys and -n; timeless and timed traces (several threads: the sums do
 # not depend on perf's interleaving); a trace with flipped bytes and e
 # (its "instruction trace errors" warning on stderr); perf's per-cpu layout. The files come from
 # the ptrace emulator (tests/tools/pt_emulate). Output must be identical
@@ -43,7 +43,8 @@ for c in "${cases[@]}"; do
   f="$TMP/$name.data"
   # s<N> skips perf's first samples in its time order across queues
   for args in "--itrace=i1i" "--itrace=i1iZ" "--itrace=i100i" "--itrace=b" "--itrace=cr -n" \
-              "--itrace=bi7i --sort dso,sym" "--itrace=i3is50 --sort comm,sym"; do
+              "--itrace=bi7i --sort dso,sym" "--itrace=i3is50 --sort comm,sym" "--itrace=i100ig" \
+              "--itrace=i10ig4 --no-children" "--itrace=i100ig -g caller,0.5,callee --sort sym"; do
     # shellcheck disable=SC2086
     compare "$name ($eopts) $args" "$f" $args
   done
@@ -73,7 +74,7 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
 fi
 
 # what report does not do yet: one line, non-zero exit, nothing on stdout
-for args in "" "--itrace=i1ig" "--itrace=i100ns" "--itrace=bp"; do
+for args in "" "--itrace=i1iG" "--itrace=i100ns" "--itrace=bp"; do
   # shellcheck disable=SC2086
   "$HWPROF" report --stdio -i "$TMP/loops.data" $args >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
