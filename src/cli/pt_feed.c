@@ -118,8 +118,9 @@ static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
 		return NULL;
 	memcpy(file, d + fo, fl);
 	file[fl] = 0;
-	/* code of files only: anonymous and special maps have no bytes here */
-	if (file[0] == '/' && hwprof_pt_image_add_file(f->img, file, ld64(d + 32), ld64(d + 24), ld64(d + 16)) ==
+	/* code of files only ([vdso], [heap]... have no bytes here); perf
+	 * opens a relative name from the current directory */
+	if (file[0] && file[0] != '[' && hwprof_pt_image_add_file(f->img, file, ld64(d + 32), ld64(d + 24), ld64(d + 16)) ==
 				      -HWPROF_E_NOMEM)
 		return "out of memory";
 	return NULL;

@@ -120,7 +120,9 @@ static enum dso_kind kind_of(const char *name)
 		return DSO_VDSO;
 	if (!strncmp(name, "/tmp/perf-", 10) && strlen(name) > 14 && !strcmp(name + strlen(name) - 4, ".map"))
 		return DSO_PERFMAP;
-	if (name[0] == '/')
+	/* perf opens any other name as a file, a relative one from the
+	 * current directory ([heap], [stack], ... are not files) */
+	if (name[0] && name[0] != '[')
 		return DSO_ELF;
 	return DSO_NONE;
 }
