@@ -21,17 +21,21 @@ fi
 size=$(stat -c %s "$data.data")
 insns=$(( $(wc -l <"$data.gt") * repeat ))
 echo "input: $data.data, $(echo "scale=1; $size / 1048576" | bc) MB, $insns instructions"
-for what in "--itrace=b" "--itrace=i100i" "--insn-trace"; do
-  # timed into /dev/null (the outputs are GBs: the disk would dominate),
-  # compared afterwards through pipes
-  t0=$(date +%s.%N); perf script -i "$data.data" $what >/dev/null 2>&1; t1=$(date +%s.%N)
-  build/hwprof script -i "$data.data" $what >/dev/null 2>&1; t2=$(date +%s.%N)
+# times perf script and hwprof script over a file into /dev/null (the
+# outputs are GBs: the disk would dominate), then compares the outputs
+# through pipes. $1 file, $2 label, the rest the options
+run_pair() {
+  local f=$1 label=$2; shift 2
+  local t0 t1 t2 perf_s hw_s same=DIFFER
+  t0=$(date +%s.%N); perf script -i "$f" "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
+  build/hwprof script -i "$f" "$@" >/dev/null 2>&1; t2=$(date +%s.%N)
   perf_s=$(echo "$t1 - $t0" | bc); hw_s=$(echo "$t2 - $t1" | bc)
-  same=DIFFER
-  cmp -s <(perf script -i "$data.data" $what 2>/dev/null) <(build/hwprof script -i "$data.data" $what 2>/dev/null) &&
-    same=identical
-  echo "script $what: perf $perf_s s, hwprof $hw_s s ($(echo "scale=1; $insns / $hw_s / 1000000" | bc) M insn/s),"\
+  cmp -s <(perf script -i "$f" "$@" 2>/dev/null) <(build/hwprof script -i "$f" "$@" 2>/dev/null) && same=identical
+  echo "${label}script $*: perf $perf_s s, hwprof $hw_s s ($(echo "scale=1; $insns / $hw_s / 1000000" | bc) M insn/s),"\
        "outputs $same; hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster"
+}
+for what in "--itrace=b" "--itrace=i100i" "--insn-trace"; do
+  run_pair "$data.data" "" $what
 done
 # the same with timing packets (TSC/MTC/CYC) that perf decodes with time
 tdata="$out/pt_work_timed.r$rounds.x$repeat"
@@ -40,14 +44,7 @@ if [ ! -s "$tdata.data" ]; then
     echo "pt_emulate failed (ptrace not permitted?)"; exit 0; }
 fi
 for what in "--itrace=b --ns" "--itrace=i100i --ns"; do
-  t0=$(date +%s.%N); perf script -i "$tdata.data" $what >/dev/null 2>&1; t1=$(date +%s.%N)
-  build/hwprof script -i "$tdata.data" $what >/dev/null 2>&1; t2=$(date +%s.%N)
-  perf_s=$(echo "$t1 - $t0" | bc); hw_s=$(echo "$t2 - $t1" | bc)
-  same=DIFFER
-  cmp -s <(perf script -i "$tdata.data" $what 2>/dev/null) <(build/hwprof script -i "$tdata.data" $what 2>/dev/null) &&
-    same=identical
-  echo "timed trace, script $what: perf $perf_s s, hwprof $hw_s s, outputs $same;"\
-       "hwprof is $(echo "scale=1; $perf_s / $hw_s" | bc)x faster"
+  run_pair "$tdata.data" "timed trace, " $what
 done
 t0=$(date +%s.%N); build/hwprof pt insn -i "$data.data" --quiet --stats 2>"$out/pt_stats.txt"; t1=$(date +%s.%N)
 echo "flow decoder alone (hwprof pt insn --quiet): $(cat "$out/pt_stats.txt")"

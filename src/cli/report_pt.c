@@ -27,7 +27,6 @@ struct report_pt {
 	char names[2][64];
 	int32_t pid, tid, cpu;     /* of the queue being decoded */
 	uint64_t events, nerrors;
-	bool started;
 };
 
 int report_pt_new(struct report_pt **out, struct report_run *r, const struct hwprof_itrace_opts *itrace)
@@ -106,7 +105,6 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 			return fail("out of memory");
 		x->hist[i] = (uint32_t)idx;
 	}
-	x->started = true;
 	return 0;
 }
 
@@ -116,7 +114,7 @@ int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 	if (rec->type == HWPROF_RECORD_AUXTRACE_INFO) {
 		if (rec->size < 16 || ld32(rec->data + 8) != AUXTRACE_INTEL_PT)
 			return 1;
-		if (x->started || x->feed.itrace.dont_decode)
+		if (x->feed.active || x->feed.itrace.dont_decode)
 			return 0;
 		return start(x, rec);
 	}

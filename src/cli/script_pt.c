@@ -39,7 +39,7 @@ struct script_pt {
 	struct hwprof_perfdata *h;
 	struct hwprof_itrace_opts itrace;   /* effective */
 	FILE *f;
-	bool active, failed;
+	bool failed;
 	struct pt_feed feed;                /* configuration, image, queues */
 	struct pt_print_fmt fmt;
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
@@ -157,8 +157,6 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 	return 0;
 }
 
-/* The synthesized event as perf adds it: the PT event's sample_type and
- * exclude bits, TIME only when timed, CPU only with per-cpu buffers. */
 /* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
 static int start(struct script_pt *x, const struct hwprof_record *rec)
 {
@@ -190,7 +188,6 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		{ x->itrace.pwr_events, PT_FEED_TYPE_SYNTH, 5, HWPROF_PT_SAMPLE_PSB, "psb" },
 	};
 	bool checked[2] = { false, false };
-	x->active = true;
 	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
 		if (!evs[i].on)
 			continue;
@@ -253,12 +250,12 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 	if (x->failed)
 		return 1;
 	if (rec->type == HWPROF_RECORD_AUXTRACE_INFO) {
-		if (!x->active && !x->itrace.dont_decode && rec->size >= 16 &&
+		if (!x->feed.active && !x->itrace.dont_decode && rec->size >= 16 &&
 		    ld32(rec->data + 8) == AUXTRACE_INTEL_PT)
 			return start(x, rec);
 		return 0;
 	}
-	if (!x->active)
+	if (!x->feed.active)
 		return 0;
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
@@ -307,7 +304,7 @@ int script_pt_flush(struct script_pt *x)
 {
 	if (x->failed)
 		return 1;
-	if (!x->active)
+	if (!x->feed.active)
 		return 0;
 	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 		x->fmt.name_width = script_printer_name_width(x->p);

@@ -122,6 +122,20 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 
 /* ---- events ---------------------------------------------------------------- */
 
+/* An event's times: perf's sample time now (and before the last use of a
+ * packet, for the instructions of a block), and its estimate. */
+static void stamp_event(const struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
+{
+	e->tsc = f->s_ts;
+	e->tsc_in = f->s_in;
+	/* perf's estimate: two cycles per instruction at the CBR's speed */
+	uint64_t est = f->s_cnt << 1;
+	if (f->s_cbr && f->tm.max_nonturbo)
+		est = est * f->tm.max_nonturbo / f->s_cbr;
+	e->est_tsc = f->s_ts + est;
+	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
+}
+
 static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uint64_t off)
 {
 	/* the queue drains after every step; a full queue drops side events
@@ -133,15 +147,8 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 	e->type = (uint8_t)type;
 	e->mode = (uint8_t)f->mode;
 	e->offset = off;
-	e->tsc = f->s_ts;
-	e->tsc_in = f->s_in;
-	/* perf's estimate: two cycles per instruction at the CBR's speed */
-	uint64_t est = f->s_cnt << 1;
-	if (f->s_cbr && f->tm.max_nonturbo)
-		est = est * f->tm.max_nonturbo / f->s_cbr;
-	e->est_tsc = f->s_ts + est;
-	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
 	e->cyc = f->cyc;
+	stamp_event(f, e);
 	return e;
 }
 
@@ -191,28 +198,11 @@ static void psb_time(struct hwprof_pt_flow *f, const struct tsnap *n)
 		f->s_ts = n->tsc_ts;
 }
 
-/* An event queued before the time it takes was known (a PSB's, before
- * its PSB+ was read). */
-static void retime(struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
-{
-	struct hwprof_pt_event t;
-	struct hwprof_pt_event *n = push(f, HWPROF_PT_EV_NONE, 0);
-	if (!n)
-		return;
-	t = *n;
-	f->qn--;
-	e->tsc = t.tsc;
-	e->tsc_in = t.tsc_in;
-	e->est_tsc = t.est_tsc;
-	e->time = t.time;
-}
-
 /* An error: perf takes the clock as it is. */
 static void error_time(struct hwprof_pt_flow *f)
 {
 	struct tsnap n = now(f);
 	use_time(f, &n, f->walking);
-	f->walking = 0;
 }
 
 static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint64_t payload,
@@ -223,6 +213,17 @@ static void push_val(struct hwprof_pt_flow *f, unsigned type, uint64_t off, uint
 		e->payload = payload;
 		e->count = count;
 	}
+}
+
+/* OVF: packets were lost; perf restarts its instruction count (an error
+ * for it) and tracing resumes at the next FUP or PGE. */
+static void overflow(struct hwprof_pt_flow *f, struct tsnap n, uint64_t off)
+{
+	n.gen = ++f->tm.gen;
+	use_time(f, &n, 0);
+	push_val(f, HWPROF_PT_EV_OVF, off, 0, 0);
+	f->after_ovf = 1;
+	f->depth = 0;
 }
 
 /* Error event, then resynchronise at the next PSB (or, with RESYNC_IP,
@@ -684,8 +685,8 @@ static void step_sync(struct hwprof_pt_flow *f)
 	int r = psb_plus(f, &fip, &have);
 	struct tsnap n = now(f);
 	psb_time(f, &n);
-	if (pe)
-		retime(f, pe);
+	if (pe) /* queued before its PSB+ was read */
+		stamp_event(f, pe);
 	if (r == 0)
 		f->st = ST_END;
 	else if (r > 0 && have)
@@ -733,11 +734,7 @@ static void step_resync(struct hwprof_pt_flow *f)
 			}
 			return;
 		case HWPROF_PT_OVF:
-			f->tm.gen++; /* perf restarts its instruction count */
-			error_time(f);
-			push_val(f, HWPROF_PT_EV_OVF, off, 0, 0);
-			f->after_ovf = 1;
-			f->depth = 0;
+			overflow(f, now(f), off);
 			f->st = ST_OFF;
 			return;
 		case HWPROF_PT_PSB: {
@@ -749,8 +746,8 @@ static void step_resync(struct hwprof_pt_flow *f)
 			r = psb_plus(f, &fip, &have);
 			struct tsnap n = now(f);
 			psb_time(f, &n);
-			if (pe)
-				retime(f, pe);
+			if (pe) /* queued before its PSB+ was read */
+				stamp_event(f, pe);
 			if (r == 0) {
 				f->st = ST_END;
 				return;
@@ -809,11 +806,7 @@ static void step_off(struct hwprof_pt_flow *f)
 		}
 		break;
 	case AH_OVF:
-		a.snap.gen = ++f->tm.gen; /* perf restarts its instruction count */
-		use_time(f, &a.snap, 0);
-		push_val(f, HWPROF_PT_EV_OVF, a.off, 0, 0);
-		f->after_ovf = 1;
-		f->depth = 0;
+		overflow(f, a.snap, a.off);
 		break;
 	default: /* TIP/PGD while disabled: nothing to follow */
 		break;
@@ -942,12 +935,8 @@ static void step_on(struct hwprof_pt_flow *f)
 		return;
 	}
 	if (a->kind == AH_OVF) {
-		a->snap.gen = ++f->tm.gen;
-		use_time(f, &a->snap, 0);
-		push_val(f, HWPROF_PT_EV_OVF, a->off, 0, 0);
+		overflow(f, a->snap, a->off);
 		a->kind = AH_NONE;
-		f->after_ovf = 1;
-		f->depth = 0;
 		f->st = ST_OFF;
 		return;
 	}
@@ -1230,6 +1219,8 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 		s->ah_to = f->ah.to;
 		s->ah_off = f->ah.off;
 		s->ah_snap_ts = f->ah.snap.ts;
+		s->ah_snap_tsc = f->ah.snap.tsc_ts;
+		s->ah_snap_cbr = f->ah.snap.cbr;
 		s->ah_gen_new = f->ah.snap.gen != f->gen_applied;
 	}
 	s->have_back = f->have_back;
@@ -1249,6 +1240,8 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 	s->tm.ref_tsc = s->tm.buf_tsc = 0;
 	s->tm.gen = f->tm.gen != f->gen_applied;
 	s->tnt_snap_ts = f->ntnt ? f->tnt_snap.ts : 0;
+	s->tnt_snap_tsc = f->ntnt ? f->tnt_snap.tsc_ts : 0;
+	s->tnt_snap_cbr = f->ntnt ? f->tnt_snap.cbr : 0;
 	s->tnt_gen_new = f->ntnt && f->tnt_snap.gen != f->gen_applied;
 	s->tnt_used = f->ntnt ? f->tnt_used : 0;
 	s->s_ts = f->s_ts;

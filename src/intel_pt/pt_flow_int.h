@@ -86,8 +86,8 @@ struct ipt_flow_state {
 	uint64_t pos, ip, tnt, ah_ip, ah_to, ah_off, back_off, lip;
 	uint64_t bind_tsx, bind_ptw, bind_cfe, bind_psb_off, resync_ip;
 	struct ipt_time tm;
-	uint64_t tnt_snap_ts, ah_snap_ts, s_ts, s_cnt, tic, walked;
-	uint32_t tnt_gen_new, tnt_used, s_cbr, ah_gen_new;
+	uint64_t tnt_snap_ts, tnt_snap_tsc, ah_snap_ts, ah_snap_tsc, s_ts, s_cnt, tic, walked;
+	uint32_t tnt_gen_new, tnt_used, tnt_snap_cbr, ah_snap_cbr, s_cbr, ah_gen_new;
 	uint32_t ctx, st, mode, pending_mode, ntnt, bind, bind_cfe_type, cbr;
 	uint32_t blocks_without_packet;
 	int32_t after_ovf, have_back;

@@ -268,11 +268,9 @@ HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t t
 	return t ? t->pid : -1;
 }
 
-HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid, unsigned cpumode,
-				       uint64_t addr, struct hwprof_map_info *mi, char *level)
+/* 1 with mp's extent and DSO in mi, 0 without a map */
+static int map_info(const struct sess_map *mp, struct hwprof_map_info *mi)
 {
-	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
-	const struct sess_map *mp = sess_find_map(&s->m, t, cpumode, addr, level);
 	if (!mp)
 		return 0;
 	mi->start = mp->start;
@@ -282,14 +280,14 @@ HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, in
 	return 1;
 }
 
+HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid, unsigned cpumode,
+				       uint64_t addr, struct hwprof_map_info *mi, char *level)
+{
+	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
+	return map_info(sess_find_map(&s->m, t, cpumode, addr, level), mi);
+}
+
 HWPROF_API int hwprof_session_kernel_map(struct hwprof_session *s, struct hwprof_map_info *mi)
 {
-	const struct sess_map *mp = sess_kernel_map(&s->m);
-	if (!mp)
-		return 0;
-	mi->start = mp->start;
-	mi->end = mp->end;
-	mi->pgoff = mp->pgoff;
-	mi->dso = mp->dso;
-	return 1;
+	return map_info(sess_kernel_map(&s->m), mi);
 }

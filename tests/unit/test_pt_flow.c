@@ -349,17 +349,23 @@ static void test_inconsistent_and_nocode(void **state)
 	expect_insns(&o, want, 4);
 }
 
+/* A new trace starting with a PSB+ at TSC 100000, CTC 0x1230, FastCounter 4. */
+static void timed_psb(struct trace *t)
+{
+	t_init(t);
+	assert_true(hwprof_pt_encode_psb(&t->enc) > 0);
+	assert_true(hwprof_pt_encode_tsc(&t->enc, 100000) > 0);
+	assert_true(hwprof_pt_encode_tma(&t->enc, 0x1230, 4) > 0);
+	pkt(t, HWPROF_PT_MODE_EXEC, 64);
+	pkt(t, HWPROF_PT_PSBEND, 0);
+}
+
 /* Timing: TSC, TMA, then MTCs advance the TSC by CTC * n / d; CYC counts. */
 static void test_timing(void **state)
 {
 	(void)state;
 	struct trace t;
-	t_init(&t);
-	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
-	assert_true(hwprof_pt_encode_tsc(&t.enc, 100000) > 0);
-	assert_true(hwprof_pt_encode_tma(&t.enc, 0x1230, 4) > 0);
-	pkt(&t, HWPROF_PT_MODE_EXEC, 64);
-	pkt(&t, HWPROF_PT_PSBEND, 0);
+	timed_psb(&t);
 	/* mtc_freq 3: MTC payload = CTC >> 3; 0x1230 >> 3 = 0x246 -> 0x46 */
 	assert_true(hwprof_pt_encode_mtc(&t.enc, 0x47) > 0);    /* CTC + 8 */
 	ip(&t, HWPROF_PT_TIP_PGE, 0x1020);
@@ -387,12 +393,7 @@ static void test_timing(void **state)
 	/* CYC between MTCs: an MTC after a CYC looks ahead to the next MTC
 	 * after a CYC for TSC ticks per cycle (40 ticks / 20 cycles = 2), and
 	 * later CYCs move the time by it */
-	t_init(&t);
-	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
-	assert_true(hwprof_pt_encode_tsc(&t.enc, 100000) > 0);
-	assert_true(hwprof_pt_encode_tma(&t.enc, 0x1230, 4) > 0);
-	pkt(&t, HWPROF_PT_MODE_EXEC, 64);
-	pkt(&t, HWPROF_PT_PSBEND, 0);
+	timed_psb(&t);
 	ip(&t, HWPROF_PT_TIP_PGE, 0x1020);
 	assert_true(hwprof_pt_encode_cyc(&t.enc, 10) > 0);
 	assert_true(hwprof_pt_encode_mtc(&t.enc, 0x47) > 0);    /* 100036 */
