@@ -38,6 +38,17 @@ variant split-buffers "$F_TIMED" --cpus 4 --bufsize 301 --seed 6
 variant bad-bytes "$F_TIMED" --garbage --bufsize 777 --seed 7
 variant timeless "$F_TIMELESS" --timeless --seed 8
 variant timeless-switch "$F_TIMELESS" --timeless --no-context --cpus 3 --garbage
+# a mapping named by a relative path (the test runs from the tree's top):
+# perf opens it from the current directory and finds its symbols
+if "$TOOLS/spe_mkperf" --seed 12 --cpus 2 --records 3000 --dso "$HWPROF_BUILD/tools/spe_mkperf" "$TMP/rel.data"; then
+  perf script -i "$TMP/rel.data" --itrace=i1i >"$TMP/p.txt" 2>/dev/null
+  "$HWPROF" script -i "$TMP/rel.data" --itrace=i1i >"$TMP/h.txt" 2>"$TMP/h.err"
+  if grep -q '+0x[0-9a-f]* (.*spe_mkperf)' "$TMP/p.txt" && cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
+    pass "relative dso path: symbols found, output identical ($(wc -l <"$TMP/p.txt") lines)"
+  else
+    fail "relative dso path: $(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | cut -c1-160 | tr '\n' ' ') $(head -1 "$TMP/h.err")"
+  fi
+fi
 # default field set (comm tid cpu time period event ip sym dso): no symbols here
 "$TOOLS/spe_mkperf" --seed 11 "$TMP/dflt.data" && cmp_run "default fields" "$TMP/dflt.data" ""
 cmp_run "default fields, i1i" "$TMP/dflt.data" "" --itrace=i1i
