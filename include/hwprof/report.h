@@ -46,8 +46,9 @@ enum hwprof_hist_key {
 	/* memory keys (perf report --mem-mode): the sample's data source,
 	 * data address and weights */
 	HWPROF_HK_LOCAL_WEIGHT, /* "local_weight": weight per sample */
-	HWPROF_HK_WEIGHT,   /* the summed weight (perf's "weight" merges
-	                     * entries by rules not reproduced yet: not parsed) */
+	HWPROF_HK_WEIGHT,   /* "weight": entries by their first sample's weight,
+	                     * shown times their samples (perf 6.1 as Debian
+	                     * ships it, with the hist_entry weight fix) */
 	HWPROF_HK_MEM,      /* "mem": the memory level */
 	HWPROF_HK_SYM_DADDR, /* "symbol_daddr": the data address (symbol) */
 	HWPROF_HK_DSO_DADDR, /* "dso_daddr": the data address's DSO */
@@ -124,6 +125,7 @@ struct hwprof_hist_entry {
 	bool filtered;              /* made by a filtered sample: not shown */
 	/* memory keys: the first sample's data side, summed weights */
 	uint64_t data_src, daddr, weight, ins_lat;
+	uint64_t weight1;           /* the first sample's weight (the weight key's) */
 	const char *daddr_dso;      /* long name of the data map's DSO */
 	const char *daddr_dso_short; /* interned short name, or NULL */
 	uint32_t daddr_dso_id;

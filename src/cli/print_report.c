@@ -252,7 +252,7 @@ static int print_cell(FILE *f, const struct report_layout *l, enum hwprof_hist_k
 		return fprintf(f, "%-*s", wd, "-      -");
 	case HWPROF_HK_LOCAL_WEIGHT:
 		return fprintf(f, "%-*llu", wd, (unsigned long long)(e->nr_samples ? e->weight / e->nr_samples : 0));
-	case HWPROF_HK_WEIGHT: return fprintf(f, "%-*llu", wd, (unsigned long long)e->weight);
+	case HWPROF_HK_WEIGHT: return fprintf(f, "%-*llu", wd, (unsigned long long)(e->weight1 * e->nr_samples));
 	case HWPROF_HK_LOCAL_INS_LAT:
 		return fprintf(f, "%-*u", wd, (unsigned)(e->nr_samples ? e->ins_lat / e->nr_samples : 0));
 	case HWPROF_HK_MEM:

@@ -414,6 +414,10 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 	resolve_ip(r, &hs, pid, tid, cpumode, ip);
 	hs.cpu = cpu;
 	hs.period = period;
+	if (m) { /* perf keeps the weights in every entry */
+		hs.weight = m->weight;
+		hs.ins_lat = m->ins_lat;
+	}
 	if (r->mem_mode)
 		resolve_mem(r, &hs, pid, tid, cpumode, m);
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
@@ -468,6 +472,8 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	hs.cpu = cpu;
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
+	hs.weight = sm->weight; /* perf keeps them in every entry */
+	hs.ins_lat = sm->ins_lat;
 	if (r->mem_mode) {
 		/* unsampled fields: perf's PERF_MEM_DATA_SRC_NONE, zeros */
 		struct report_mem m = { (sm->sample_type & HWPROF_SAMPLE_ADDR) ? sm->addr : 0,

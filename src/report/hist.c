@@ -61,7 +61,7 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
 	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
 	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD }, { "srcline", HWPROF_HK_SRCLINE },
-	{ "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "mem", HWPROF_HK_MEM },
+	{ "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "weight", HWPROF_HK_WEIGHT }, { "mem", HWPROF_HK_MEM },
 	{ "symbol_daddr", HWPROF_HK_SYM_DADDR }, { "dso_daddr", HWPROF_HK_DSO_DADDR }, { "snoop", HWPROF_HK_SNOOP },
 	{ "tlb", HWPROF_HK_TLB }, { "locked", HWPROF_HK_LOCKED }, { "blocked", HWPROF_HK_BLOCKED },
 	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
@@ -291,7 +291,7 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 		uint64_t r = b->nr_samples ? b->weight / b->nr_samples : 0;
 		return sgn64((int64_t)(l - r));
 	}
-	case HWPROF_HK_WEIGHT: return sgn64((int64_t)(a->weight - b->weight));
+	case HWPROF_HK_WEIGHT: return sgn64((int64_t)(a->weight1 - b->weight1));
 	case HWPROF_HK_LOCAL_INS_LAT: {
 		uint64_t l = a->nr_samples ? a->ins_lat / a->nr_samples : 0;
 		uint64_t r = b->nr_samples ? b->ins_lat / b->nr_samples : 0;
@@ -434,7 +434,7 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		/* perf's new entry holds the sample's own stats while it is
 		 * compared (local_weight averages them) */
 		k->nr_samples = 1;
-		k->weight = s->weight;
+		k->weight = k->weight1 = s->weight;
 		k->ins_lat = s->ins_lat;
 		k->data_src = s->data_src;
 		k->daddr = s->daddr;

@@ -1,5 +1,5 @@
 # Differential: `hwprof report --stdio --mem-mode` and the memory sort keys
-# (local_weight mem symbol_daddr dso_daddr snoop tlb locked blocked
+# (local_weight weight mem symbol_daddr dso_daddr snoop tlb locked blocked
 # local_ins_lat) against Debian perf 6.1: x86 memory samples as `perf
 # record -d -W` writes them (tests/tools/mkperfdata mem: heap, stack,
 # library data and kernel addresses, several data sources and weights)
@@ -27,6 +27,12 @@ MEM_OPTS=(
   "--mem-mode --sort dso_daddr,mem -n"
   "--mem-mode --percent-limit 5"
   "--mem-mode --comm worker --sort sym,mem"
+  "--mem-mode --sort weight"
+  "--mem-mode --sort sym,weight -n"
+  "--sort weight"
+  "--sort local_weight,weight"
+  "--sort comm,weight,local_ins_lat"
+  "-F overhead,weight,sym"
 )
 if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then
   for o in "${MEM_OPTS[@]}"; do
@@ -43,6 +49,9 @@ SPE_OPTS=(
   "--mem-mode --itrace=m"
   "--mem-mode -n --sort mem,tlb,snoop"
   "--mem-mode --sort symbol_daddr,dso_daddr"
+  "--mem-mode --sort weight,sym"
+  "--sort weight"
+  "--sort comm,local_weight"
 )
 if "$TOOLS/spe_mkperf" --cpus 2 --records 1500 --seed 5 "$TMP/spe.data" >/dev/null 2>&1 &&
    "$TOOLS/spe_mkperf" --dso "$TOOLS/spe_mkperf" --clock 80 --seed 12 "$TMP/spe-syms.data" >/dev/null 2>&1; then
