@@ -59,6 +59,16 @@ enum hwprof_hist_key {
 	HWPROF_HK_LOCAL_INS_LAT, /* "local_ins_lat": instruction latency per sample */
 	HWPROF_HK_IPC_NULL, /* "ipc_null": perf 6.1 adds it to sort orders naming
 	                     * "symbol"; an IPC column of dashes (no cycles) */
+	/* branch keys (perf report's branch view: one entry per branch of a
+	 * sample's branch stack) */
+	HWPROF_HK_DSO_FROM, /* "dso_from": the branch source's DSO */
+	HWPROF_HK_DSO_TO,   /* "dso_to" */
+	HWPROF_HK_SYM_FROM, /* "symbol_from": its symbol (address if none) */
+	HWPROF_HK_SYM_TO,   /* "symbol_to" */
+	HWPROF_HK_MISPREDICT, /* "mispredict": N (predicted), Y, N/A */
+	HWPROF_HK_IN_TX,    /* "in_tx": in a transaction */
+	HWPROF_HK_ABORT,    /* "abort": a transaction abort */
+	HWPROF_HK_CYCLES,   /* "cycles": the basic block's cycles */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -67,6 +77,26 @@ enum hwprof_hist_key {
 	HWPROF_HK_NR
 };
 #define HWPROF_HK_FIRST_FIELD HWPROF_HK_CHILDREN
+
+/* One end of a branch, resolved by the caller (perf's addr_map_symbol:
+ * the map found trying user, then kernel space). */
+struct hwprof_hist_branch_end {
+	const char *dso;            /* DSO long name (kept by the caller), NULL
+	                             * without a map */
+	bool kernel_map;
+	const struct hwprof_sym *sym;
+	uint64_t addr;              /* the raw address */
+	uint64_t al_addr;           /* DSO-relative when a map holds it */
+	uint64_t map_start, map_pgoff;
+	char level;                 /* '.', 'k', or 'H' where no map holds it */
+};
+
+/* A branch of a sample's branch stack (perf's branch_info). */
+struct hwprof_hist_branch {
+	struct hwprof_hist_branch_end from, to;
+	uint16_t cycles;
+	bool mispred, predicted, in_tx, abort;
+};
 
 /* One sample, resolved by the caller. */
 struct hwprof_hist_sample {
@@ -89,6 +119,8 @@ struct hwprof_hist_sample {
 	bool daddr_kernel_map;
 	const struct hwprof_sym *daddr_sym;
 	uint64_t daddr_map_start, daddr_map_pgoff;
+	const struct hwprof_hist_branch *branch; /* branch view: the branch
+	                             * this entry counts (NULL: none) */
 	bool filtered;              /* outside --comm/--dsos/... filters: the
 	                             * entries it creates are not shown (those
 	                             * it adds to keep their own state, perf's
@@ -126,6 +158,11 @@ struct hwprof_hist_entry {
 	/* memory keys: the first sample's data side, summed weights */
 	uint64_t data_src, daddr, weight, ins_lat;
 	uint64_t weight1;           /* the first sample's weight (the weight key's) */
+	/* branch view: the branch, and its ends' interned DSO short names */
+	bool has_branch;
+	struct hwprof_hist_branch br;
+	const char *from_dso_short, *to_dso_short;
+	uint32_t from_dso_id, to_dso_id;
 	const char *daddr_dso;      /* long name of the data map's DSO */
 	const char *daddr_dso_short; /* interned short name, or NULL */
 	uint32_t daddr_dso_id;
@@ -247,6 +284,8 @@ HWPROF_API void hwprof_dso_short_name(const char *long_name, bool kernel_map, ch
  * "symbol", "cpu", "overhead", "sample", "period"); returns
  * the key or -1. */
 HWPROF_API int hwprof_hist_key_parse(const char *name);
+/* perf's name of a key ("?" for none). */
+HWPROF_API const char *hwprof_hist_key_name(enum hwprof_hist_key k);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		   "    -d, --dsos <dso[,dso...]>\n"
 		   "                          only consider symbols in these dsos\n"
 		   "    -D, --dump-raw-trace  dump raw trace in ASCII\n"
+		   "    -b, --branch-stack    perf's branch view: an entry per branch of the samples' stacks\n"
+		   "                          (the default for files with branch stacks)\n"
 		   "        --no-branch-stack use the normal view for files with branch stacks\n"
 		   "    -F, --fields <key[,keys...]>\n"
 		   "                          output field(s): overhead sample period and the sort keys\n"
@@ -156,7 +158,8 @@ struct report_args {
 	const char *pid_arg, *tid_arg, *cpu_arg; /* parsed when perf parses them */
 	bool relative;              /* --percentage relative */
 	bool mem_mode;              /* --mem-mode */
-	bool no_branch_stack;       /* --no-branch-stack */
+	int branch_mode;            /* -1: the file decides, 0: --no-branch-stack,
+	                             * 1: -b/--branch-stack */
 	bool group_set, group;      /* --group / --no-group given; which */
 };
 
@@ -164,7 +167,7 @@ struct report_args {
  * "sample") then the sort keys, sorted by overhead, the keys, then the
  * other columns; with -F, exactly those columns (plus sort keys not among
  * them), sorted by the --sort keys then the columns in order. */
-static int build_lists(const struct report_args *a, bool children, struct report_layout *l,
+static int build_lists(const struct report_args *a, bool children, bool branch, struct report_layout *l,
 		       enum hwprof_hist_key *sort, size_t *nr_sort)
 {
 	enum hwprof_hist_key keys[REPORT_MAX_COLS], fl[REPORT_MAX_COLS];
@@ -186,6 +189,12 @@ static int build_lists(const struct report_args *a, bool children, struct report
 			};
 			memcpy(keys, mem, sizeof(mem));
 			nk = (int)(sizeof(mem) / sizeof(mem[0]));
+		} else if (!a->sort && branch) {
+			/* perf's default branch sort order */
+			static const enum hwprof_hist_key br[] = { HWPROF_HK_COMM, HWPROF_HK_DSO_FROM, HWPROF_HK_SYM_FROM,
+								   HWPROF_HK_SYM_TO, HWPROF_HK_CYCLES };
+			memcpy(keys, br, sizeof(br));
+			nk = (int)(sizeof(br) / sizeof(br[0]));
 		} else if (!a->sort) {
 			keys[0] = HWPROF_HK_COMM;
 			keys[1] = HWPROF_HK_DSO;
@@ -319,34 +328,54 @@ static int report_stdio(const struct report_args *a, bool full)
 		const char *ev[3];
 		size_t nns = 0;
 		memset(&nl, 0, sizeof(nl));
-		if (build_lists(a, false, &nl, ns, &nns) == 0)
+		if (build_lists(a, false, false, &nl, ns, &nns) == 0)
 			print_elided(ek, ev, elided_cols(a, &nl, ek, ev));
 		fflush(stdout);
 		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
 				"Did you call 'perf record' without -g or -b?\n");
 		return 0;
 	}
+	/* perf's branch view: its default for files with branch stacks
+	 * (unless user stacks are sampled too), or asked for with -b */
+	bool branch = false;
 	{
-		/* perf's default for files with branch stacks is its branch
-		 * view (unless user stacks are sampled too) */
 		const uint8_t *bp;
 		uint64_t bsz, st = 0;
 		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++)
 			st |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
-		if (!a->no_branch_stack && !a->mem_mode &&
-		    hwprof_perfdata_feature(h, HWPROF_FEAT_BRANCH_STACK, &bp, &bsz, NULL) == 1 &&
-		    !(st & HWPROF_SAMPLE_STACK_USER)) {
+		bool has_br = hwprof_perfdata_feature(h, HWPROF_FEAT_BRANCH_STACK, &bp, &bsz, NULL) == 1 &&
+			      !(st & HWPROF_SAMPLE_STACK_USER);
+		bool itrace_l = a->itrace.last_branch || a->itrace.add_last_branch;
+		branch = (a->branch_mode < 0 && (has_br || itrace_l)) || a->branch_mode == 1;
+		if (a->mem_mode && branch) {
 			hwprof_session_close(s);
-			return cli_error("report", "%s: samples have branch stacks, whose view (perf's default "
-						   "there) is not implemented in this build; use --no-branch-stack",
-					 shown);
+			fputs("branch and mem mode incompatible\n", stderr);
+			return 0;
 		}
-	}
-	if (a->mem_mode && (a->itrace.last_branch || a->itrace.add_last_branch)) {
-		/* perf: --itrace=l puts it in branch mode */
-		hwprof_session_close(s);
-		fputs("branch and mem mode incompatible\n", stderr);
-		return 0;
+		if (branch && !has_br && !itrace_l) {
+			/* perf's message, after its first lines, and its exit status 0 */
+			hwprof_session_close(s);
+			if (!a->quiet)
+				fputs("# To display the perf.data header info, please use --header/--header-only "
+				      "options.\n#\n",
+				      stdout);
+			fflush(stdout);
+			fputs("Error:\nSelected -b but no branch data. Did you call perf record without -b?\n", stderr);
+			return 0;
+		}
+		const char *why = !branch ? NULL
+				  : itrace_l ? "branch stacks synthesized from a trace (--itrace=l)"
+				  : cc || a->graph_given ? "call graphs"
+				  : a->filter.dsos.n || a->filter.syms.n ? "--dsos or --symbols"
+				  : a->sort && strstr(a->sort, "symbol") ? "sort keys naming symbol (perf adds its ipc_lbr column)"
+				  : a->group_set && a->group ? "--group" : NULL;
+		if (why) {
+			hwprof_session_close(s);
+			return cli_error("report", "%s: perf's branch view (its default for files with branch stacks) "
+						   "with %s is not supported in this build; --no-branch-stack shows "
+						   "the samples",
+					 shown, why);
+		}
 	}
 	if (a->mem_mode && !pipe) {
 		/* perf: memory data needed (Arm SPE events get it synthesized) */
@@ -389,10 +418,18 @@ static int report_stdio(const struct report_args *a, bool full)
 	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
 	size_t nr_sort = 0;
 	memset(&l, 0, sizeof(l));
-	if (build_lists(a, children, &l, sort, &nr_sort) < 0) {
+	if (build_lists(a, children, branch, &l, sort, &nr_sort) < 0) {
 		hwprof_session_close(s);
 		return 1;
 	}
+	for (size_t i = 0; i < nr_sort && !branch; i++)
+		if (sort[i] >= HWPROF_HK_DSO_FROM && sort[i] <= HWPROF_HK_CYCLES) {
+			/* perf: the branch keys exist in its branch view only */
+			hwprof_session_close(s);
+			return cli_error("report", "%s: sort key '%s' needs perf's branch view (a file with branch "
+						   "stacks, or -b)",
+					 shown, hwprof_hist_key_name(sort[i]));
+		}
 	l.quiet = a->quiet;
 	l.percent_limit = a->percent_limit;
 	l.children = children;
@@ -439,6 +476,7 @@ static int report_stdio(const struct report_args *a, bool full)
 		report_run_set_callchain(&run, children, graph, caller);
 	run.max_stack = a->max_stack;
 	run.mem_mode = a->mem_mode;
+	run.branch_mode = branch;
 	if (report_filter_any(&a->filter) || a->filter.cpus_set)
 		run.filter = &a->filter;
 	/* perf's sort__setup_elide(): a column whose filter names a single
@@ -690,14 +728,13 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			}
 			break;
 		case O_MEM_MODE: ap->mem_mode = true; break;
-		case O_NO_BRANCH_STACK: ap->no_branch_stack = true; break;
+		case O_NO_BRANCH_STACK: ap->branch_mode = 0; break;
 		case O_GROUP:
 		case O_NO_GROUP:
 			ap->group_set = true;
 			ap->group = c == O_GROUP;
 			break;
-		case 'b':
-			return cli_error("report", "-b/--branch-stack (perf's branch view) is not implemented in this build");
+		case 'b': ap->branch_mode = 1; break;
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -734,9 +771,19 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	/* NULL: each record's file as the reader names it (a directory's data.N) */
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	const uint8_t *bp;
+	uint64_t bsz;
+	if (ap->branch_mode == 1 &&
+	    hwprof_perfdata_feature(hwprof_session_data(s), HWPROF_FEAT_BRANCH_STACK, &bp, &bsz, NULL) != 1) {
+		/* perf's refusal, before any record, with its exit status 0 */
+		fflush(stdout);
+		fputs("Error:\nSelected -b but no branch data. Did you call perf record without -b?\n", stderr);
+		hwprof_session_close(s);
+		return 0;
+	}
 	struct cli_progress bar;
 	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, ap->quiet);
-	int rc = print_dump(stdout, s, display, &bar);
+	int rc = print_dump(stdout, s, display, ap->branch_mode, &bar);
 	fflush(stdout);
 	cli_progress_done(&bar);
 	if (rc < 0) {
@@ -811,6 +858,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_args a;
 	memset(&a, 0, sizeof(a));
+	a.branch_mode = -1;
 	int rc = report_cmd(&a, argc, argv);
 	report_filter_free(&a.filter);
 	return rc;

@@ -678,7 +678,8 @@ static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t t
 }
 
 /* The ARCH feature (u32 len + string), as perf_env__arch() uses it. */
-int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, struct cli_progress *progress)
+int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, int branch_mode,
+	       struct cli_progress *progress)
 {
 	uint64_t nrec = 0;
 	struct dump d = { .out = out, .s = s, .h = hwprof_session_data(s), .path = display_path };
@@ -687,11 +688,13 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, st
 	d.arch = hwprof_perfdata_arch(d.h);
 	{
 		/* perf report's default for files with branch stacks, unless
-		 * user stacks are sampled too */
+		 * user stacks are sampled too; -b and --no-branch-stack decide */
 		const uint8_t *fp;
 		uint64_t fsz;
-		d.branch_mode = hwprof_perfdata_feature(d.h, HWPROF_FEAT_BRANCH_STACK, &fp, &fsz, NULL) == 1 &&
-				!(combined_sample_type(d.h) & HWPROF_SAMPLE_STACK_USER);
+		d.branch_mode = branch_mode > 0 ||
+				(branch_mode < 0 &&
+				 hwprof_perfdata_feature(d.h, HWPROF_FEAT_BRANCH_STACK, &fp, &fsz, NULL) == 1 &&
+				 !(combined_sample_type(d.h) & HWPROF_SAMPLE_STACK_USER));
 	}
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		uint32_t n = hwprof_perfdata_nr_evsels(d.h);

@@ -11,6 +11,7 @@
  * before the damage. */
 struct cli_progress;
 /* progress (may be NULL) is fed the file offset as records go by. */
-int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, struct cli_progress *progress);
+int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, int branch_mode,
+	       struct cli_progress *progress);
 
 #endif

@@ -37,6 +37,14 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_BLOCKED: return "Blocked";
 	case HWPROF_HK_LOCAL_INS_LAT: return "Local INSTR Latency";
 	case HWPROF_HK_IPC_NULL: return "IPC   [IPC Coverage]";
+	case HWPROF_HK_DSO_FROM: return "Source Shared Object";
+	case HWPROF_HK_DSO_TO: return "Target Shared Object";
+	case HWPROF_HK_SYM_FROM: return "Source Symbol";
+	case HWPROF_HK_SYM_TO: return "Target Symbol";
+	case HWPROF_HK_MISPREDICT: return "Branch Mispredicted";
+	case HWPROF_HK_IN_TX: return "Branch in transaction";
+	case HWPROF_HK_ABORT: return "Transaction abort";
+	case HWPROF_HK_CYCLES: return "Basic Block Cycles";
 	case HWPROF_HK_OVERHEAD: return "Overhead";
 	case HWPROF_HK_CHILDREN: return "Children";
 	case HWPROF_HK_SAMPLES: return "Samples";
@@ -57,7 +65,7 @@ static int imax(int a, int b)
 }
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
-struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso; };
+struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2]; };
 
 static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, struct widths *w)
 {
@@ -87,6 +95,22 @@ static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, s
 		 * the unresolved width */
 		w->daddr_sym = imax(w->daddr_sym, e->daddr_sym ? (int)strlen(e->daddr_sym->name) + 4 + 16 + 2 : 16 + 4 + 2);
 		w->daddr_dso = imax(w->daddr_dso, e->daddr_dso_short ? (int)strlen(e->daddr_dso_short) : 16);
+		if (e->has_branch) {
+			/* perf: a resolved end's name and its map's DSO; an
+			 * unresolved one the address's room and a DSO column
+			 * of at least 16 */
+			const struct hwprof_hist_branch_end *end[2] = { &e->br.from, &e->br.to };
+			const char *dso[2] = { e->from_dso_short, e->to_dso_short };
+			for (int j = 0; j < 2; j++) {
+				if (end[j]->sym) {
+					w->sym_end[j] = imax(w->sym_end[j], (int)strlen(end[j]->sym->name) + 4);
+					w->dso_end[j] = imax(w->dso_end[j], dso[j] ? (int)strlen(dso[j]) : 0);
+				} else {
+					w->sym_end[j] = imax(w->sym_end[j], 16 + 4 + 2);
+					w->dso_end[j] = imax(w->dso_end[j], 16);
+				}
+			}
+		}
 	}
 }
 
@@ -137,6 +161,14 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_BLOCKED: v = 10; break;
 	case HWPROF_HK_LOCAL_INS_LAT: v = 13; break;
 	case HWPROF_HK_IPC_NULL: v = 0; break;
+	case HWPROF_HK_DSO_FROM: v = w->dso_end[0]; break;
+	case HWPROF_HK_DSO_TO: v = w->dso_end[1]; break;
+	case HWPROF_HK_SYM_FROM: v = w->sym_end[0]; break;
+	case HWPROF_HK_SYM_TO: v = w->sym_end[1]; break;
+	case HWPROF_HK_MISPREDICT:
+	case HWPROF_HK_IN_TX:
+	case HWPROF_HK_ABORT:
+	case HWPROF_HK_CYCLES: v = 0; break;
 	case HWPROF_HK_OVERHEAD: return 8 * cols;
 	case HWPROF_HK_CHILDREN: return 8 * cols;
 	case HWPROF_HK_SAMPLES: return 12 * cols;
@@ -216,8 +248,26 @@ static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 	}
 }
 
+/* perf's _hist_entry__sym_snprintf(): "[level] " then the symbol (an
+ * object's as name+offset from its start, ip minus unmap_ip(start); the
+ * kernel map's is the identity) or the address in 16 hex digits. */
+static int sym_text(FILE *f, int wd, char level, const struct hwprof_sym *sym, uint64_t ip, uint64_t map_start,
+		    uint64_t map_pgoff)
+{
+	int n = fprintf(f, "[%c] ", level);
+	if (sym && sym->object) {
+		uint64_t base = sym->start;
+		if (level != 'k' && level != 'g')
+			base += map_start - map_pgoff;
+		return n + fprintf(f, "%s+0x%llx", sym->name, (unsigned long long)(ip - base));
+	}
+	if (sym)
+		return n + fprintf(f, "%.*s%s", imax(wd - n, 0), sym->name, sym->inlined ? " (inlined)" : "");
+	return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)ip);
+}
+
 /* One cell; returns the number of bytes written. */
-static int print_cell(FILE *f, const struct report_layout *l, enum hwprof_hist_key k, int wd,
+static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, int wd,
 		      const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
 {
 	switch (k) {
@@ -287,27 +337,41 @@ static int print_cell(FILE *f, const struct report_layout *l, enum hwprof_hist_k
 	}
 	case HWPROF_HK_SRCLINE: /* computed now if perf had not yet */
 		return fprintf(f, "%-.*s", wd, hwprof_hist_entry_srcline(h, e));
-	case HWPROF_HK_SYM: {
-		int n = fprintf(f, "[%c] ", e->level);
-		if (e->sym && e->sym->object) {
-			/* perf: name+offset from the object's start, ip minus
-			 * unmap_ip(start) (the kernel map's is the identity) */
-			uint64_t base = e->sym->start;
-			if (e->level != 'k' && e->level != 'g')
-				base += e->map_start - e->map_pgoff;
-			return n + fprintf(f, "%s+0x%llx", e->sym->name, (unsigned long long)(e->ip - base));
-		}
-		if (e->sym)
-			return n + fprintf(f, "%.*s%s", imax(wd - n, 0), e->sym->name,
-					   e->sym->inlined ? " (inlined)" : "");
-		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)e->ip);
+	case HWPROF_HK_SYM: return sym_text(f, wd, e->level, e->sym, e->ip, e->map_start, e->map_pgoff);
+	case HWPROF_HK_DSO_FROM:
+	case HWPROF_HK_DSO_TO: {
+		const char *d = k == HWPROF_HK_DSO_FROM ? e->from_dso_short : e->to_dso_short;
+		if (!e->has_branch)
+			d = "N/A";
+		return fprintf(f, "%-*.*s", wd, wd, d ? d : "[unknown]");
 	}
+	case HWPROF_HK_SYM_FROM:
+	case HWPROF_HK_SYM_TO: {
+		if (!e->has_branch)
+			return fprintf(f, "%-*.*s", wd, wd, "N/A");
+		const struct hwprof_hist_branch_end *b = k == HWPROF_HK_SYM_FROM ? &e->br.from : &e->br.to;
+		return sym_text(f, wd, b->level, b->sym, b->al_addr, b->map_start, b->map_pgoff);
+	}
+	case HWPROF_HK_MISPREDICT:
+		if (e->has_branch && (e->br.predicted || e->br.mispred))
+			l->mispredict = e->br.predicted ? "N" : "Y";
+		return fprintf(f, "%-*.*s", wd, wd, l->mispredict ? l->mispredict : "N/A");
+	case HWPROF_HK_IN_TX:
+		return fprintf(f, "%-*s", wd, !e->has_branch ? "N/A" : e->br.in_tx ? "T" : ".");
+	case HWPROF_HK_ABORT:
+		return fprintf(f, "%-*s", wd, !e->has_branch ? "N/A" : e->br.abort ? "A" : ".");
+	case HWPROF_HK_CYCLES:
+		if (!e->has_branch)
+			return fprintf(f, "%-.*s", wd, "N/A");
+		if (!e->br.cycles)
+			return fprintf(f, "%-*s", wd, "-");
+		return fprintf(f, "%-*hd", wd, (short)e->br.cycles);
 	case HWPROF_HK_NR: break;
 	}
 	return 0;
 }
 
-static void print_row(FILE *f, const struct report_layout *l, const struct widths *w,
+static void print_row(FILE *f, struct report_layout *l, const struct widths *w,
 		      const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s)
 {
 	fputs("  ", f);
@@ -323,7 +387,7 @@ static void print_row(FILE *f, const struct report_layout *l, const struct width
 	fputc('\n', f);
 }
 
-void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_hist *h, const char *evname,
+void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s)
 {
 	struct widths w;

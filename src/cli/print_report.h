@@ -35,6 +35,9 @@ struct report_layout {
 	const char *sort_order;
 	bool plural;            /* "of events": a group's leader (perf says so
 	                         * also outside the group view) */
+	const char *mispredict; /* the mispredict column's last text: perf keeps
+	                         * it (a static) for branches that are neither
+	                         * predicted nor mispredicted (NULL: "N/A") */
 };
 
 /* One event's section: "# Samples: ..." (unless quiet), the header and the
@@ -44,7 +47,7 @@ struct report_layout {
  * columns, and their summed counts.
  * Thread comms for the column widths come from the session, as perf takes
  * them from its thread table after reading. */
-void print_report_hist(FILE *f, const struct report_layout *l, struct hwprof_hist *h, const char *evname,
+void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s);
 
 /* perf's graph call graph (absolute percentages of total) of one entry's

@@ -98,7 +98,7 @@ void report_run_set_callchain(struct report_run *r, bool children, bool graph, b
 
 void report_run_elide(struct report_run *r, enum hwprof_hist_key k)
 {
-	r->elided |= 1u << k;
+	r->elided |= 1ull << k;
 	for (uint32_t i = 0; i < r->nr_hists; i++)
 		hwprof_hist_elide(r->hists[i], k);
 }
@@ -455,6 +455,68 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 	return hwprof_hist_add_chain(r->hists[idx], &hs, r->frames, n);
 }
 
+/* perf's ip__resolve_ams(): a branch address has no cpumode of its own,
+ * so the user maps are tried, then the kernel's; none holds it: level H. */
+static void resolve_branch_end(struct report_run *r, struct hwprof_hist_branch_end *b, int32_t pid, int32_t tid,
+			       uint64_t addr)
+{
+	static const unsigned modes[] = { HWPROF_MISC_USER, HWPROF_MISC_KERNEL };
+	memset(b, 0, sizeof(*b));
+	b->addr = b->al_addr = addr;
+	b->level = 'H';
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		struct hwprof_map_info mi;
+		char level;
+		if (find_map(r, pid, tid, modes[i], addr, &mi, &level) != 1)
+			continue;
+		struct hwprof_symres res = { 0 };
+		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, addr, &res);
+		b->dso = mi.dso;
+		b->kernel_map = modes[i] == HWPROF_MISC_KERNEL;
+		b->sym = res.sym;
+		b->al_addr = res.addr;
+		b->map_start = mi.start;
+		b->map_pgoff = mi.pgoff;
+		b->level = level;
+		return;
+	}
+}
+
+/* perf report's branch view: each branch of the stack is an entry of its
+ * own, keyed by its target as the sample's address, with period 1 and
+ * the branch's cycles (or 1) as weight. Samples without a stack count
+ * nothing. */
+static int add_branches(struct report_run *r, struct hwprof_hist_sample *hs, const struct hwprof_sample *sm,
+			uint32_t idx)
+{
+	if (!(sm->sample_type & HWPROF_SAMPLE_BRANCH_STACK))
+		return 0;
+	for (uint64_t i = 0; i < sm->branch_nr; i++) {
+		struct hwprof_hist_branch b;
+		uint64_t fl = hwprof_u64_at(sm->branches, 3 * i + 2);
+		resolve_branch_end(r, &b.from, (int32_t)sm->pid, (int32_t)sm->tid, hwprof_u64_at(sm->branches, 3 * i));
+		resolve_branch_end(r, &b.to, (int32_t)sm->pid, (int32_t)sm->tid, hwprof_u64_at(sm->branches, 3 * i + 1));
+		b.mispred = fl & 1;
+		b.predicted = fl >> 1 & 1;
+		b.in_tx = fl >> 2 & 1;
+		b.abort = fl >> 3 & 1;
+		b.cycles = (uint16_t)(fl >> 4);
+		hs->dso = b.to.dso;
+		hs->kernel_map = b.to.kernel_map;
+		hs->sym = b.to.sym;
+		hs->ip = b.to.addr;
+		hs->map_start = b.to.map_start;
+		hs->map_pgoff = b.to.map_pgoff;
+		hs->period = 1;
+		hs->weight = b.cycles ? b.cycles : 1;
+		hs->branch = &b;
+		int rc = hwprof_hist_add(r->hists[idx], hs);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
 	const struct hwprof_evsel *ev = sm->evsel;
@@ -474,6 +536,8 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
 	hs.weight = sm->weight; /* perf keeps them in every entry */
 	hs.ins_lat = sm->ins_lat;
+	if (r->branch_mode)
+		return add_branches(r, &hs, sm, ev->idx);
 	if (r->mem_mode) {
 		/* unsampled fields: perf's PERF_MEM_DATA_SRC_NONE, zeros */
 		struct report_mem m = { (sm->sample_type & HWPROF_SAMPLE_ADDR) ? sm->addr : 0,

@@ -42,8 +42,10 @@ struct report_run {
 	size_t nr_dsos, cap_dsos;
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
 	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
-	unsigned elided;                  /* hwprof_hist_elide() keys (bits) */
+	uint64_t elided;                  /* hwprof_hist_elide() keys (bits) */
 	bool mem_mode;                    /* --mem-mode: memory info, weights */
+	bool branch_mode;                 /* perf's branch view: an entry per
+	                                   * branch of the samples' stacks */
 	struct report_srclines *srclines; /* the srcline key's texts */
 	/* --call-graph dwarf files: user stacks unwound, inlines expanded */
 	struct hwprof_unwinder *uw;

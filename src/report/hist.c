@@ -33,7 +33,7 @@ struct hwprof_hist {
 	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
-	unsigned elided;            /* keys (bits) the output order skips */
+	uint64_t elided;            /* keys (bits) the output order skips */
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	hwprof_srcline_fn srcline_fn;
 	void *srcline_ctx;
@@ -65,7 +65,11 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "symbol_daddr", HWPROF_HK_SYM_DADDR }, { "dso_daddr", HWPROF_HK_DSO_DADDR }, { "snoop", HWPROF_HK_SNOOP },
 	{ "tlb", HWPROF_HK_TLB }, { "locked", HWPROF_HK_LOCKED }, { "blocked", HWPROF_HK_BLOCKED },
 	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
+	{ "dso_from", HWPROF_HK_DSO_FROM }, { "dso_to", HWPROF_HK_DSO_TO }, { "symbol_from", HWPROF_HK_SYM_FROM },
+	{ "symbol_to", HWPROF_HK_SYM_TO }, { "mispredict", HWPROF_HK_MISPREDICT }, { "in_tx", HWPROF_HK_IN_TX },
+	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES },
 };
+_Static_assert(HWPROF_HK_NR <= 64, "elided keys are bits of a uint64_t");
 
 HWPROF_API int hwprof_hist_key_parse(const char *name)
 {
@@ -73,6 +77,14 @@ HWPROF_API int hwprof_hist_key_parse(const char *name)
 		if (!strcmp(name, key_names[i].name))
 			return (int)key_names[i].key;
 	return -1;
+}
+
+HWPROF_API const char *hwprof_hist_key_name(enum hwprof_hist_key k)
+{
+	for (size_t i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (key_names[i].key == k)
+			return key_names[i].name;
+	return "?";
 }
 
 HWPROF_API void hwprof_dso_short_name(const char *name, bool kernel_map, char *out, size_t len)
@@ -247,6 +259,63 @@ static const char *srcline_of(const struct hwprof_hist *h, const struct hwprof_h
 	return e->srcline;
 }
 
+/* perf's _sort__sym_cmp(): symbols alone (no DSO), inlined stand-ins by
+ * name and overlap, then start and end */
+static int sym_only_cmp(const struct hwprof_sym *l, const struct hwprof_sym *r)
+{
+	if (!l || !r)
+		return cmp_null(l, r);
+	if (l == r)
+		return 0;
+	if (l->inlined || r->inlined) {
+		int c = strcmp(l->name, r->name);
+		if (c)
+			return c < 0 ? -1 : 1;
+		if (l->start <= r->end && l->end >= r->start)
+			return 0;
+	}
+	if (l->start != r->start)
+		return sgn64((int64_t)(r->start - l->start));
+	return sgn64((int64_t)(r->end - l->end));
+}
+
+/* perf's branch keys (sort__dso_from_cmp() ...): entries without a branch
+ * sort first; the DSO keys take the maps in the order _sort__dso_cmp()
+ * gets them here (the reverse of the dso key's) */
+static int branch_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb, enum hwprof_hist_key k,
+		      const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+{
+	if (!a->has_branch || !b->has_branch)
+		return cmp_null(a->has_branch ? a : NULL, b->has_branch ? b : NULL);
+	const struct hwprof_hist_branch *l = &a->br, *r = &b->br;
+	switch (k) {
+	case HWPROF_HK_DSO_FROM:
+	case HWPROF_HK_DSO_TO: {
+		bool from = k == HWPROF_HK_DSO_FROM;
+		const char *sl = from ? a->from_dso_short : a->to_dso_short;
+		const char *sr = from ? b->from_dso_short : b->to_dso_short;
+		if (!sl || !sr)
+			return cmp_null(sr, sl);
+		return -str_cmp2(ha, hb, sl, from ? a->from_dso_id : a->to_dso_id, sr,
+				 from ? b->from_dso_id : b->to_dso_id);
+	}
+	case HWPROF_HK_SYM_FROM:
+	case HWPROF_HK_SYM_TO: {
+		const struct hwprof_hist_branch_end *el = k == HWPROF_HK_SYM_FROM ? &l->from : &l->to;
+		const struct hwprof_hist_branch_end *er = k == HWPROF_HK_SYM_FROM ? &r->from : &r->to;
+		if (!el->sym && !er->sym)
+			return sgn64((int64_t)(er->addr - el->addr));
+		return sym_only_cmp(el->sym, er->sym);
+	}
+	/* perf: 1 when they differ, never -1 */
+	case HWPROF_HK_MISPREDICT: return l->mispred != r->mispred || l->predicted != r->predicted;
+	case HWPROF_HK_IN_TX: return l->in_tx != r->in_tx;
+	case HWPROF_HK_ABORT: return l->abort != r->abort;
+	case HWPROF_HK_CYCLES: return sgn64((int64_t)l->cycles - (int64_t)r->cycles);
+	default: return 0;
+	}
+}
+
 /* perf's se_cmp(left = a, right = b) for one key; a is an entry of ha,
  * b of hb */
 static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, enum hwprof_hist_key k,
@@ -266,24 +335,7 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 		if (!a->sym && !b->sym)
 			return sgn64((int64_t)(b->ip - a->ip));
 		int d = dso_cmp(ha, hb, a, b);
-		if (d)
-			return d;
-		if (!a->sym || !b->sym)
-			return cmp_null(a->sym, b->sym);
-		if (a->sym == b->sym)
-			return 0;
-		if (a->sym->inlined || b->sym->inlined) {
-			/* perf: inlined stand-ins by name, equal when their
-			 * callers' extents overlap */
-			int c = strcmp(a->sym->name, b->sym->name);
-			if (c)
-				return c < 0 ? -1 : 1;
-			if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)
-				return 0;
-		}
-		if (a->sym->start != b->sym->start)
-			return sgn64((int64_t)(b->sym->start - a->sym->start));
-		return sgn64((int64_t)(b->sym->end - a->sym->end));
+		return d ? d : sym_only_cmp(a->sym, b->sym);
 	}
 	/* perf's memory keys: right minus left of the field */
 	case HWPROF_HK_LOCAL_WEIGHT: {
@@ -311,6 +363,15 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 		if (!a->daddr_dso_short || !b->daddr_dso_short)
 			return cmp_null(b->daddr_dso_short, a->daddr_dso_short);
 		return -str_cmp2(ha, hb, a->daddr_dso_short, a->daddr_dso_id, b->daddr_dso_short, b->daddr_dso_id);
+	case HWPROF_HK_DSO_FROM:
+	case HWPROF_HK_DSO_TO:
+	case HWPROF_HK_SYM_FROM:
+	case HWPROF_HK_SYM_TO:
+	case HWPROF_HK_MISPREDICT:
+	case HWPROF_HK_IN_TX:
+	case HWPROF_HK_ABORT:
+	case HWPROF_HK_CYCLES:
+		return branch_cmp(ha, hb, k, a, b);
 	case HWPROF_HK_SRCLINE: {
 		/* perf's sort__srcline_cmp: the address, then the DSO */
 		int c = sgn64((int64_t)(b->ip - a->ip));
@@ -446,6 +507,16 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		if (s->daddr_dso &&
 		    (rc = dso_short_id(h, s->daddr_dso, s->daddr_kernel_map, &k->daddr_dso_id, &k->daddr_dso_short)) < 0)
 			return rc;
+		if (s->branch) {
+			k->has_branch = true;
+			k->br = *s->branch;
+			k->from_dso_id = k->to_dso_id = UINT32_MAX;
+			if ((k->br.from.dso && (rc = dso_short_id(h, k->br.from.dso, k->br.from.kernel_map,
+								   &k->from_dso_id, &k->from_dso_short)) < 0) ||
+			    (k->br.to.dso && (rc = dso_short_id(h, k->br.to.dso, k->br.to.kernel_map, &k->to_dso_id,
+								 &k->to_dso_short)) < 0))
+				return rc;
+		}
 	}
 	return 0;
 }
@@ -541,7 +612,7 @@ HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const st
 
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
 {
-	h->elided |= 1u << k;
+	h->elided |= 1ull << k;
 }
 
 HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags)
@@ -777,7 +848,9 @@ static int64_t dummy_entry(struct hwprof_hist *l, const struct hwprof_hist *m, c
 	/* its strings get the leader's ids, for the leader's compares */
 	if (intern_id(l, me->comm ? me->comm : "", &d->comm, &d->comm_id) < 0 ||
 	    (me->dso_short && intern_id(l, me->dso_short, &d->dso_short, &d->dso_id) < 0) ||
-	    (me->daddr_dso_short && intern_id(l, me->daddr_dso_short, &d->daddr_dso_short, &d->daddr_dso_id) < 0))
+	    (me->daddr_dso_short && intern_id(l, me->daddr_dso_short, &d->daddr_dso_short, &d->daddr_dso_id) < 0) ||
+	    (me->from_dso_short && intern_id(l, me->from_dso_short, &d->from_dso_short, &d->from_dso_id) < 0) ||
+	    (me->to_dso_short && intern_id(l, me->to_dso_short, &d->to_dso_short, &d->to_dso_id) < 0))
 		return -HWPROF_E_NOMEM;
 	d->period = d->nr_samples = d->acc_period = d->acc_samples = 0;
 	d->weight = d->ins_lat = 0;

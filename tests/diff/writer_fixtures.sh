@@ -23,17 +23,6 @@ if have_perf && [ -s allsample.data ]; then
   if [ -s as.perf ] && cmp -s as.perf as.hw; then pass "allsample: script -F data_src,weight,addr identical"
   else fail "allsample: script -F data_src,weight,addr differs"; diff as.perf as.hw | head -6; fi
 fi
-# branch stacks: perf's default report is its branch view (refused here,
-# with a pointer to --no-branch-stack, which must match perf's)
-if have_perf && [ -s branch.data ]; then
-  if "$HWPROF" report --stdio -i branch.data >br.hw 2>br.err; then fail "branch: branch view not refused"
-  elif grep -q -- "--no-branch-stack" br.err; then pass "branch: branch view refused, --no-branch-stack named"
-  else fail "branch: refusal message"; fi
-  perf report --stdio --no-branch-stack -i branch.data 2>/dev/null | grep -v '^# (Tip:' >br.perf
-  "$HWPROF" report --stdio --no-branch-stack -i branch.data 2>&1 | grep -v '^# (Tip:' >br.hw
-  if [ -s br.perf ] && cmp -s br.perf br.hw; then pass "branch: report --no-branch-stack identical"
-  else fail "branch: report --no-branch-stack differs"; diff br.perf br.hw | head -6; fi
-fi
 "$HWPROF" report -D -i - <pipe.data >pipe.stdin.hw 2>&1
 if diff -q pipe.perf pipe.stdin.hw >/dev/null 2>&1; then pass "pipe fixture through stdin"; else fail "pipe fixture through stdin"; fi
 

@@ -9,10 +9,13 @@
  *   mem         x86 memory samples (perf record -d -W): data addresses,
  *               data sources, weights
  *   branch      branch stacks with perf's BRANCH_STACK feature
+ *   branch-syms branch stacks over this program's own symbols, kernel and
+ *               unmapped addresses, every branch flag
  * Values are fixed, so expected output can be checked by hand. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zstd.h>
 
@@ -341,6 +344,72 @@ static void branch(void)
 	}
 }
 
+/* Branch stacks over a real DSO (this program's own file, so the targets
+ * resolve to symbols), the kernel map and unmapped addresses, in two
+ * processes, with every flag perf's branch keys show (mispredicted,
+ * predicted, in a transaction, abort, cycles or none): perf report's
+ * branch view and its branch sort keys have something to tell apart. */
+static void branch_syms(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_BRANCH_STACK);
+	a.branch_sample_type = 0x1 | 0x2 | 0x8; /* user, kernel, any */
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cycles", ids, 1);
+	features("x86_64");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (sl <= 0)
+		die("readlink /proc/self/exe");
+	self[sl] = 0;
+	struct hwprof_sample id = id_of(0, 10);
+	id.pid = id.tid = (uint32_t)-1;
+	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_KERNEL, (uint32_t)-1, 0, 0xffffffff81000000ULL,
+			       0x1000000, 0xffffffff81000000ULL, "[kernel.kallsyms]_text"));
+	static const uint32_t pids[2] = { 100, 200 };
+	static const char *const comms[2] = { "worker", "helper" };
+	for (int p = 0; p < 2; p++) {
+		id = id_of(pids[p], 20 + (uint64_t)p);
+		emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, pids[p], pids[p], comms[p], 0));
+		/* the file from offset 0 at 0x555555554000, as a PIE is mapped */
+		emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, pids[p], pids[p], 0x555555554000ULL,
+					0x40000, 0, 8, 1, 4321, 0, 5, 2, self));
+	}
+	uint64_t seed = 12345;
+	uint8_t br[24 * 8];
+	for (int k = 0; k < 300; k++) {
+		int p = k % 3 == 2;
+		struct hwprof_sample s = id_of(pids[p], 1000 + 10 * (uint64_t)k);
+		s.ip = 0x555555555000ULL + 16 * (uint64_t)(k % 64);
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		s.branch_nr = (uint64_t)(k % 9);
+		for (uint64_t i = 0; i < s.branch_nr; i++) {
+			uint64_t end[2];
+			for (int j = 0; j < 2; j++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				unsigned r = (unsigned)(seed >> 33);
+				/* mostly this program's text, some kernel, some nothing */
+				end[j] = r % 10 < 7 ? 0x555555555000ULL + (r >> 4) % 0x6000
+					 : r % 10 < 9 ? 0xffffffff81000000ULL + (r >> 4) % 0x100000
+						      : 0x1000 + (r >> 4) % 0x100;
+				if (r % 13 == 0) /* repeated branches */
+					end[j] = j ? 0x555555556000ULL : 0x555555555100ULL;
+			}
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned f = (unsigned)(seed >> 40);
+			uint64_t flags = (f & 3) | (f % 7 == 0 ? 4 : 0) | (f % 11 == 0 ? 8 : 0);
+			flags |= (uint64_t)(f % 5 ? (f >> 4) % 40 : 0) << 4;
+			st64(br + 24 * i, end[0]);
+			st64(br + 24 * i + 8, end[1]);
+			st64(br + 24 * i + 16, flags);
+		}
+		s.branches = br;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -482,7 +551,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem|branch OUT\n");
+		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem|branch|branch-syms OUT\n");
 		return 2;
 	}
 	const char *k = argv[1];
@@ -499,6 +568,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "future")) future();
 	else if (!strcmp(k, "mem")) mem();
 	else if (!strcmp(k, "branch")) branch();
+	else if (!strcmp(k, "branch-syms")) branch_syms();
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);

@@ -1,0 +1,79 @@
+# Differential: `hwprof report --stdio` on files with branch stacks, whose
+# default is perf's branch view (an entry per branch: comm, source DSO,
+# source and target symbol, basic block cycles), its branch sort keys
+# (dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles),
+# -b and --no-branch-stack, against Debian perf 6.1. Files come from
+# tests/tools/mkperfdata: 'branch' (a few unresolved branches) and
+# 'branch-syms' (branches over the tool's own symbols, the kernel map and
+# unmapped addresses, in two processes, with every branch flag).
+source tests/lib/common.sh
+if ! have_perf; then skip "report branch view differential (perf not installed)"; finish; fi
+
+compare() { # name file report-args...
+  local name=$1 f=$2; shift 2
+  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/he")"; return; fi
+  if [ -s "$TMP/p.txt" ] && cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
+  else fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -8; fi
+}
+
+OPTS=(
+  ""
+  "-n"
+  "-b"
+  "--no-branch-stack"
+  "--sort dso_to,mispredict,in_tx,abort"
+  "--sort comm,cycles,dso -n"
+  "--sort dso_from,dso_to"
+  "--sort pid,mispredict,cycles"
+  "--sort dso,sym"
+  "--sort cpu,abort,in_tx"
+  "--percent-limit 2"
+  "-F overhead,sample,dso_from,dso_to"
+  "-F overhead,mispredict,dso_from"
+  "--comms helper"
+  "--pid 200"
+  "-q"
+)
+for d in branch branch-syms; do
+  if ! "$TOOLS/mkperfdata" $d "$TMP/$d.data"; then fail "mkperfdata $d"; continue; fi
+  for o in "${OPTS[@]}"; do
+    # shellcheck disable=SC2086
+    compare "$d ${o:-(default)}" "$TMP/$d.data" $o
+  done
+done
+
+# perf's refusals: memory mode with branch stacks, -b without them (its
+# message after its first lines, exit 0), branch keys outside the view
+refusal() { # name expected-stderr-text file args...
+  local name=$1 want=$2 f=$3; shift 3
+  perf report --stdio -i "$f" "$@" >"$TMP/p.txt" 2>"$TMP/pe"; local prc=$?
+  "$HWPROF" report --stdio -i "$f" "$@" >"$TMP/h.txt" 2>"$TMP/he"; local hrc=$?
+  if grep -q "$want" "$TMP/pe" && grep -q "$want" "$TMP/he" && cmp -s "$TMP/p.txt" "$TMP/h.txt" && [ "$prc" = "$hrc" ]
+  then pass "$name: perf's refusal"; else fail "$name: exit $hrc (perf $prc): $(head -2 "$TMP/he" | tr '\n' ' ')"; fi
+}
+refusal "branch --mem-mode" "branch and mem mode incompatible" "$TMP/branch-syms.data" --mem-mode
+if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then
+  refusal "-b without branch stacks" "Selected -b but no branch data" "$TMP/mem.data" -b
+  if "$HWPROF" report --stdio -i "$TMP/mem.data" --sort dso_from >/dev/null 2>"$TMP/he"; then
+    fail "branch key outside the branch view accepted"
+  elif grep -q "dso_from" "$TMP/he"; then pass "branch key outside the branch view: refused, key named"
+  else fail "branch key outside the branch view: message"; fi
+else fail "mkperfdata mem"; fi
+
+# report -D counts what the report adds: one sample per branch in the
+# branch view, one per sample with --no-branch-stack
+for o in "" "--no-branch-stack"; do
+  # shellcheck disable=SC2086
+  perf report -D $o -i "$TMP/branch-syms.data" >"$TMP/p.txt" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$HWPROF" report -D $o -i "$TMP/branch-syms.data" >"$TMP/h.txt" 2>/dev/null
+  if [ -s "$TMP/p.txt" ] && cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "report -D ${o:-(default)}: identical"
+  else fail "report -D ${o:-(default)}: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | tail -4; fi
+done
+perf report -D -b -i "$TMP/mem.data" >"$TMP/p.txt" 2>"$TMP/pe"
+"$HWPROF" report -D -b -i "$TMP/mem.data" >"$TMP/h.txt" 2>"$TMP/he"
+if cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then pass "report -D -b without branch stacks: perf's refusal"
+else fail "report -D -b without branch stacks"; fi
+finish
