@@ -179,6 +179,7 @@ enum hwprof_pt_err_kind {
 #define HWPROF_PT_EVF_NR     0x4  /* PIP: non-root */
 #define HWPROF_PT_EVF_STATUS 0x8  /* ENABLE: from PSB+ or OVF (not a PGE) */
 #define HWPROF_PT_EVF_COMPRESSED 0x10 /* BLOCK ending in RET: compressed */
+#define HWPROF_PT_EVF_AT_IP  0x40  /* BLOCK: stops before a FUP's address */
 #define HWPROF_PT_EVF_END    0x20  /* ENABLE: and off again at once (a
 				    * resynchronisation that found TIP.PGD) */
 
@@ -206,6 +207,13 @@ struct hwprof_pt_event {
 	uint64_t cyc;        /* CYC cycles seen so far */
 	uint64_t time;       /* perf time of tsc per the config's time_conv
 			      * (= tsc when time_mult is 0) */
+	uint64_t walk_ts;    /* BLOCK (and ERROR with ninsn): perf's decoder clock while it walks the
+			      * block (the time of the packet its walk goes
+			      * by: the loaded TNT, or the next packet) */
+	uint64_t walk_cnt;   /* BLOCK: instructions walked since that clock
+			      * last moved, before the block (perf's
+			      * timestamp_insn_cnt: its estimate of the time
+			      * between timing packets, one tick each) */
 	const uint8_t *ilen; /* BLOCK: lengths of the ninsn instructions, valid
 			      * until the next call */
 };

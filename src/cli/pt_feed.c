@@ -54,14 +54,21 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if (nr > 15)
 		fc->max_nonturbo_ratio = (unsigned)PRIV(15);
 #undef PRIV
-	bool have_time = true;
+	bool have_time = true, others = false;
 	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(f->h); i++) {
 		const struct hwprof_evsel *e = hwprof_perfdata_evsel(f->h, i);
 		if (!(e->attr.sample_type & HWPROF_SAMPLE_TIME))
 			have_time = false;
 		if (!f->pt && e->attr.type == pmu_type && e->nr_ids)
 			f->pt = e;
+		/* events of the file's own besides the trace and perf's
+		 * sideband dummy (G would give their samples callchains) */
+		others |= e->attr.type != pmu_type &&
+			  !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9 /* dummy */);
 	}
+	if (f->itrace.add_callchain && others)
+		return "--itrace option G (callchains from the trace for the file's other events) is not "
+		       "supported for Intel PT yet";
 	if (!f->pt) /* perf says so only in its debug output and shows nothing */
 		return NULL;
 	uint64_t config = f->pt->attr.config;

@@ -1,7 +1,10 @@
 /* hwprof report over Intel PT data (see report_pt.h). Like perf 6.1, the
- * synthesized events are added at the AUXTRACE_INFO record (branches, then
- * instructions); each sample counts at its ip (a branch at its source)
- * with its period, in the user or kernel space its address is in. */
+ * synthesized events are added at the AUXTRACE_INFO record (branches,
+ * instructions, then the power events cbr and psb); each sample counts at
+ * its ip (a branch at its source) with its period, in the user or kernel
+ * space its address is in. Without --itrace, perf's report default:
+ * instruction samples every 100 us of trace time with callchains, power
+ * events and errors. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,8 @@ struct report_pt {
 	struct report_run *r;
 	struct hwprof_session *s;
 	struct pt_feed feed;
-	uint32_t hist[2];          /* histogram of branches, instructions */
-	char names[2][64];
+	uint32_t hist[HWPROF_PT_SAMPLE_KIND_NR]; /* histogram per sample kind */
+	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	int32_t pid, tid, cpu;     /* of the queue being decoded */
 	uint64_t events, nerrors;
 };
@@ -63,10 +66,10 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		x->nerrors++;
 		return 0;
 	}
-	if (s->kind != HWPROF_PT_SAMPLE_BRANCHES && s->kind != HWPROF_PT_SAMPLE_INSTRUCTIONS)
+	if (s->kind >= HWPROF_PT_SAMPLE_KIND_NR)
 		return 0;
 	unsigned mode = s->ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-	uint32_t h = x->hist[s->kind == HWPROF_PT_SAMPLE_INSTRUCTIONS];
+	uint32_t h = x->hist[s->kind];
 	int rc = report_run_add_chain(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, s->period, s->chain,
 				      s->nchain);
 	return rc < 0 ? rc : 0;
@@ -75,16 +78,16 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 /* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
 static int start(struct report_pt *x, const struct hwprof_record *rec)
 {
-	const struct hwprof_itrace_opts *it = &x->feed.itrace;
-	if (!it->set)
-		return fail("Intel PT: perf report's default --itrace (instruction samples every 100 us of "
-			    "trace time, with callchains) is not supported yet; give --itrace with an "
-			    "instruction period (e.g. --itrace=i1000ig) or branches (--itrace=b)");
-	if (it->add_callchain || it->last_branch || it->add_last_branch)
-		return fail("Intel PT: --itrace G, l and L are not supported by report yet");
-	if (it->pwr_events || it->ptwrites || it->transactions || it->intr_events || it->other_events)
-		return fail("Intel PT: report makes branch and instruction samples only; leave out p, w, x, "
-			    "I and o from --itrace");
+	struct hwprof_itrace_opts *it = &x->feed.itrace;
+	if (!it->set) {
+		/* perf's default for report: no branches, callchains */
+		hwprof_itrace_opts_default(it, false);
+		it->branches = false;
+		it->callchain = true;
+		it->add_callchain = true;
+	}
+	if (it->last_branch || it->add_last_branch)
+		return fail("Intel PT: --itrace l and L are not supported by report yet");
 	const char *why = pt_feed_start(&x->feed, rec);
 	if (why)
 		return fail(why);
@@ -93,17 +96,31 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 	x->feed.cfg.emit = pt_emit;
 	x->feed.cfg.ctx = x;
 	x->feed.cfg.events = &x->events;
-	struct { bool on; uint64_t config; } evs[2] = { { it->branches, 4 }, { it->instructions, 1 } };
-	for (int i = 0; i < 2; i++) {
-		if (!evs[i].on)
+	/* perf's order of its synthesized events; the power events are
+	 * named, the others as perf names their attrs */
+	static const struct { unsigned kind; uint64_t config; const char *name; } evs[] = {
+		{ HWPROF_PT_SAMPLE_BRANCHES, 4, NULL },
+		{ HWPROF_PT_SAMPLE_INSTRUCTIONS, 1, NULL },
+		{ HWPROF_PT_SAMPLE_CBR, 0, "cbr" },
+		{ HWPROF_PT_SAMPLE_PSB, 0, "psb" },
+	};
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		unsigned k = evs[i].kind;
+		bool on = k == HWPROF_PT_SAMPLE_BRANCHES ? it->branches
+			  : k == HWPROF_PT_SAMPLE_INSTRUCTIONS ? it->instructions : it->pwr_events;
+		if (!on)
 			continue;
-		struct hwprof_evsel e;
-		pt_feed_synth_evsel(&x->feed, &e, 0, evs[i].config);
-		hwprof_evsel_name(&e, x->names[i], sizeof(x->names[i]));
-		int idx = report_run_add_event(x->r, x->names[i]);
+		if (evs[i].name) {
+			snprintf(x->names[k], sizeof(x->names[k]), "%s", evs[i].name);
+		} else {
+			struct hwprof_evsel e;
+			pt_feed_synth_evsel(&x->feed, &e, 0, evs[i].config);
+			hwprof_evsel_name(&e, x->names[k], sizeof(x->names[k]));
+		}
+		int idx = report_run_add_event(x->r, x->names[k]);
 		if (idx < 0)
 			return fail("out of memory");
-		x->hist[i] = (uint32_t)idx;
+		x->hist[k] = (uint32_t)idx;
 	}
 	return 0;
 }

@@ -38,8 +38,12 @@ struct tsnap {
 struct ahead {
 	uint8_t kind;
 	uint8_t have_ip, have_to;
+	uint8_t have_wsnap;      /* wsnap differs from snap */
 	uint64_t ip, to, off;
 	struct tsnap snap;
+	struct tsnap wsnap;      /* the clock when the packet was read: a FUP's
+				  * walk goes by it, before perf reads on to
+				  * the TIP */
 };
 
 struct hwprof_pt_flow {
@@ -86,6 +90,10 @@ struct hwprof_pt_flow {
 	uint32_t walking;        /* the block being resolved: perf has walked it
 				  * when an error stops the walk there */
 	uint32_t gen_applied;
+	/* perf's decoder clock for the walk of a block and its count of
+	 * instructions walked since that clock moved */
+	uint64_t w_ts, w_cnt;
+	uint32_t w_gen;
 	unsigned s_cbr;
 	uint64_t cyc;
 	unsigned cbr;
@@ -559,8 +567,11 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 								.ip = ip, .off = off, .snap = now(f) };
 					return 1;
 				}
+				struct tsnap at_fup = now(f);
 				r = classify_fup(f, ip, off);
 				f->ah.snap = now(f); /* perf's walk reads on to the TIP */
+				f->ah.wsnap = at_fup;
+				f->ah.have_wsnap = 1;
 				return r;
 			}
 			f->ah = (struct ahead){
@@ -574,6 +585,7 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 		case HWPROF_PT_PSB: {
 			uint64_t fip;
 			int have;
+			struct tsnap before = now(f);
 			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 			r = psb_plus(f, &fip, &have);
 			if (r < 0)
@@ -593,8 +605,10 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 				 * perf reports it), like a status FUP */
 				f->bind = BIND_PSB;
 				f->bind_psb_off = off;
-				f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1, .ip = fip,
-							.off = off, .snap = n };
+				/* perf looks ahead for the FUP and walks to it
+				 * before it reads the PSB+'s timing packets */
+				f->ah = (struct ahead){ .kind = AH_FUP_STATUS, .have_ip = 1, .have_wsnap = 1, .ip = fip,
+							.off = off, .snap = n, .wsnap = before };
 				return 1;
 			}
 			psb_time(f, &n);
@@ -884,6 +898,19 @@ static int need_tip(struct hwprof_pt_flow *f, uint64_t *to)
 	return -1;
 }
 
+/* The clock perf's walk of the next block goes by: the loaded TNT's, or
+ * the next packet's (perf reads it before walking on); a new clock
+ * restarts the count of instructions walked by it. */
+static void walk_clock(struct hwprof_pt_flow *f)
+{
+	const struct tsnap *d = f->ntnt ? &f->tnt_snap : f->ah.have_wsnap ? &f->ah.wsnap : &f->ah.snap;
+	if (d->gen != f->w_gen) {
+		f->w_gen = d->gen;
+		f->w_cnt = 0;
+	}
+	f->w_ts = d->ts;
+}
+
 static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct ipt_block *b,
 					  uint32_t n, uint64_t end_ip)
 {
@@ -893,7 +920,10 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
 		e->end_ip = end_ip;
 		e->ninsn = n;
 		e->ilen = ipt_bcache_lens(f->cache, b);
+		e->walk_ts = f->w_ts;
+		e->walk_cnt = f->w_cnt;
 	}
+	f->w_cnt += n;
 	return e;
 }
 
@@ -948,6 +978,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		}
 		return;
 	}
+	walk_clock(f);
 	const struct ipt_block *b;
 	if (ipt_bcache_get(f->cache, f->img, f->ip, f->mode, &b) < 0) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
@@ -977,7 +1008,9 @@ static void step_on(struct hwprof_pt_flow *f)
 			ip += len[k++];
 		if (ip == a->ip) {
 			walk_time(f, k);
-			emit_block(f, b, k, ip - len[k - 1]);
+			struct hwprof_pt_event *e = emit_block(f, b, k, ip - len[k - 1]);
+			if (e)
+				e->flags = HWPROF_PT_EVF_AT_IP;
 			f->ip = ip;
 			return;
 		}
@@ -1113,11 +1146,13 @@ unresolved:
 		f->walked += f->walking;
 	f->walking = 0;
 	/* the error is at the branch that could not be resolved */
+	unsigned nerr = 0;
 	for (unsigned i = q0; i < f->qn; i++) {
 		struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
 		if (x->type == HWPROF_PT_EV_ERROR) {
 			x->ip = f->resync_ip = b->end_ip;
 			x->ninsn = 1; /* the branch: walked, in no block */
+			nerr++;
 		}
 	}
 	/* the instructions before the unresolved branch did run: report them
@@ -1134,6 +1169,15 @@ unresolved:
 				*y = tmp;
 			}
 	}
+	/* perf walked the branch too, by the same clock */
+	for (unsigned i = q0; i < f->qn && nerr; i++) {
+		struct hwprof_pt_event *x = &f->q[(f->qh + i) % QSIZE];
+		if (x->type == HWPROF_PT_EV_ERROR) {
+			x->walk_ts = f->w_ts;
+			x->walk_cnt = f->w_cnt;
+		}
+	}
+	f->w_cnt += nerr;
 }
 HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
 				  struct hwprof_pt_image *img,

@@ -68,13 +68,8 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 {
 	*kinds = 0;
 	*what = NULL;
-	if (o->instructions) {
-		if (o->period_type != HWPROF_ITRACE_PERIOD_INSTRUCTIONS && o->period) {
-			*what = "instruction periods in ticks or time (i<N>t/ns/us/ms)";
-			return -HWPROF_E_UNSUPPORTED;
-		}
+	if (o->instructions)
 		*kinds |= 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS;
-	}
 	if (o->branches)
 		*kinds |= 1u << HWPROF_PT_SAMPLE_BRANCHES;
 	if (o->pwr_events)
@@ -84,7 +79,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 	/* options that add samples or events we do not make yet */
 	static const struct { size_t off; const char *what; } no[] = {
 		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
-		{ offsetof(struct hwprof_itrace_opts, add_callchain), "G (callchains)" },
 		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
 		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
 	};
@@ -123,6 +117,14 @@ struct run {
 	uint32_t max_nonturbo, cbr2khz;
 	uint32_t br_filter;      /* 0: every branch */
 	uint64_t period, left;   /* instructions */
+	/* periods in TSC ticks: perf's decoder samples the instruction where
+	 * its clock plus one tick per instruction walked since the clock
+	 * moved crosses the next multiple of the period (a power of two) */
+	bool ticks;
+	uint64_t period_ticks, period_mask, last_masked;
+	bool continuous;         /* perf's continuous_period */
+	bool mid_walk;           /* perf's walk goes on into the next block */
+	uint64_t walk_left;      /* instructions its walk may go before a sample */
 	uint64_t tot, last;      /* instruction counts */
 	uint64_t last_ip;        /* the last instruction walked: a trace */
 	unsigned last_len;       /* begin shows its bytes, as perf's does */
@@ -251,6 +253,8 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 		c.max_nonturbo = r->max_nonturbo & 0xff;
 		c.insn_len = s->insn_len;
 		memcpy(c.insn, s->insn, sizeof(c.insn));
+		if (r->cfg->itrace.callchain)
+			fill_chain(r, &c);
 		int rc = r->cfg->emit(r->cfg->ctx, &c);
 		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
 			return rc;
@@ -330,10 +334,125 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	return emit(r, &s, NULL);
 }
 
+/* The instruction sample at the block's i-th instruction (at ip, len
+ * bytes; the block's last carries its branch's flags and target). */
+static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t i, uint64_t ip, unsigned len,
+		       uint32_t last_flags, uint64_t last_addr)
+{
+	uint32_t n = ev->ninsn;
+	struct hwprof_pt_sample s;
+	memset(&s, 0, sizeof(s));
+	s.kind = HWPROF_PT_SAMPLE_INSTRUCTIONS;
+	s.ip = ip;
+	if (i + 1 == n) {
+		s.flags = last_flags;
+		s.addr = last_addr;
+	}
+	s.period = r->tot - r->last;
+	/* perf's state at an instruction before the block's branch has the
+	 * older time, at the branch the new one */
+	if (i + 1 == n)
+		qtime(r, ev, ip, last_addr, ev->tsc);
+	else
+		qtime(r, ev, ip, 0, ev->tsc_in);
+	int gr = gate(r);
+	if (gr)
+		return gr;
+	r->end_gated = i + 1 == n;
+	stamp(r, &s);
+	insn_bytes(r, &s, ip, len);
+	if (r->cfg->itrace.callchain)
+		fill_chain(r, &s);
+	bool skipped = false;
+	int rc = emit(r, &s, &skipped);
+	/* perf counts a skipped sample's instructions into the next one's
+	 * period */
+	if (!rc && !skipped)
+		r->last = r->tot;
+	return rc;
+}
+
+/* perf's intel_pt_next_period(): how many instructions its walk may go
+ * before the one to sample, at clock ts (the decoder's clock plus the
+ * instructions walked since it moved); the first walk after a start
+ * takes the period it is in as the last one sampled */
+static uint64_t next_period(struct run *r, uint64_t ts)
+{
+	uint64_t masked = ts & r->period_mask;
+	if (r->continuous) {
+		if (masked > r->last_masked)
+			return 1;
+	} else {
+		ts += 1;
+		masked = ts & r->period_mask;
+		if (masked > r->last_masked) {
+			r->last_masked = masked;
+			r->continuous = true;
+		}
+	}
+	if (masked < r->last_masked)
+		return r->period_ticks;
+	return r->period_ticks - (ts - masked);
+}
+
+/* perf's intel_pt_sample_insn() for tick periods */
+static void ticks_sampled(struct run *r, uint64_t ts)
+{
+	uint64_t masked = ts & r->period_mask;
+	if (masked > r->last_masked)
+		r->last_masked = masked;
+	else
+		r->last_masked += r->period_ticks;
+}
+
+/* The instructions of a block with tick periods: perf walks to the next
+ * branch (or a FUP's address) at most next_period() instructions at a
+ * time, sampling the last one when it got that far. */
+static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, uint32_t last_flags,
+			     uint64_t last_addr)
+{
+	uint64_t ip = ev->ip, cnt = ev->walk_cnt;
+	uint32_t n = ev->ninsn, i = 0;
+	while (i < n) {
+		if (!r->mid_walk) {
+			r->walk_left = next_period(r, ev->walk_ts + cnt);
+			r->mid_walk = true;
+		}
+		uint64_t take = r->walk_left < n - i ? r->walk_left : n - i;
+		for (uint64_t k = 0; k + 1 < take; k++)
+			ip += ev->ilen[i + k];
+		i += (uint32_t)take - 1; /* the last one taken */
+		cnt += take;
+		r->tot += take;
+		r->walk_left -= take;
+		if (!r->walk_left) {
+			r->mid_walk = false;
+			ticks_sampled(r, ev->walk_ts + cnt);
+			/* sampled at the last instruction before a FUP's address:
+			 * perf's next walk starts there and stops at once, after
+			 * asking for the next period (which may start one) */
+			if ((ev->flags & HWPROF_PT_EVF_AT_IP) && i + 1 == n)
+				next_period(r, ev->walk_ts + cnt);
+			int rc = insn_sample(r, ev, i, ip, ev->ilen[i], last_flags, last_addr);
+			if (rc)
+				return rc;
+		}
+		ip += ev->ilen[i];
+		i++;
+	}
+	/* the walk ends at a branch or at a FUP's address; a block the cache
+	 * split without one goes on in the next */
+	if (ev->iclass != HWPROF_PT_IC_OTHER || (ev->flags & HWPROF_PT_EVF_AT_IP))
+		r->mid_walk = false;
+	return 0;
+}
+
 /* The instructions of a block: every period-th one is a sample. */
 static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t last_flags,
 		       uint64_t last_addr)
 {
+	if (r->ticks)
+		return block_insns_ticks(r, ev, last_flags, last_addr);
 	uint64_t ip = ev->ip;
 	uint32_t n = ev->ninsn;
 	for (uint32_t i = 0; i < n; i++) {
@@ -352,38 +471,10 @@ static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 		}
 		r->tot++;
 		if (--r->left == 0) {
-			struct hwprof_pt_sample s;
-			memset(&s, 0, sizeof(s));
-			s.kind = HWPROF_PT_SAMPLE_INSTRUCTIONS;
-			s.ip = ip;
-			if (i + 1 == n) {
-				s.flags = last_flags;
-				s.addr = last_addr;
-			}
-			s.period = r->tot - r->last;
-			/* perf's state at an instruction before the block's
-			 * branch has the older time, at the branch the new one */
-			if (i + 1 == n)
-				qtime(r, ev, ip, last_addr, ev->tsc);
-			else
-				qtime(r, ev, ip, 0, ev->tsc_in);
-			int gr = gate(r);
-			if (gr)
-				return gr;
-			r->end_gated = i + 1 == n;
-			stamp(r, &s);
-			insn_bytes(r, &s, ip, len);
-			if (r->cfg->itrace.callchain)
-				fill_chain(r, &s);
 			r->left = r->period;
-			bool skipped = false;
-			int rc = emit(r, &s, &skipped);
+			int rc = insn_sample(r, ev, i, ip, len, last_flags, last_addr);
 			if (rc)
 				return rc;
-			/* perf counts a skipped sample's instructions into the
-			 * next one's period */
-			if (!skipped)
-				r->last = r->tot;
 		}
 		ip += len;
 	}
@@ -416,6 +507,15 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
 {
 	r->qts = ev->est_tsc; /* perf's error path */
+	if (r->ticks && ev->ninsn) {
+		/* perf's walk reached the branch it failed at: a sample due
+		 * there moves its period on, and is lost with the error */
+		if (!r->mid_walk)
+			r->walk_left = next_period(r, ev->walk_ts + ev->walk_cnt);
+		if (!--r->walk_left)
+			ticks_sampled(r, ev->walk_ts + ev->walk_cnt + 1);
+	}
+	r->mid_walk = false;
 	/* perf counts a branch it failed at into the periods; a sample due
 	 * there is lost with the error */
 	for (uint32_t i = 0; i < ev->ninsn; i++) {
@@ -452,7 +552,32 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	s.payload = ev->offset;
 	s.period = 1;
 	stamp(r, &s);
+	if (r->cfg->itrace.callchain)
+		fill_chain(r, &s);
 	return emit(r, &s, NULL);
+}
+
+/* perf's instruction periods in time: nanoseconds become TSC ticks by
+ * the time conversion (mult 0 taken as 1), the ticks are rounded down to
+ * a power of two; a period of no ticks is one instruction */
+static void ticks_setup(struct run *r, const struct hwprof_itrace_opts *o, const struct hwprof_pt_flow_config *fc)
+{
+	uint64_t t = o->period;
+	if (o->period_type == HWPROF_ITRACE_PERIOD_NANOSECS) {
+		uint64_t mult = fc->time_conv.time_mult ? fc->time_conv.time_mult : 1;
+		unsigned shift = fc->time_conv.time_shift < 64 ? fc->time_conv.time_shift : 63;
+		t = ((t / mult) << shift) + ((t % mult) << shift) / mult;
+	}
+	if (!t) {
+		r->period = 1;
+		return;
+	}
+	uint64_t p = 1;
+	while (t >>= 1)
+		p <<= 1;
+	r->ticks = true;
+	r->period_ticks = p;
+	r->period_mask = ~(p - 1);
 }
 
 /* perf's TSC frequency guess when AUXTRACE_INFO has no ratio: the ticks
@@ -489,6 +614,8 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	if (cfg->itrace.returns)
 		r.br_filter |= HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_TRACE_BEGIN;
 	r.period = cfg->itrace.period ? cfg->itrace.period : 1;
+	if (cfg->itrace.period_type != HWPROF_ITRACE_PERIOD_INSTRUCTIONS && cfg->itrace.period)
+		ticks_setup(&r, &cfg->itrace, &cfg->flow);
 	r.left = r.period;
 	r.want_pwr = kinds & 1u << HWPROF_PT_SAMPLE_PSB;
 	r.cbr_pending = r.want_pwr;
@@ -520,6 +647,9 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			rc = on_block(&r, &ev);
 			break;
 		case HWPROF_PT_EV_ENABLE:
+			r.mid_walk = false;
+			if (ev.flags & HWPROF_PT_EVF_END)
+				r.continuous = false; /* a TIP.PGD where perf resumed */
 			rc = emit_branch(&r, &ev, 0, ev.ip,
 					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN |
 					 ((ev.flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
@@ -531,6 +661,8 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 					 HWPROF_PT_FLAG_INTERRUPT, 0);
 			break;
 		case HWPROF_PT_EV_DISABLE:
+			r.continuous = false; /* perf's decoder at a trace end */
+			r.mid_walk = false;
 			/* a branch's TIP.PGD ends its block; FUP + TIP.PGD is async */
 			if (ev.flags & HWPROF_PT_EVF_ASYNC) {
 				r.last_len = 0;

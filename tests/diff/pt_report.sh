@@ -42,9 +42,12 @@ for c in "${cases[@]}"; do
   fi
   f="$TMP/$name.data"
   # s<N> skips perf's first samples in its time order across queues
+  # no --itrace: perf report's default (instructions every 100 us with
+  # callchains, power events, errors)
   for args in "--itrace=i1i" "--itrace=i1iZ" "--itrace=i100i" "--itrace=b" "--itrace=cr -n" \
               "--itrace=bi7i --sort dso,sym" "--itrace=i3is50 --sort comm,sym" "--itrace=i100ig" \
-              "--itrace=i10ig4 --no-children" "--itrace=i100ig -g caller,0.5,callee --sort sym"; do
+              "--itrace=i10ig4 --no-children" "--itrace=i100ig -g caller,0.5,callee --sort sym" \
+              "--stdio" "--no-children -n" "--itrace=i1usgp" "--itrace=i100tpG --sort sym" "--itrace=bp"; do
     # shellcheck disable=SC2086
     compare "$name ($eopts) $args" "$f" $args
   done
@@ -74,7 +77,7 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
 fi
 
 # what report does not do yet: one line, non-zero exit, nothing on stdout
-for args in "" "--itrace=i1iG" "--itrace=i100ns" "--itrace=bp"; do
+for args in "--itrace=i1il" "--itrace=bL"; do
   # shellcheck disable=SC2086
   "$HWPROF" report --stdio -i "$TMP/loops.data" $args >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
