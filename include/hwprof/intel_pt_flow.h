@@ -180,6 +180,9 @@ enum hwprof_pt_err_kind {
 #define HWPROF_PT_EVF_STATUS 0x8  /* ENABLE: from PSB+ or OVF (not a PGE) */
 #define HWPROF_PT_EVF_COMPRESSED 0x10 /* BLOCK ending in RET: compressed */
 #define HWPROF_PT_EVF_AT_IP  0x40  /* BLOCK: stops before a FUP's address */
+#define HWPROF_PT_EVF_WALK0  0x80  /* ASYNC, DISABLE: perf's walk to the FUP
+				    * starts at its address and stops there
+				    * (walk_ts and walk_cnt are set) */
 #define HWPROF_PT_EVF_END    0x20  /* ENABLE: and off again at once (a
 				    * resynchronisation that found TIP.PGD) */
 

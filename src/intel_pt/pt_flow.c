@@ -94,6 +94,7 @@ struct hwprof_pt_flow {
 	 * instructions walked since that clock moved */
 	uint64_t w_ts, w_cnt;
 	uint32_t w_gen;
+	int fup_reached;         /* the last block stopped at a FUP's address */
 	unsigned s_cbr;
 	uint64_t cyc;
 	unsigned cbr;
@@ -924,6 +925,7 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
 		e->walk_cnt = f->w_cnt;
 	}
 	f->w_cnt += n;
+	f->fup_reached = 0;
 	return e;
 }
 
@@ -945,11 +947,18 @@ static void step_on(struct hwprof_pt_flow *f)
 		return;
 	}
 	if (fup && a->ip == f->ip) {
+		/* perf walks to a FUP that is not a PSB+'s even when it is
+		 * there already (the walk stops at once), unless the walk
+		 * that got there was this one */
+		bool walk0 = !(f->bind & BIND_PSB) && !f->fup_reached;
+		if (walk0)
+			walk_clock(f);
 		emit_bound(f, a->ip, a->off, &a->snap);
 		if (a->kind != AH_FUP_STATUS)
 			use_time(f, &a->snap, 0);
+		struct hwprof_pt_event *e = NULL;
 		if (a->kind == AH_FUP_ASYNC) {
-			struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_ASYNC, a->off);
+			e = push(f, HWPROF_PT_EV_ASYNC, a->off);
 			if (e) {
 				e->ip = a->ip;
 				e->to = a->to;
@@ -958,10 +967,19 @@ static void step_on(struct hwprof_pt_flow *f)
 			f->ip = a->to;
 			a->kind = AH_NONE;
 		} else if (a->kind == AH_FUP_DISABLE) {
+			unsigned qn = f->qn;
 			disable(f, a->off, HWPROF_PT_EVF_ASYNC);
+			if (f->qn > qn)
+				e = &f->q[(f->qh + f->qn - 1) % QSIZE];
 		} else {
 			a->kind = AH_NONE;
 		}
+		if (e && walk0) {
+			e->flags |= HWPROF_PT_EVF_WALK0;
+			e->walk_ts = f->w_ts;
+			e->walk_cnt = f->w_cnt;
+		}
+		f->fup_reached = 0;
 		return;
 	}
 	if (a->kind == AH_OVF) {
@@ -1011,6 +1029,7 @@ static void step_on(struct hwprof_pt_flow *f)
 			struct hwprof_pt_event *e = emit_block(f, b, k, ip - len[k - 1]);
 			if (e)
 				e->flags = HWPROF_PT_EVF_AT_IP;
+			f->fup_reached = 1;
 			f->ip = ip;
 			return;
 		}

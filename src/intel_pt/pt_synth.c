@@ -642,6 +642,13 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			r.qts = ev.tsc;
 			ev.est_tsc = ev.tsc;
 		}
+		/* perf's walk to a FUP it is at already asks for the next
+		 * period (which may start one) and stops */
+		if ((ev.flags & HWPROF_PT_EVF_WALK0) && r.ticks &&
+		    (ev.type == HWPROF_PT_EV_ASYNC || ev.type == HWPROF_PT_EV_DISABLE)) {
+			r.mid_walk = false;
+			next_period(&r, ev.walk_ts + ev.walk_cnt);
+		}
 		switch (ev.type) {
 		case HWPROF_PT_EV_BLOCK:
 			rc = on_block(&r, &ev);
