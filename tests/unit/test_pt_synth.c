@@ -158,6 +158,24 @@ static void test_period(void **state)
 	}
 }
 
+/* Periods in ticks without timing packets: perf's clock stays 0 and each
+ * instruction walked counts a tick; i10t is rounded down to 8 ticks, the
+ * first period ends one tick early (perf's first walk takes the next
+ * tick), so the 7th, 15th, 23rd... instructions are samples. */
+static void test_period_ticks(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i10t", &t, &g), 0);
+	assert_int_equal(g.n, (NPATH + 1) / 8);
+	for (size_t i = 0; i < g.n; i++) {
+		assert_int_equal(g.s[i].ip, path[8 * i + 6]);
+		assert_int_equal(g.s[i].period, i ? 8 : 7);
+	}
+}
+
 static void test_branches(void **state)
 {
 	(void)state;
@@ -441,7 +459,13 @@ static void test_kinds(void **state)
 	memset(&o, 0, sizeof(o));
 	assert_int_equal(hwprof_itrace_opts_parse(&o, "bZ", false), 0); /* timeless: the caller's */
 	assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
-	static const char *const refused[] = { "d", "G", "l", "i10us", "i5t", "q", "e+o" };
+	static const char *const taken[] = { "G", "i10us", "i5t", "i3ms" };
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		memset(&o, 0, sizeof(o));
+		assert_int_equal(hwprof_itrace_opts_parse(&o, taken[i], false), 0);
+		assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
+	}
+	static const char *const refused[] = { "d", "l", "q", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
@@ -459,6 +483,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_instruction),
 		cmocka_unit_test(test_period),
+		cmocka_unit_test(test_period_ticks),
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_both_and_stop),
 		cmocka_unit_test(test_errors),
