@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Intel PT synthesis throughput: `perf script --itrace=b`, `--itrace=i100i`
-# and `--insn-trace` against hwprof's on the same perf.data, in the same
+# Intel PT synthesis throughput: `perf script --itrace=b`, `--itrace=i100i`,
+# `--insn-trace` and (timed trace) periods in time (`i100ns`, `i1us`)
+# against hwprof's on the same perf.data, in the same
 # run. The trace comes from the ptrace emulator (tests/tools/pt_emulate)
 # over bench/pt_work/work.c, written REPEAT times in a row (single-stepping
 # is slow: ~30k instructions/s). Prints times, ratios and whether the
@@ -43,7 +44,7 @@ if [ ! -s "$tdata.data" ]; then
   build/tools/pt_emulate --timing --time-zero --repeat "$repeat" "$tdata" "$out/pt_work" "$rounds" >/dev/null 2>&1 || {
     echo "pt_emulate failed (ptrace not permitted?)"; exit 0; }
 fi
-for what in "--itrace=b --ns" "--itrace=i100i --ns"; do
+for what in "--itrace=b --ns" "--itrace=i100i --ns" "--itrace=i100ns --ns" "--itrace=i1us"; do
   run_pair "$tdata.data" "timed trace, " $what
 done
 t0=$(date +%s.%N); build/hwprof pt insn -i "$data.data" --quiet --stats 2>"$out/pt_stats.txt"; t1=$(date +%s.%N)
