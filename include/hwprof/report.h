@@ -38,8 +38,11 @@ enum hwprof_hist_key {
 	HWPROF_HK_DSO,      /* "dso": the DSO's short name */
 	HWPROF_HK_SYM,      /* "sym"/"symbol" */
 	HWPROF_HK_CPU,      /* "cpu" */
-	HWPROF_HK_SYM_SIZE, /* size of the symbol (perf's "symbol_size"; not
-	                     * parsed: perf 6.1 adds an IPC column with it) */
+	HWPROF_HK_SYM_SIZE, /* "symbol_size": size of the symbol */
+	HWPROF_HK_DSO_SIZE, /* "dso_size": size of the sample's map */
+	HWPROF_HK_ADDR,     /* "addr": the sample's address */
+	HWPROF_HK_INS_LAT,  /* "ins_lat": instruction latency of the entry's
+	                     * first sample, shown times its samples */
 	HWPROF_HK_SRCLINE,  /* "srcline": entries by address and DSO, merged
 	                     * by their source line text (the caller's
 	                     * hwprof_hist_set_srcline() function names it) */
@@ -87,7 +90,7 @@ struct hwprof_hist_branch_end {
 	const struct hwprof_sym *sym;
 	uint64_t addr;              /* the raw address */
 	uint64_t al_addr;           /* DSO-relative when a map holds it */
-	uint64_t map_start, map_pgoff;
+	uint64_t map_start, map_pgoff, map_size;
 	char level;                 /* '.', 'k', or 'H' where no map holds it */
 };
 
@@ -110,6 +113,7 @@ struct hwprof_hist_sample {
 	uint64_t ip;                /* DSO-relative when a map holds it */
 	uint64_t map_start, map_pgoff; /* the map (perf's unmap_ip for data
 	                             * objects' offsets) */
+	uint64_t map_size;          /* its length (0 without a map) */
 	char level;                 /* '.', 'k', 'g', 'u', 'H' */
 	uint64_t period;
 	/* memory samples (perf's mem_info, for the memory keys) */
@@ -148,7 +152,9 @@ struct hwprof_hist_entry {
 	const char *dso_short;      /* interned short name, or NULL */
 	const struct hwprof_sym *sym;
 	uint64_t ip;
-	uint64_t map_start, map_pgoff;
+	uint64_t map_start, map_pgoff, map_size;
+	bool kernel_map;            /* the map is a kernel map (its unmap_ip
+	                             * is the identity) */
 	char level;
 	uint64_t period, nr_samples;
 	uint64_t acc_period, acc_samples; /* children mode: with callees */
@@ -158,6 +164,7 @@ struct hwprof_hist_entry {
 	/* memory keys: the first sample's data side, summed weights */
 	uint64_t data_src, daddr, weight, ins_lat;
 	uint64_t weight1;           /* the first sample's weight (the weight key's) */
+	uint64_t ins_lat1;          /* and instruction latency (the ins_lat key's) */
 	/* branch view: the branch, and its ends' interned DSO short names */
 	bool has_branch;
 	struct hwprof_hist_branch br;
@@ -284,6 +291,8 @@ HWPROF_API void hwprof_dso_short_name(const char *long_name, bool kernel_map, ch
  * "symbol", "cpu", "overhead", "sample", "period"); returns
  * the key or -1. */
 HWPROF_API int hwprof_hist_key_parse(const char *name);
+/* An entry's address as perf's addr key shows it (its map's unmap_ip). */
+HWPROF_API uint64_t hwprof_hist_entry_addr(const struct hwprof_hist_entry *e);
 /* perf's name of a key ("?" for none). */
 HWPROF_API const char *hwprof_hist_key_name(enum hwprof_hist_key k);
 

@@ -2,13 +2,10 @@
 
 #include "cli/kmap.h"
 
-int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
-		  int32_t tid, unsigned cpumode, uint64_t ip, struct hwprof_map_info *mi, char *level)
+/* The kernel map's symbols, once: where they start and end. */
+static void check(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
+		  int32_t tid, unsigned cpumode)
 {
-	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1)
-		return 1;
-	if (cpumode != HWPROF_MISC_KERNEL)
-		return 0;
 	if (!k->checked) {
 		k->checked = true;
 		struct hwprof_dso *d;
@@ -20,11 +17,31 @@ int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_sy
 			char lv;
 			if (hwprof_session_find_map(s, pid, tid, cpumode, first->start, &k->map, &lv) == 1 &&
 			    !strcmp(k->map.dso, "[kernel.kallsyms]")) {
+				k->first = first->start;
 				k->end = last->end;
 				k->have = true;
 			}
 		}
 	}
+}
+
+uint64_t kmap_size(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms,
+		   const struct hwprof_map_info *mi)
+{
+	if (strcmp(mi->dso, "[kernel.kallsyms]"))
+		return mi->end - mi->start;
+	check(k, s, syms, -1, -1, HWPROF_MISC_KERNEL);
+	return k->have ? k->end - k->first : mi->end - mi->start;
+}
+
+int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
+		  int32_t tid, unsigned cpumode, uint64_t ip, struct hwprof_map_info *mi, char *level)
+{
+	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1)
+		return 1;
+	if (cpumode != HWPROF_MISC_KERNEL)
+		return 0;
+	check(k, s, syms, pid, tid, cpumode);
 	if (!k->have || ip < k->map.start || ip >= k->end)
 		return 0;
 	*mi = k->map;

@@ -14,8 +14,14 @@
 struct kmap_ext {
 	bool checked, have;
 	struct hwprof_map_info map;   /* the kernel's map, as recorded */
-	uint64_t end;                 /* its end, grown to the last symbol */
+	uint64_t first, end;          /* its first symbol's start; its end,
+	                               * grown to the last symbol */
 };
+
+/* A map's size as perf's dso_size shows it: the kernel's runs from its
+ * first symbol to the end of its last (perf's map fix-ups). */
+uint64_t kmap_size(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms,
+		   const struct hwprof_map_info *mi);
 
 /* hwprof_session_find_map(), then the grown kernel map: 1 found, 0 not. */
 int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,

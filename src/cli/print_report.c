@@ -25,6 +25,9 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_SYM: return "Symbol";
 	case HWPROF_HK_CPU: return "CPU";
 	case HWPROF_HK_SYM_SIZE: return "Symbol size";
+	case HWPROF_HK_DSO_SIZE: return "DSO size";
+	case HWPROF_HK_ADDR: return "Address";
+	case HWPROF_HK_INS_LAT: return "INSTR Latency";
 	case HWPROF_HK_SRCLINE: return "Source:Line";
 	case HWPROF_HK_LOCAL_WEIGHT: return "Local Weight";
 	case HWPROF_HK_WEIGHT: return "Weight";
@@ -149,6 +152,9 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_SYM: v = w->sym; break;
 	case HWPROF_HK_CPU: v = w->cpu; break;
 	case HWPROF_HK_SYM_SIZE: v = w->sym_size; break;
+	case HWPROF_HK_DSO_SIZE: v = 0; break;
+	case HWPROF_HK_ADDR: v = 16 + 2; break;
+	case HWPROF_HK_INS_LAT: v = 13; break;
 	case HWPROF_HK_SRCLINE: v = w->srcline; break;
 	case HWPROF_HK_LOCAL_WEIGHT: v = 12; break;
 	case HWPROF_HK_WEIGHT: v = 12; break;
@@ -251,13 +257,13 @@ static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 /* perf's _hist_entry__sym_snprintf(): "[level] " then the symbol (an
  * object's as name+offset from its start, ip minus unmap_ip(start); the
  * kernel map's is the identity) or the address in 16 hex digits. */
-static int sym_text(FILE *f, int wd, char level, const struct hwprof_sym *sym, uint64_t ip, uint64_t map_start,
-		    uint64_t map_pgoff)
+static int sym_text(FILE *f, int wd, char level, const struct hwprof_sym *sym, uint64_t ip, bool kernel_map,
+		    uint64_t map_start, uint64_t map_pgoff)
 {
 	int n = fprintf(f, "[%c] ", level);
 	if (sym && sym->object) {
 		uint64_t base = sym->start;
-		if (level != 'k' && level != 'g')
+		if (!kernel_map)
 			base += map_start - map_pgoff;
 		return n + fprintf(f, "%s+0x%llx", sym->name, (unsigned long long)(ip - base));
 	}
@@ -298,6 +304,12 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		if (e->sym)
 			return fprintf(f, "%*d", wd, (int)(e->sym->end - e->sym->start));
 		return fprintf(f, "%*s", wd, "unknown");
+	case HWPROF_HK_DSO_SIZE:
+		if (e->dso)
+			return fprintf(f, "%*d", wd, (int)e->map_size);
+		return fprintf(f, "%*s", wd, "unknown");
+	case HWPROF_HK_ADDR: return fprintf(f, "%-#*llx", wd, (unsigned long long)hwprof_hist_entry_addr(e));
+	case HWPROF_HK_INS_LAT: return fprintf(f, "%-*u", wd, (unsigned)(e->ins_lat1 * e->nr_samples));
 	case HWPROF_HK_IPC_NULL: /* "-" for the IPC, "-" for the coverage */
 		return fprintf(f, "%-*s", wd, "-      -");
 	case HWPROF_HK_LOCAL_WEIGHT:
@@ -337,7 +349,7 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 	}
 	case HWPROF_HK_SRCLINE: /* computed now if perf had not yet */
 		return fprintf(f, "%-.*s", wd, hwprof_hist_entry_srcline(h, e));
-	case HWPROF_HK_SYM: return sym_text(f, wd, e->level, e->sym, e->ip, e->map_start, e->map_pgoff);
+	case HWPROF_HK_SYM: return sym_text(f, wd, e->level, e->sym, e->ip, e->kernel_map, e->map_start, e->map_pgoff);
 	case HWPROF_HK_DSO_FROM:
 	case HWPROF_HK_DSO_TO: {
 		const char *d = k == HWPROF_HK_DSO_FROM ? e->from_dso_short : e->to_dso_short;
@@ -350,7 +362,7 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		if (!e->has_branch)
 			return fprintf(f, "%-*.*s", wd, wd, "N/A");
 		const struct hwprof_hist_branch_end *b = k == HWPROF_HK_SYM_FROM ? &e->br.from : &e->br.to;
-		return sym_text(f, wd, b->level, b->sym, b->al_addr, b->map_start, b->map_pgoff);
+		return sym_text(f, wd, b->level, b->sym, b->al_addr, b->kernel_map, b->map_start, b->map_pgoff);
 	}
 	case HWPROF_HK_MISPREDICT:
 		if (e->has_branch && (e->br.predicted || e->br.mispred))

@@ -372,6 +372,7 @@ static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int3
 		hs->dso = mi.dso;
 		hs->map_start = mi.start;
 		hs->map_pgoff = mi.pgoff;
+		hs->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
 		hs->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 		hs->sym = res.sym;
 		hs->ip = res.addr;
@@ -477,6 +478,7 @@ static void resolve_branch_end(struct report_run *r, struct hwprof_hist_branch_e
 		b->al_addr = res.addr;
 		b->map_start = mi.start;
 		b->map_pgoff = mi.pgoff;
+		b->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
 		b->level = level;
 		return;
 	}
@@ -507,6 +509,7 @@ static int add_branches(struct report_run *r, struct hwprof_hist_sample *hs, con
 		hs->ip = b.to.addr;
 		hs->map_start = b.to.map_start;
 		hs->map_pgoff = b.to.map_pgoff;
+		hs->map_size = b.to.map_size;
 		hs->period = 1;
 		hs->weight = b.cycles ? b.cycles : 1;
 		hs->branch = &b;

@@ -61,7 +61,8 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "sym", HWPROF_HK_SYM }, { "symbol", HWPROF_HK_SYM }, { "cpu", HWPROF_HK_CPU },
 	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
 	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD }, { "srcline", HWPROF_HK_SRCLINE },
-	{ "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "weight", HWPROF_HK_WEIGHT }, { "mem", HWPROF_HK_MEM },
+	{ "symbol_size", HWPROF_HK_SYM_SIZE }, { "dso_size", HWPROF_HK_DSO_SIZE }, { "addr", HWPROF_HK_ADDR },
+	{ "ins_lat", HWPROF_HK_INS_LAT }, { "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "weight", HWPROF_HK_WEIGHT }, { "mem", HWPROF_HK_MEM },
 	{ "symbol_daddr", HWPROF_HK_SYM_DADDR }, { "dso_daddr", HWPROF_HK_DSO_DADDR }, { "snoop", HWPROF_HK_SNOOP },
 	{ "tlb", HWPROF_HK_TLB }, { "locked", HWPROF_HK_LOCKED }, { "blocked", HWPROF_HK_BLOCKED },
 	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
@@ -77,6 +78,14 @@ HWPROF_API int hwprof_hist_key_parse(const char *name)
 		if (!strcmp(name, key_names[i].name))
 			return (int)key_names[i].key;
 	return -1;
+}
+
+HWPROF_API uint64_t hwprof_hist_entry_addr(const struct hwprof_hist_entry *e)
+{
+	/* perf's map unmap_ip(); kernel maps are the identity */
+	if (!e->dso || e->kernel_map)
+		return e->ip;
+	return e->ip + e->map_start - e->map_pgoff;
 }
 
 HWPROF_API const char *hwprof_hist_key_name(enum hwprof_hist_key k)
@@ -331,6 +340,12 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 		uint64_t l = sym_size(b->sym), r = sym_size(a->sym);
 		return l < r ? -1 : l > r;
 	}
+	case HWPROF_HK_DSO_SIZE: { /* perf passes the maps the other way round */
+		uint64_t l = b->dso ? b->map_size : 0, r = a->dso ? a->map_size : 0;
+		return l < r ? -1 : l > r;
+	}
+	case HWPROF_HK_ADDR: return sgn64((int64_t)(hwprof_hist_entry_addr(b) - hwprof_hist_entry_addr(a)));
+	case HWPROF_HK_INS_LAT: return sgn64((int64_t)(a->ins_lat1 - b->ins_lat1));
 	case HWPROF_HK_SYM: {
 		if (!a->sym && !b->sym)
 			return sgn64((int64_t)(b->ip - a->ip));
@@ -488,6 +503,8 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->ip = ip;
 	k->map_start = map_start;
 	k->map_pgoff = map_pgoff;
+	k->map_size = dso ? s->map_size : 0;
+	k->kernel_map = dso && kernel_map;
 	k->level = level;
 	k->chain = HWPROF_CHAIN_NONE;
 	/* the memory side is the sample's, for its own entry */
@@ -496,6 +513,7 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		 * compared (local_weight averages them) */
 		k->nr_samples = 1;
 		k->weight = k->weight1 = s->weight;
+		k->ins_lat1 = s->ins_lat;
 		k->ins_lat = s->ins_lat;
 		k->data_src = s->data_src;
 		k->daddr = s->daddr;

@@ -29,6 +29,7 @@ OPTS=(
   "--sort pid,mispredict,cycles"
   "--sort dso,sym"
   "--sort cpu,abort,in_tx"
+  "--sort addr,dso_size"
   "--percent-limit 2"
   "-F overhead,sample,dso_from,dso_to"
   "-F overhead,mispredict,dso_from"

@@ -32,6 +32,8 @@ MEM_OPTS=(
   "--sort weight"
   "--sort local_weight,weight"
   "--sort comm,weight,local_ins_lat"
+  "--sort ins_lat,sym"
+  "--mem-mode --sort addr,ins_lat"
   "-F overhead,weight,sym"
 )
 if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then

@@ -61,6 +61,10 @@ OPTS=(
   "--sort cpu,pid -n"
   "--sort sample,comm"
   "--sort period,dso -n"
+  "--sort symbol_size"
+  "--sort dso,dso_size -n"
+  "--sort addr"
+  "-F overhead,addr,dso_size,sym"
   "-F overhead,sample,period,comm"
   "-F sample,comm"
   "-F comm,overhead"
@@ -219,9 +223,7 @@ fi
 
 # options and keys hwprof does not implement: an error, never a table
 refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
-refuse "symbol_size key" "$TMP/plain.data" --sort symbol_size
 refuse "--tui" "$TMP/plain.data" --tui
-refuse "--sort weight (merging not reproduced)" "$TMP/plain.data" --sort weight
 if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
   compare "dwarf --no-children -g none" "$TMP/dwarf.data" --no-children -g none
   # unwound user stacks with perf's inline expansion (more in script_dwarf.sh)
