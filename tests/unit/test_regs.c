@@ -119,6 +119,49 @@ static void test_classes(void **state)
 	assert_int_equal(hwprof_simd_block_bytes(8, 0xffffffff, 1, 0xff), 32 + (256 + 8) * 8);
 }
 
+/* The attr tail at the merged layout's byte offsets (doc §1): config4 @136,
+ * the SIMD fields @144..@168, 176 bytes in all; decoding a 136-byte attr
+ * (a 6.18 kernel's) leaves them zero. */
+static void test_attr_tail_offsets(void **state)
+{
+	struct hwprof_attr a, back;
+	uint8_t b[HWPROF_ATTR_SIZE_VER10];
+	memset(&a, 0, sizeof(a));
+	a.size = HWPROF_ATTR_SIZE_VER10;
+	a.config4 = 0x0102030405060708ULL;
+	a.sample_simd_regs_enabled = 0x1112;
+	a.sample_simd_pred_reg_qwords = 0x2122;
+	a.sample_simd_vec_reg_qwords = 0x3132;
+	a.reserved_4 = 0x4142;
+	a.sample_simd_pred_reg_intr = 0x51525354;
+	a.sample_simd_pred_reg_user = 0x61626364;
+	a.sample_simd_vec_reg_intr = 0x7172737475767778ULL;
+	a.sample_simd_vec_reg_user = 0x8182838485868788ULL;
+	hwprof_attr_encode(&a, b);
+	static const struct { unsigned off, len; uint64_t v; } f[] = {
+		{ 136, 8, 0x0102030405060708ULL }, { 144, 2, 0x1112 }, { 146, 2, 0x2122 },
+		{ 148, 2, 0x3132 }, { 150, 2, 0x4142 }, { 152, 4, 0x51525354 }, { 156, 4, 0x61626364 },
+		{ 160, 8, 0x7172737475767778ULL }, { 168, 8, 0x8182838485868788ULL },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		uint64_t v = 0;
+		for (unsigned k = 0; k < f[i].len; k++) /* little endian, as the kernel on x86 */
+			v |= (uint64_t)b[f[i].off + k] << (8 * k);
+		assert_int_equal(v, f[i].v);
+	}
+	assert_int_equal(b[4] | b[5] << 8 | b[6] << 16 | b[7] << 24, 176);
+	for (unsigned k = 0; k < 136; k++)
+		if (k < 4 || k >= 8)
+			assert_int_equal(b[k], 0); /* nothing else set */
+	assert_int_equal(HWPROF_ATTR_SIZE_VER10, 176);
+	memset(&back, 0, sizeof(back));
+	hwprof_attr_decode(&back, b, HWPROF_ATTR_SIZE_VER10, 0);
+	assert_memory_equal(&back, &a, sizeof(a));
+	hwprof_attr_decode(&back, b, 136, 0);
+	assert_int_equal(back.config4, 0);
+	assert_int_equal(back.sample_simd_vec_reg_user, 0);
+}
+
 /* ---- validation ------------------------------------------------------------- */
 
 static struct hwprof_attr simd_attr(void)
@@ -748,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_x86),
 		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_attr_tail_offsets),
 		cmocka_unit_test(test_validate_accepts),
 		cmocka_unit_test(test_validate_rejects),
 		cmocka_unit_test(test_parse_legacy),
