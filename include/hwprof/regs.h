@@ -161,8 +161,9 @@ HWPROF_API int hwprof_regs_format_avail(char *buf, size_t len, const struct hwpr
 /* ---- -I / --user-regs lists ----------------------------------------------- */
 
 /* Parse a register list the way perf record does into attr (user = 0 for
- * -I/--intr-regs, 1 for --user-regs): list NULL or "" is bare -I (every
- * available GPR); otherwise comma-separated names, case insensitive: GPRs,
+ * -I/--intr-regs, 1 for --user-regs): list NULL is bare -I (every
+ * available GPR); otherwise comma-separated names, case insensitive (an
+ * empty name, as in "", "ax," or "ax,,bx", is unknown, as in perf): GPRs,
  * eGPRs/SSP (SIMD interface), classes xmm/ymm/zmm/opmask (SIMD interface;
  * widest vector class wins, qwords shared between intr and user) or legacy
  * xmm0..xmm15 (no SIMD interface). Sets sample_type REGS_INTR/REGS_USER,

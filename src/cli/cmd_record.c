@@ -43,16 +43,45 @@ static int list_regs(int user, int short_opt)
 	return 129;
 }
 
-/* -I / --user-regs value (NULL = bare): list or add it to attr, as perf
- * does while parsing options. Returns 0 or the exit code. */
-static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt, int dry)
+/* The names of list before its first "?" entry, into buf ("" if there
+ * are none); NULL when no entry is "?". */
+static const char *before_question(const char *list, char *buf, size_t len)
 {
-	/* a "?" anywhere in the list asks for the listing, as in perf */
-	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
-		if (p[0] == '?' && (p[1] == ',' || !p[1]))
-			return list_regs(user, short_opt);
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (p[0] == '?' && (p[1] == ',' || !p[1])) {
+			size_t n = p == list ? 0 : (size_t)(p - list) - 1; /* without its comma */
+			snprintf(buf, len, "%.*s", (int)n, list);
+			return p == list ? "" : buf;
+		}
+	return NULL;
+}
+
+/* -I / --user-regs value (NULL = bare): list or add it to attr, as perf
+ * does while parsing options (given[user]: the option came before, which
+ * perf refuses with its usage). Returns 0 or the exit code. */
+static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt, int dry,
+		      int given[2])
+{
+	if (given[user]++) {
+		usage_tail(short_opt);
+		return 129;
+	}
 	struct hwprof_regs_avail av, full;
-	char msg[256], fmsg[256];
+	char msg[256], fmsg[256], head[256];
+	/* perf takes the names in order: a "?" lists, unless a name before it
+	 * is unknown (then it warns about that one) */
+	const char *q = list ? before_question(list, head, sizeof(head)) : NULL;
+	if (q) {
+		struct hwprof_attr t = *a;
+		if (!*q && q != head)
+			return list_regs(user, short_opt);
+		hwprof_regs_probe(hwprof_sys_default(), hwprof_arch_host(), user, &av);
+		if (hwprof_regs_parse_list(&t, user, q, &av, msg, sizeof(msg)) >= 0)
+			return list_regs(user, short_opt);
+		fprintf(stderr, "Warning:\n%s\n", msg);
+		usage_tail(short_opt);
+		return 129;
+	}
 	/* What this kernel offers decides (bare -I means its GPRs); a request
 	 * it cannot take but the architecture defines is accepted by --dry-run,
 	 * checked against the full table, so users of older kernels can see
@@ -236,6 +265,7 @@ int cmd_record(int argc, char **argv)
 	struct record_pt pt = { 0 };
 	const char *specs[MAX_E];
 	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
+	int regs_given[2] = { 0, 0 }; /* -I/--intr-regs, --user-regs seen */
 
 	if (record_wants_pt_emulate(argc, argv))
 		return record_pt_emulate(argc, argv);
@@ -256,11 +286,11 @@ int cmd_record(int argc, char **argv)
 		if (s[0] != '-')
 			break; /* the workload */
 		if (!strncmp(s, "-I", 2))
-			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry);
+			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry, regs_given);
 		else if (!strcmp(s, "--intr-regs") || !strncmp(s, "--intr-regs=", 12))
-			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry);
+			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry, regs_given);
 		else if (!strcmp(s, "--user-regs") || !strncmp(s, "--user-regs=", 12))
-			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry);
+			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry, regs_given);
 		else if (is_opt(s, "-e", "--event")) {
 			if (!(ev = opt_value(argc, argv, &i, s, "-e", "--event")))
 				return cli_usage_error("record", "option '%s' requires a value", s);

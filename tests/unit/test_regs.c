@@ -368,8 +368,27 @@ static void test_parse_legacy(void **state)
 	assert_int_equal(a.sample_regs_intr, (3ULL << 32) | (3ULL << 62));
 	assert_int_equal(a.sample_simd_regs_enabled, 0);
 	memset(&a, 0, sizeof(a));
-	assert_int_equal(hwprof_regs_parse_list(&a, 0, "", &av, msg, sizeof(msg)), 0);
+	assert_int_equal(hwprof_regs_parse_list(&a, 0, NULL, &av, msg, sizeof(msg)), 0);
 	assert_int_equal(a.sample_regs_intr, 0xff0fff | HWPROF_X86_LEGACY_XMM_MASK);
+
+	/* empty names are names too (perf 6.1: -Iax, / --intr-regs= / -Iax,,bx) */
+	static const char *const empty[] = { "", "ax,", ",ax", "ax,,bx", "," };
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		before = a;
+		assert_int_equal(hwprof_regs_parse_list(&a, i & 1, empty[i], &av, msg, sizeof(msg)),
+				 -HWPROF_E_INVAL);
+		assert_string_equal(msg, i & 1 ? "Unknown register \"\", check man page or run "
+						 "\"perf record --user-regs=?\""
+					       : "Unknown register \"\", check man page or run \"perf record -I?\"");
+		assert_memory_equal(&a, &before, sizeof(a));
+	}
+	/* a name longer than the parser's buffer is reported whole */
+	char longname[100];
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	assert_int_equal(hwprof_regs_parse_list(&a, 0, longname, &av, msg, sizeof(msg)), -HWPROF_E_INVAL);
+	assert_non_null(strstr(msg, longname));
 }
 
 static void test_parse_simd(void **state)
