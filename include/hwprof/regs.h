@@ -183,6 +183,14 @@ HWPROF_API int hwprof_regs_parse_list(struct hwprof_attr *attr, int user, const 
 HWPROF_API int hwprof_regs_explain_open_error(char *buf, size_t len, const struct hwprof_attr *attr,
 					      enum hwprof_arch arch, int err, uint32_t kernel_size);
 
+/* One line for a -I / --user-regs list that names registers the
+ * architecture has but this kernel (as probed into avail) cannot sample:
+ * why (a kernel without the SIMD fields: the attr size it wrote back; a
+ * kernel with them but not this CPU's class; the PMU refusing), and what
+ * to do instead. snprintf semantics. */
+HWPROF_API int hwprof_regs_explain_unavailable(char *buf, size_t len, const char *list,
+					       const struct hwprof_regs_avail *avail);
+
 #ifdef __cplusplus
 }
 #endif

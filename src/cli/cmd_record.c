@@ -99,10 +99,11 @@ static int reg_option(struct hwprof_attr *a, int user, const char *list, int sho
 		fprintf(stderr, "Warning:\n%s\n", msg);
 		usage_tail(short_opt);
 		/* Known to the architecture but not to this kernel: say why. */
-		if (!dry && hwprof_regs_parse_list(&saved, user, list, &full, fmsg, sizeof(fmsg)) >= 0)
-			fprintf(stderr, "hwprof record: %s names SIMD, APX eGPR or SSP registers, which this "
-					"kernel cannot sample (its perf_event_attr has no sample_simd_* fields); "
-					"see the request with --dry-run, or sample the GPRs only\n", list);
+		if (!dry && hwprof_regs_parse_list(&saved, user, list, &full, fmsg, sizeof(fmsg)) >= 0) {
+			char why[512];
+			hwprof_regs_explain_unavailable(why, sizeof(why), list, &av);
+			fprintf(stderr, "hwprof record: %s\n", why);
+		}
 		return 129;
 	}
 	return 0;

@@ -250,3 +250,25 @@ HWPROF_API int hwprof_regs_explain_open_error(char *buf, size_t len, const struc
 	}
 	return (int)b.used;
 }
+
+HWPROF_API int hwprof_regs_explain_unavailable(char *buf, size_t len, const char *list,
+					       const struct hwprof_regs_avail *av)
+{
+	struct sbuf b = { buf, len, 0 };
+	if (buf && len)
+		buf[0] = 0;
+	sb_printf(&b, "%s names SIMD, APX eGPR or SSP registers, which ", list ? list : "");
+	if (av && (av->abi & HWPROF_REGS_ABI_SIMD))
+		sb_printf(&b, "this CPU or PMU does not offer (the kernel samples SIMD registers, "
+			  "but not these; 'hwprof record -I?' lists what it can)");
+	else if (av && av->kernel_attr_size)
+		sb_printf(&b, "this kernel cannot sample (its perf_event_attr is %u bytes, without the "
+			  "sample_simd_* fields of %d-byte attrs)", av->kernel_attr_size, HWPROF_ATTR_SIZE_VER10);
+	else if (av && av->simd_errno)
+		sb_printf(&b, "cannot be sampled here (the kernel refused them on cycles: %s)",
+			  strerror(av->simd_errno));
+	else
+		sb_printf(&b, "cannot be sampled here");
+	sb_printf(&b, "; see the request with --dry-run, or sample the GPRs only");
+	return (int)b.used;
+}

@@ -546,6 +546,11 @@ static void test_probe_618(void **state)
 			    "predates SIMD/eGPR/SSP register sampling (needs 176 bytes); drop "
 			    "xmm/ymm/zmm/opmask/r16-r31/ssp from -I/--user-regs or use a kernel with "
 			    "the SIMD sampling series");
+	/* -Izmm refused by the probe: the CLI's reason */
+	hwprof_regs_explain_unavailable(line, sizeof(line), "zmm", &av);
+	assert_string_equal(line, "zmm names SIMD, APX eGPR or SSP registers, which this kernel cannot "
+			    "sample (its perf_event_attr is 136 bytes, without the sample_simd_* fields of "
+			    "176-byte attrs); see the request with --dry-run, or sample the GPRs only");
 }
 
 static void test_probe_simd(void **state)
@@ -568,6 +573,13 @@ static void test_probe_simd(void **state)
 	probe(FAKE_SIMD_NO_HI16, HWPROF_ARCH_X86_64, 1, &av, line, sizeof(line));
 	assert_string_equal(line, GPR_LINE EGPR_LIST "XMM0-15 YMM0-15 ZMM0-15 OPMASK0-7 \n");
 	assert_int_equal(av.class_mask[HWPROF_SIMD_ZMM], 0xffff);
+	/* a SIMD kernel whose CPU lacks a class */
+	av.class_mask[HWPROF_SIMD_OPMASK] = 0;
+	hwprof_regs_explain_unavailable(line, sizeof(line), "ax,opmask", &av);
+	assert_string_equal(line, "ax,opmask names SIMD, APX eGPR or SSP registers, which this CPU or PMU "
+			    "does not offer (the kernel samples SIMD registers, but not these; 'hwprof "
+			    "record -I?' lists what it can); see the request with --dry-run, or sample "
+			    "the GPRs only");
 
 	/* a kernel that accepts SIMD but refuses this request: EINVAL explained */
 	a = simd_attr();
@@ -590,6 +602,10 @@ static void test_probe_software_pmu(void **state)
 	assert_string_equal(line, GPR_LINE "\n");
 	assert_int_equal(av.simd_errno, EOPNOTSUPP);
 	assert_int_equal(av.kernel_attr_size, 0);
+	hwprof_regs_explain_unavailable(line, sizeof(line), "ssp", &av);
+	assert_string_equal(line, "ssp names SIMD, APX eGPR or SSP registers, which cannot be sampled "
+			    "here (the kernel refused them on cycles: Operation not supported); see the "
+			    "request with --dry-run, or sample the GPRs only");
 
 	struct hwprof_attr a = simd_attr();
 	hwprof_regs_explain_open_error(line, sizeof(line), &a, HWPROF_ARCH_X86_64, EOPNOTSUPP, 0);
