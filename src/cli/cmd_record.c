@@ -43,6 +43,16 @@ static int list_regs(int user, int short_opt)
 	return 129;
 }
 
+/* What -I / --user-regs may name: the running kernel's registers, or for
+ * another architecture (--arch, for --dry-run) its plain GPRs. */
+static void regs_offered(struct hwprof_regs_avail *av, enum hwprof_arch arch, int user)
+{
+	if (arch == hwprof_arch_host())
+		hwprof_regs_probe(hwprof_sys_default(), arch, user, av);
+	else
+		hwprof_regs_avail_default(av, arch);
+}
+
 /* The names of list before its first "?" entry, into buf ("" if there
  * are none); NULL when no entry is "?". */
 static const char *before_question(const char *list, char *buf, size_t len)
@@ -60,7 +70,7 @@ static const char *before_question(const char *list, char *buf, size_t len)
  * does while parsing options (given[user]: the option came before, which
  * perf refuses with its usage). Returns 0 or the exit code. */
 static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt, int dry,
-		      int given[2])
+		      int given[2], enum hwprof_arch arch)
 {
 	if (given[user]++) {
 		usage_tail(short_opt);
@@ -75,7 +85,7 @@ static int reg_option(struct hwprof_attr *a, int user, const char *list, int sho
 		struct hwprof_attr t = *a;
 		if (!*q && q != head)
 			return list_regs(user, short_opt);
-		hwprof_regs_probe(hwprof_sys_default(), hwprof_arch_host(), user, &av);
+		regs_offered(&av, arch, user);
 		if (hwprof_regs_parse_list(&t, user, q, &av, msg, sizeof(msg)) >= 0)
 			return list_regs(user, short_opt);
 		fprintf(stderr, "Warning:\n%s\n", msg);
@@ -86,8 +96,8 @@ static int reg_option(struct hwprof_attr *a, int user, const char *list, int sho
 	 * it cannot take but the architecture defines is accepted by --dry-run,
 	 * checked against the full table, so users of older kernels can see
 	 * what would be requested. */
-	hwprof_regs_avail_full(&full, hwprof_arch_host());
-	hwprof_regs_probe(hwprof_sys_default(), hwprof_arch_host(), user, &av);
+	hwprof_regs_avail_full(&full, arch);
+	regs_offered(&av, arch, user);
 	struct hwprof_attr saved = *a;
 	if (hwprof_regs_parse_list(a, user, list, &av, msg, sizeof(msg)) < 0) {
 		if (dry) {
@@ -257,6 +267,21 @@ static bool is_opt(const char *s, const char *shrt, const char *lng)
 	       (lng && !strncmp(s, lng, ll) && (s[ll] == 0 || s[ll] == '='));
 }
 
+/* Options whose value is the next argument when written alone (the main
+ * loop below takes them so). */
+static bool separate_value(const char *s)
+{
+	static const char *const with_value[] = {
+		"-e", "--event", "-c", "-F", "--count", "--freq", "--call-graph", "--arch", "-o", "--output",
+		"-p", "--pid", "-t", "--tid", "-C", "--cpu", "-m", "--mmap-pages", "--filter", "--control",
+		"-D", "--delay",
+	};
+	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+		if (!strcmp(s, with_value[k]))
+			return true;
+	return false;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct hwprof_attr regs;
@@ -275,9 +300,18 @@ int cmd_record(int argc, char **argv)
 	regs.size = HWPROF_ATTR_SIZE_VER7;
 	hwprof_evlist_opts_default(&o);
 	ro.pid = ro.tid = -1;
-	/* --dry-run changes how -I is checked, wherever it stands */
-	for (i = 1; i < argc && strcmp(argv[i], "--") && argv[i][0] == '-'; i++)
+	/* --dry-run and --arch change how -I is checked, wherever they stand
+	 * among the options (option values such as -e's are stepped over) */
+	enum hwprof_arch reg_arch = hwprof_arch_host();
+	for (i = 1; i < argc && strcmp(argv[i], "--") && argv[i][0] == '-'; i++) {
 		dry |= !strcmp(argv[i], "--dry-run");
+		const char *n = !strncmp(argv[i], "--arch=", 7) ? argv[i] + 7
+				: !strcmp(argv[i], "--arch") && i + 1 < argc ? argv[i + 1] : NULL;
+		if (n && hwprof_arch_from_name(n) != HWPROF_ARCH_UNKNOWN)
+			reg_arch = hwprof_arch_from_name(n);
+		if (separate_value(argv[i]))
+			i++;
+	}
 	for (i = 1; i < argc && !rc; i++) {
 		const char *s = argv[i], *ev = NULL, *v;
 		if (!strcmp(s, "--")) {
@@ -287,11 +321,11 @@ int cmd_record(int argc, char **argv)
 		if (s[0] != '-')
 			break; /* the workload */
 		if (!strncmp(s, "-I", 2))
-			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry, regs_given);
+			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry, regs_given, reg_arch);
 		else if (!strcmp(s, "--intr-regs") || !strncmp(s, "--intr-regs=", 12))
-			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry, regs_given);
+			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry, regs_given, reg_arch);
 		else if (!strcmp(s, "--user-regs") || !strncmp(s, "--user-regs=", 12))
-			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry, regs_given);
+			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry, regs_given, reg_arch);
 		else if (is_opt(s, "-e", "--event")) {
 			if (!(ev = opt_value(argc, argv, &i, s, "-e", "--event")))
 				return cli_usage_error("record", "option '%s' requires a value", s);

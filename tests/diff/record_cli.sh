@@ -29,6 +29,17 @@ if "$HWPROF" record --dry-run -e cpu-clock -Izmm,opmask,r16,ssp -- true >dry 2>&
    grep -q 'sample_simd_vec_reg_intr         0xffffffff' dry && grep -q 'size                             176' dry; then
   pass "--dry-run shows the SIMD attr against the full register table"
 else fail "--dry-run -Izmm"; head -5 dry; fi
+# --dry-run and --arch count wherever they stand; --arch picks the table
+dry_regs() { # label, expected line, args...
+  local label=$1 want=$2; shift 2
+  if "$HWPROF" record "$@" -- true >dry 2>&1 && grep -qx "  $want" dry; then pass "dry-run $label: $want"
+  else fail "dry-run $label: no '$want'"; grep -E 'regs|Unknown' dry | head -3; fi
+}
+dry_regs "-Izmm before --dry-run" "sample_simd_vec_reg_intr         0xffffffff" -e cpu-clock -Izmm --dry-run
+dry_regs "arm64 --user-regs=x0,lr,vg" "sample_regs_user                 0x400040000001" \
+  --dry-run --arch arm64 -e cpu-clock --user-regs=x0,lr,vg
+dry_regs "arm64 bare -I" "sample_regs_intr                 0x1ffffffff" --dry-run -e cpu-clock --arch=arm64 -I
+dry_regs "i386 bare -I" "sample_regs_intr                 0xffff" --dry-run -e cpu-clock -I --arch i386
 
 if "$HWPROF" record -q -e cpu-clock -c 50000 -g -o cg.data -- ls -R /usr/share/doc/bash >/dev/null; then
   same_dump callchain cg.data
