@@ -111,8 +111,11 @@ static int fallback(const struct record_cli_opts *o, struct hwprof_record_event 
 		    size_t len)
 {
 	struct hwprof_attr *a = &e->attr;
+	/* cpu-clock can never sample what cycles refused for lack of the
+	 * SIMD capability: say so for cycles instead */
+	bool simd_refused = err == EOPNOTSUPP && a->sample_simd_regs_enabled;
 	if ((err == ENOENT || err == ENXIO || err == ENODEV || err == EOPNOTSUPP) && a->type == HWPROF_TYPE_HARDWARE &&
-	    a->config == 0) {
+	    a->config == 0 && !simd_refused) {
 		if (o->verbose)
 			fprintf(stderr, "The cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 		a->type = HWPROF_TYPE_SOFTWARE;

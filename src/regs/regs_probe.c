@@ -220,10 +220,15 @@ HWPROF_API int hwprof_regs_explain_open_error(char *buf, size_t len, const struc
 			sb_printf(&b, "a field this kernel does not know is set; leave it zero");
 		break;
 	case EOPNOTSUPP:
-		if (wants_simd(a))
+		if (wants_simd(a) && (a->type == HWPROF_TYPE_SOFTWARE || a->type == HWPROF_TYPE_TRACEPOINT ||
+				      a->type == HWPROF_TYPE_BREAKPOINT))
 			sb_printf(&b, "this event's PMU cannot sample SIMD/eGPR/SSP registers (software events "
 				  "like cpu-clock never can); use a hardware event such as cycles, or "
 				  "drop the SIMD registers");
+		else if (wants_simd(a))
+			sb_printf(&b, "this event's PMU has no SIMD/eGPR/SSP register sampling; drop the SIMD "
+				  "registers from -I/--user-regs, or on PEBS hardware sample xmm0-xmm15 the "
+				  "older way with a precise event such as cycles:p");
 		else if (wants_legacy_xmm(a, arch))
 			sb_printf(&b, "this event's PMU cannot sample XMM registers (no extended-register "
 				  "support); use cycles:p on PEBS hardware, or drop xmm0-xmm15");

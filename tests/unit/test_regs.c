@@ -608,10 +608,17 @@ static void test_probe_software_pmu(void **state)
 			    "request with --dry-run, or sample the GPRs only");
 
 	struct hwprof_attr a = simd_attr();
+	a.type = HWPROF_TYPE_SOFTWARE;
 	hwprof_regs_explain_open_error(line, sizeof(line), &a, HWPROF_ARCH_X86_64, EOPNOTSUPP, 0);
 	assert_string_equal(line, "this event's PMU cannot sample SIMD/eGPR/SSP registers (software "
 			    "events like cpu-clock never can); use a hardware event such as cycles, "
 			    "or drop the SIMD registers");
+	/* a hardware PMU without the capability: cycles would not help */
+	a.type = HWPROF_TYPE_HARDWARE;
+	hwprof_regs_explain_open_error(line, sizeof(line), &a, HWPROF_ARCH_X86_64, EOPNOTSUPP, 0);
+	assert_string_equal(line, "this event's PMU has no SIMD/eGPR/SSP register sampling; drop the SIMD "
+			    "registers from -I/--user-regs, or on PEBS hardware sample xmm0-xmm15 the "
+			    "older way with a precise event such as cycles:p");
 	memset(&a, 0, sizeof(a));
 	a.sample_type = HWPROF_SAMPLE_REGS_INTR;
 	a.sample_regs_intr = 3ULL << 32;
