@@ -177,6 +177,9 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 	for (size_t i = 0; !rc && i < l->nr; i++) {
 		struct hwprof_attr *a = &l->ev[i].attr;
 		char why[256];
+		/* perf leaves its tracking dummy without registers */
+		if (a->type == HWPROF_TYPE_SOFTWARE && a->config == 9 /* dummy */)
+			continue;
 		merge_regs(a, regs);
 		if (hwprof_regs_validate(a, o->arch, why, sizeof(why)) < 0)
 			rc = cli_error("record", "%s", why);

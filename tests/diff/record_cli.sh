@@ -63,7 +63,7 @@ else fail "record -vv attr block differs"; diff vvp.attr vv.attr | head -5; fi
 # perf 6.1's tracking dummy (dummy:HG) for -a, -C and -D: the same events
 # and attrs as perf's own recording with the same options
 for args in "-a" "-a -F 1000" "-a -g" "-a -c 1000 -g -d --sample-cpu" "-a --switch-events" \
-            "-a --no-inherit" "-C 0" "-D 10 -g" "-D -1 -c 5000" "-p $$"; do
+            "-a --no-inherit" "-C 0" "-D 10 -g" "-D -1 -c 5000" "-p $$" "-a -Iax,sp" "-C 0 -I --user-regs=ip"; do
   perf record $args -e cpu-clock -o pe.data -- true >/dev/null 2>&1
   "$HWPROF" record -q $args -e cpu-clock -o he.data -- true >/dev/null 2>&1
   perf evlist -v -i pe.data >pe.txt 2>&1; perf evlist -v -i he.data >he.txt 2>&1
