@@ -117,6 +117,19 @@ static void test_classes(void **state)
 	assert_null(hwprof_simd_classes(HWPROF_ARCH_ARM64, &n));
 	assert_int_equal(n, 0);
 	assert_int_equal(hwprof_simd_block_bytes(8, 0xffffffff, 1, 0xff), 32 + (256 + 8) * 8);
+
+	/* the full tables --dry-run checks against */
+	struct hwprof_regs_avail av;
+	hwprof_regs_avail_full(&av, HWPROF_ARCH_ARM64);
+	assert_int_equal(av.mask, HWPROF_ARM64_GPR_MASK | HWPROF_ARM64_VG_MASK);
+	assert_int_equal(av.abi, HWPROF_REGS_ABI_64);
+	hwprof_regs_avail_full(&av, HWPROF_ARCH_I386);
+	assert_int_equal(av.mask, HWPROF_X86_32_GPR_MASK);
+	assert_int_equal(av.class_mask[HWPROF_SIMD_ZMM], 0);
+	hwprof_regs_avail_full(&av, HWPROF_ARCH_X86_64);
+	assert_int_equal(av.mask, 0x1ffffff0fffULL);
+	assert_int_equal(av.abi, HWPROF_REGS_ABI_64 | HWPROF_REGS_ABI_SIMD);
+	assert_int_equal(av.class_mask[HWPROF_SIMD_ZMM], 0xffffffff);
 }
 
 /* The attr tail at the merged layout's byte offsets (doc §1): config4 @136,
