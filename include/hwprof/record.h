@@ -94,6 +94,7 @@ struct hwprof_record_fail {
 	int event;               /* index of the event that failed to open, or -1 */
 	int sys_errno;           /* errno from the kernel (EACCES, ENOENT, ...) */
 	int cpu, pid;            /* the perf_event_open arguments that failed */
+	uint32_t kernel_attr_size; /* on E2BIG: the kernel's attr size, 0 if unknown */
 };
 
 struct hwprof_record_stats {

@@ -161,8 +161,9 @@ HWPROF_API int hwprof_regs_format_avail(char *buf, size_t len, const struct hwpr
 /* ---- -I / --user-regs lists ----------------------------------------------- */
 
 /* Parse a register list the way perf record does into attr (user = 0 for
- * -I/--intr-regs, 1 for --user-regs): list NULL or "" is bare -I (every
- * available GPR); otherwise comma-separated names, case insensitive: GPRs,
+ * -I/--intr-regs, 1 for --user-regs): list NULL is bare -I (every
+ * available GPR); otherwise comma-separated names, case insensitive (an
+ * empty name, as in "", "ax," or "ax,,bx", is unknown, as in perf): GPRs,
  * eGPRs/SSP (SIMD interface), classes xmm/ymm/zmm/opmask (SIMD interface;
  * widest vector class wins, qwords shared between intr and user) or legacy
  * xmm0..xmm15 (no SIMD interface). Sets sample_type REGS_INTR/REGS_USER,
@@ -181,6 +182,14 @@ HWPROF_API int hwprof_regs_parse_list(struct hwprof_attr *attr, int user, const 
  * bits, missing CPU features). snprintf semantics. */
 HWPROF_API int hwprof_regs_explain_open_error(char *buf, size_t len, const struct hwprof_attr *attr,
 					      enum hwprof_arch arch, int err, uint32_t kernel_size);
+
+/* One line for a -I / --user-regs list that names registers the
+ * architecture has but this kernel (as probed into avail) cannot sample:
+ * why (a kernel without the SIMD fields: the attr size it wrote back; a
+ * kernel with them but not this CPU's class; the PMU refusing), and what
+ * to do instead. snprintf semantics. */
+HWPROF_API int hwprof_regs_explain_unavailable(char *buf, size_t len, const char *list,
+					       const struct hwprof_regs_avail *avail);
 
 #ifdef __cplusplus
 }

@@ -43,22 +43,61 @@ static int list_regs(int user, int short_opt)
 	return 129;
 }
 
-/* -I / --user-regs value (NULL = bare): list or add it to attr, as perf
- * does while parsing options. Returns 0 or the exit code. */
-static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt, int dry)
+/* What -I / --user-regs may name: the running kernel's registers, or for
+ * another architecture (--arch, for --dry-run) its plain GPRs. */
+static void regs_offered(struct hwprof_regs_avail *av, enum hwprof_arch arch, int user)
 {
-	/* a "?" anywhere in the list asks for the listing, as in perf */
-	for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',')
-		if (p[0] == '?' && (p[1] == ',' || !p[1]))
-			return list_regs(user, short_opt);
+	if (arch == hwprof_arch_host())
+		hwprof_regs_probe(hwprof_sys_default(), arch, user, av);
+	else
+		hwprof_regs_avail_default(av, arch);
+}
+
+/* The names of list before its first "?" entry, into buf ("" if there
+ * are none); NULL when no entry is "?". */
+static const char *before_question(const char *list, char *buf, size_t len)
+{
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (p[0] == '?' && (p[1] == ',' || !p[1])) {
+			size_t n = p == list ? 0 : (size_t)(p - list) - 1; /* without its comma */
+			snprintf(buf, len, "%.*s", (int)n, list);
+			return p == list ? "" : buf;
+		}
+	return NULL;
+}
+
+/* -I / --user-regs value (NULL = bare): list or add it to attr, as perf
+ * does while parsing options (given[user]: the option came before, which
+ * perf refuses with its usage). Returns 0 or the exit code. */
+static int reg_option(struct hwprof_attr *a, int user, const char *list, int short_opt, int dry,
+		      int given[2], enum hwprof_arch arch)
+{
+	if (given[user]++) {
+		usage_tail(short_opt);
+		return 129;
+	}
 	struct hwprof_regs_avail av, full;
-	char msg[256], fmsg[256];
+	char msg[256], fmsg[256], head[256];
+	/* perf takes the names in order: a "?" lists, unless a name before it
+	 * is unknown (then it warns about that one) */
+	const char *q = list ? before_question(list, head, sizeof(head)) : NULL;
+	if (q) {
+		struct hwprof_attr t = *a;
+		if (!*q && q != head)
+			return list_regs(user, short_opt);
+		regs_offered(&av, arch, user);
+		if (hwprof_regs_parse_list(&t, user, q, &av, msg, sizeof(msg)) >= 0)
+			return list_regs(user, short_opt);
+		fprintf(stderr, "Warning:\n%s\n", msg);
+		usage_tail(short_opt);
+		return 129;
+	}
 	/* What this kernel offers decides (bare -I means its GPRs); a request
 	 * it cannot take but the architecture defines is accepted by --dry-run,
 	 * checked against the full table, so users of older kernels can see
 	 * what would be requested. */
-	hwprof_regs_avail_full(&full, hwprof_arch_host());
-	hwprof_regs_probe(hwprof_sys_default(), hwprof_arch_host(), user, &av);
+	hwprof_regs_avail_full(&full, arch);
+	regs_offered(&av, arch, user);
 	struct hwprof_attr saved = *a;
 	if (hwprof_regs_parse_list(a, user, list, &av, msg, sizeof(msg)) < 0) {
 		if (dry) {
@@ -70,10 +109,11 @@ static int reg_option(struct hwprof_attr *a, int user, const char *list, int sho
 		fprintf(stderr, "Warning:\n%s\n", msg);
 		usage_tail(short_opt);
 		/* Known to the architecture but not to this kernel: say why. */
-		if (!dry && hwprof_regs_parse_list(&saved, user, list, &full, fmsg, sizeof(fmsg)) >= 0)
-			fprintf(stderr, "hwprof record: %s names SIMD, APX eGPR or SSP registers, which this "
-					"kernel cannot sample (its perf_event_attr has no sample_simd_* fields); "
-					"see the request with --dry-run, or sample the GPRs only\n", list);
+		if (!dry && hwprof_regs_parse_list(&saved, user, list, &full, fmsg, sizeof(fmsg)) >= 0) {
+			char why[512];
+			hwprof_regs_explain_unavailable(why, sizeof(why), list, &av);
+			fprintf(stderr, "hwprof record: %s\n", why);
+		}
 		return 129;
 	}
 	return 0;
@@ -137,6 +177,9 @@ static int build_events(const char **specs, int nspecs, const struct hwprof_evli
 	for (size_t i = 0; !rc && i < l->nr; i++) {
 		struct hwprof_attr *a = &l->ev[i].attr;
 		char why[256];
+		/* perf leaves its tracking dummy without registers */
+		if (a->type == HWPROF_TYPE_SOFTWARE && a->config == 9 /* dummy */)
+			continue;
 		merge_regs(a, regs);
 		if (hwprof_regs_validate(a, o->arch, why, sizeof(why)) < 0)
 			rc = cli_error("record", "%s", why);
@@ -227,6 +270,21 @@ static bool is_opt(const char *s, const char *shrt, const char *lng)
 	       (lng && !strncmp(s, lng, ll) && (s[ll] == 0 || s[ll] == '='));
 }
 
+/* Options whose value is the next argument when written alone (the main
+ * loop below takes them so). */
+static bool separate_value(const char *s)
+{
+	static const char *const with_value[] = {
+		"-e", "--event", "-c", "-F", "--count", "--freq", "--call-graph", "--arch", "-o", "--output",
+		"-p", "--pid", "-t", "--tid", "-C", "--cpu", "-m", "--mmap-pages", "--filter", "--control",
+		"-D", "--delay",
+	};
+	for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+		if (!strcmp(s, with_value[k]))
+			return true;
+	return false;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct hwprof_attr regs;
@@ -236,6 +294,7 @@ int cmd_record(int argc, char **argv)
 	struct record_pt pt = { 0 };
 	const char *specs[MAX_E];
 	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
+	int regs_given[2] = { 0, 0 }; /* -I/--intr-regs, --user-regs seen */
 
 	if (record_wants_pt_emulate(argc, argv))
 		return record_pt_emulate(argc, argv);
@@ -244,9 +303,18 @@ int cmd_record(int argc, char **argv)
 	regs.size = HWPROF_ATTR_SIZE_VER7;
 	hwprof_evlist_opts_default(&o);
 	ro.pid = ro.tid = -1;
-	/* --dry-run changes how -I is checked, wherever it stands */
-	for (i = 1; i < argc && strcmp(argv[i], "--") && argv[i][0] == '-'; i++)
+	/* --dry-run and --arch change how -I is checked, wherever they stand
+	 * among the options (option values such as -e's are stepped over) */
+	enum hwprof_arch reg_arch = hwprof_arch_host();
+	for (i = 1; i < argc && strcmp(argv[i], "--") && argv[i][0] == '-'; i++) {
 		dry |= !strcmp(argv[i], "--dry-run");
+		const char *n = !strncmp(argv[i], "--arch=", 7) ? argv[i] + 7
+				: !strcmp(argv[i], "--arch") && i + 1 < argc ? argv[i + 1] : NULL;
+		if (n && hwprof_arch_from_name(n) != HWPROF_ARCH_UNKNOWN)
+			reg_arch = hwprof_arch_from_name(n);
+		if (separate_value(argv[i]))
+			i++;
+	}
 	for (i = 1; i < argc && !rc; i++) {
 		const char *s = argv[i], *ev = NULL, *v;
 		if (!strcmp(s, "--")) {
@@ -256,11 +324,11 @@ int cmd_record(int argc, char **argv)
 		if (s[0] != '-')
 			break; /* the workload */
 		if (!strncmp(s, "-I", 2))
-			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry);
+			rc = reg_option(&regs, 0, s[2] ? s + 2 : NULL, 1, dry, regs_given, reg_arch);
 		else if (!strcmp(s, "--intr-regs") || !strncmp(s, "--intr-regs=", 12))
-			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry);
+			rc = reg_option(&regs, 0, s[11] ? s + 12 : NULL, 0, dry, regs_given, reg_arch);
 		else if (!strcmp(s, "--user-regs") || !strncmp(s, "--user-regs=", 12))
-			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry);
+			rc = reg_option(&regs, 1, s[11] ? s + 12 : NULL, 0, dry, regs_given, reg_arch);
 		else if (is_opt(s, "-e", "--event")) {
 			if (!(ev = opt_value(argc, argv, &i, s, "-e", "--event")))
 				return cli_usage_error("record", "option '%s' requires a value", s);

@@ -52,8 +52,9 @@ static int paranoid(void)
 	return v;
 }
 
-/* perf's evsel__open_strerror texts for the errors a recording meets. */
-static void open_error(const struct hwprof_record_event *e, int err)
+/* perf's evsel__open_strerror texts for the errors a recording meets;
+ * ksize is the attr size an E2BIG kernel wrote back (0 if unknown). */
+static void open_error(const struct hwprof_record_event *e, int err, uint32_t ksize)
 {
 	const char *name = e && e->name ? e->name : "event";
 	fprintf(stderr, "Error:\n");
@@ -61,8 +62,7 @@ static void open_error(const struct hwprof_record_event *e, int err)
 	if (e && (e->attr.sample_simd_regs_enabled || e->attr.size > HWPROF_ATTR_SIZE_VER8) &&
 	    (err == E2BIG || err == EOPNOTSUPP || err == EINVAL)) {
 		char why[512];
-		hwprof_regs_explain_open_error(why, sizeof(why), &e->attr, hwprof_arch_host(), err,
-					       err == E2BIG ? e->attr.size : 0);
+		hwprof_regs_explain_open_error(why, sizeof(why), &e->attr, hwprof_arch_host(), err, ksize);
 		fprintf(stderr, "%s\n", why);
 		return;
 	}
@@ -111,8 +111,11 @@ static int fallback(const struct record_cli_opts *o, struct hwprof_record_event 
 		    size_t len)
 {
 	struct hwprof_attr *a = &e->attr;
+	/* cpu-clock can never sample what cycles refused for lack of the
+	 * SIMD capability: say so for cycles instead */
+	bool simd_refused = err == EOPNOTSUPP && a->sample_simd_regs_enabled;
 	if ((err == ENOENT || err == ENXIO || err == ENODEV || err == EOPNOTSUPP) && a->type == HWPROF_TYPE_HARDWARE &&
-	    a->config == 0) {
+	    a->config == 0 && !simd_refused) {
 		if (o->verbose)
 			fprintf(stderr, "The cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 		a->type = HWPROF_TYPE_SOFTWARE;
@@ -375,7 +378,7 @@ int record_run(const struct record_cli_opts *o)
 			continue;
 		}
 		if (fail.event >= 0)
-			open_error(&ev[fail.event], fail.sys_errno);
+			open_error(&ev[fail.event], fail.sys_errno, fail.kernel_attr_size);
 		else
 			fprintf(stderr, "Error:\n%s\n", err.msg);
 		goto out_ctl;

@@ -233,17 +233,35 @@ static long page_size(void)
 	return p > 0 ? p : 4096;
 }
 
+/* 1 if every byte of a's encoding from offset `from` to its size is zero. */
+static int attr_zero_from(const struct hwprof_attr *a, uint32_t from)
+{
+	uint8_t b[512];
+	if (a->size > sizeof(b))
+		return 0;
+	hwprof_attr_encode(a, b);
+	for (uint32_t i = from; i < a->size; i++)
+		if (b[i])
+			return 0;
+	return 1;
+}
+
 static int open_one(struct hwprof_recorder *r, uint32_t e, int cpu, int tid, int group_fd, struct rec_fd *f,
 		    struct hwprof_record_fail *fail)
 {
 	struct hwprof_attr a = r->ev[e].attr;
+	uint32_t ksize = 0;
 	int fd = r->sys.perf_event_open(&a, tid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd == -E2BIG && a.size && a.size < r->ev[e].attr.size) {
-		/* an older kernel: its attr is smaller; fields past it are ours */
-		uint32_t ksize = a.size;
+		/* An older kernel: its attr is smaller. Only a tail of zeros may be
+		 * cut off; a set field past its size (SIMD registers, config3)
+		 * would silently change what is recorded, so that stays E2BIG. */
+		ksize = a.size;
 		a = r->ev[e].attr;
-		a.size = ksize;
-		fd = r->sys.perf_event_open(&a, tid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (attr_zero_from(&a, ksize)) {
+			a.size = ksize;
+			fd = r->sys.perf_event_open(&a, tid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		}
 	}
 	if (fd < 0) {
 		if (fail) {
@@ -251,6 +269,7 @@ static int open_one(struct hwprof_recorder *r, uint32_t e, int cpu, int tid, int
 			fail->sys_errno = -fd;
 			fail->cpu = cpu;
 			fail->pid = tid;
+			fail->kernel_attr_size = fd == -E2BIG ? ksize : 0;
 		}
 		return fd;
 	}

@@ -131,6 +131,8 @@ HWPROF_API void hwprof_regs_avail_default(struct hwprof_regs_avail *avail, enum 
 HWPROF_API void hwprof_regs_avail_full(struct hwprof_regs_avail *avail, enum hwprof_arch arch)
 {
 	hwprof_regs_avail_default(avail, arch);
+	if (arch == HWPROF_ARCH_ARM64)
+		avail->mask |= HWPROF_ARM64_VG_MASK; /* with SVE */
 	if (arch != HWPROF_ARCH_X86_64)
 		return;
 	avail->abi |= HWPROF_REGS_ABI_SIMD;

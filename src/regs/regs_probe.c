@@ -220,10 +220,15 @@ HWPROF_API int hwprof_regs_explain_open_error(char *buf, size_t len, const struc
 			sb_printf(&b, "a field this kernel does not know is set; leave it zero");
 		break;
 	case EOPNOTSUPP:
-		if (wants_simd(a))
+		if (wants_simd(a) && (a->type == HWPROF_TYPE_SOFTWARE || a->type == HWPROF_TYPE_TRACEPOINT ||
+				      a->type == HWPROF_TYPE_BREAKPOINT))
 			sb_printf(&b, "this event's PMU cannot sample SIMD/eGPR/SSP registers (software events "
 				  "like cpu-clock never can); use a hardware event such as cycles, or "
 				  "drop the SIMD registers");
+		else if (wants_simd(a))
+			sb_printf(&b, "this event's PMU has no SIMD/eGPR/SSP register sampling; drop the SIMD "
+				  "registers from -I/--user-regs, or on PEBS hardware sample xmm0-xmm15 the "
+				  "older way with a precise event such as cycles:p");
 		else if (wants_legacy_xmm(a, arch))
 			sb_printf(&b, "this event's PMU cannot sample XMM registers (no extended-register "
 				  "support); use cycles:p on PEBS hardware, or drop xmm0-xmm15");
@@ -248,5 +253,27 @@ HWPROF_API int hwprof_regs_explain_open_error(char *buf, size_t len, const struc
 		sb_printf(&b, "perf_event_open failed: %s", strerror(err));
 		break;
 	}
+	return (int)b.used;
+}
+
+HWPROF_API int hwprof_regs_explain_unavailable(char *buf, size_t len, const char *list,
+					       const struct hwprof_regs_avail *av)
+{
+	struct sbuf b = { buf, len, 0 };
+	if (buf && len)
+		buf[0] = 0;
+	sb_printf(&b, "%s names SIMD, APX eGPR or SSP registers, which ", list ? list : "");
+	if (av && (av->abi & HWPROF_REGS_ABI_SIMD))
+		sb_printf(&b, "this CPU or PMU does not offer (the kernel samples SIMD registers, "
+			  "but not these; 'hwprof record -I?' lists what it can)");
+	else if (av && av->kernel_attr_size)
+		sb_printf(&b, "this kernel cannot sample (its perf_event_attr is %u bytes, without the "
+			  "sample_simd_* fields of %d-byte attrs)", av->kernel_attr_size, HWPROF_ATTR_SIZE_VER10);
+	else if (av && av->simd_errno)
+		sb_printf(&b, "cannot be sampled here (the kernel refused them on cycles: %s)",
+			  strerror(av->simd_errno));
+	else
+		sb_printf(&b, "cannot be sampled here");
+	sb_printf(&b, "; see the request with --dry-run, or sample the GPRs only");
 	return (int)b.used;
 }

@@ -150,6 +150,45 @@ static void widen_vec(uint64_t *mine, uint64_t mask)
 		*mine = mask;
 }
 
+/* One name of a -I / --user-regs list (n bytes at name, not terminated)
+ * into a: a register the kernel offers, or a whole SIMD class (widest
+ * class wins). -1 when it is neither. */
+static int add_name(struct hwprof_attr *a, int user, const char *name, size_t n,
+		    const struct hwprof_regs_avail *avail, int *want_simd)
+{
+	char buf[64];
+	if (n >= sizeof(buf))
+		return -1; /* longer than any register name */
+	memcpy(buf, name, n);
+	buf[n] = 0;
+	uint64_t bits = hwprof_reg_lookup(avail->arch, avail->abi, buf);
+	if (bits && (bits & avail->mask) == bits) {
+		*(user ? &a->sample_regs_user : &a->sample_regs_intr) |= bits;
+		return 0;
+	}
+	size_t ncls;
+	const struct hwprof_simd_class *cls = hwprof_simd_classes(avail->arch, &ncls);
+	for (size_t i = 0; (avail->abi & HWPROF_REGS_ABI_SIMD) && i < ncls; i++) {
+		uint64_t cmask = avail->class_mask[i];
+		if (!cmask || !regs_name_eq(buf, cls[i].name))
+			continue;
+		if (cls[i].pred) {
+			uint32_t *pred = user ? &a->sample_simd_pred_reg_user : &a->sample_simd_pred_reg_intr;
+			if (cls[i].qwords > a->sample_simd_pred_reg_qwords)
+				a->sample_simd_pred_reg_qwords = cls[i].qwords;
+			if (__builtin_popcountll(cmask) > __builtin_popcount(*pred))
+				*pred = (uint32_t)cmask;
+		} else {
+			if (cls[i].qwords > a->sample_simd_vec_reg_qwords)
+				a->sample_simd_vec_reg_qwords = cls[i].qwords;
+			widen_vec(user ? &a->sample_simd_vec_reg_user : &a->sample_simd_vec_reg_intr, cmask);
+		}
+		*want_simd = 1;
+		return 0;
+	}
+	return -1;
+}
+
 HWPROF_API int hwprof_regs_parse_list(struct hwprof_attr *attr, int user, const char *list,
 				      const struct hwprof_regs_avail *avail, char *msg, size_t msglen)
 {
@@ -159,51 +198,23 @@ HWPROF_API int hwprof_regs_parse_list(struct hwprof_attr *attr, int user, const 
 		return fail(msg, msglen, "no attr or register set");
 	struct hwprof_attr a = *attr;
 	uint64_t *mask = user ? &a.sample_regs_user : &a.sample_regs_intr;
-	uint64_t *vec = user ? &a.sample_simd_vec_reg_user : &a.sample_simd_vec_reg_intr;
-	uint32_t *pred = user ? &a.sample_simd_pred_reg_user : &a.sample_simd_pred_reg_intr;
 	const int simd_abi = (avail->abi & HWPROF_REGS_ABI_SIMD) != 0;
-	size_t ncls;
-	const struct hwprof_simd_class *cls = hwprof_simd_classes(avail->arch, &ncls);
 	int want_simd = 0;
 
-	if (!list || !*list) {
+	if (!list) {
 		*mask |= avail->mask; /* bare -I: every available (e)GPR, no classes */
 	} else {
-		const char *p = list;
-		while (*p) {
+		/* Every comma-separated entry is a name, empty ones too ("",
+		 * "ax,", "ax,,bx"): perf warns about those as well. */
+		for (const char *p = list;;) {
 			const char *end = strchr(p, ',');
 			size_t n = end ? (size_t)(end - p) : strlen(p);
-			char name[64];
-			if (n >= sizeof(name))
-				n = sizeof(name) - 1;
-			memcpy(name, p, n);
-			name[n] = 0;
-			p += end ? (size_t)(end - p) + 1 : strlen(p);
-			if (!n)
-				continue;
-			uint64_t bits = hwprof_reg_lookup(avail->arch, avail->abi, name);
-			if (bits && (bits & avail->mask) == bits) {
-				*mask |= bits;
-				continue;
-			}
-			const struct hwprof_simd_class *c = NULL;
-			for (size_t i = 0; simd_abi && i < ncls; i++)
-				if (regs_name_eq(name, cls[i].name) && avail->class_mask[i])
-					c = &cls[i], want_simd = 1;
-			if (!c)
-				return fail(msg, msglen, "Unknown register \"%s\", check man page or run "
-					    "\"perf record %s\"", name, user ? "--user-regs=?" : "-I?");
-			uint64_t cmask = avail->class_mask[c - cls];
-			if (c->pred) {
-				if (c->qwords > a.sample_simd_pred_reg_qwords)
-					a.sample_simd_pred_reg_qwords = c->qwords;
-				if (__builtin_popcountll(cmask) > __builtin_popcount(*pred))
-					*pred = (uint32_t)cmask;
-			} else {
-				if (c->qwords > a.sample_simd_vec_reg_qwords)
-					a.sample_simd_vec_reg_qwords = c->qwords;
-				widen_vec(vec, cmask);
-			}
+			if (add_name(&a, user, p, n, avail, &want_simd) < 0)
+				return fail(msg, msglen, "Unknown register \"%.*s\", check man page or run "
+					    "\"perf record %s\"", (int)n, p, user ? "--user-regs=?" : "-I?");
+			if (!end)
+				break;
+			p = end + 1;
 		}
 	}
 	/* One qwords value serves both sides, so both bitmaps must cover the

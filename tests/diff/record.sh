@@ -162,6 +162,26 @@ if "$HWPROF" report --header-only -I -i "$TMP/ours.data" >"$TMP/ho.hw" 2>&1 &&
   pass "report --header-only -I identical on our file"
 else fail "report --header-only -I differs on our file"; diff "$TMP/ho.perf" "$TMP/ho.hw" | head; fi
 
+# SIMD registers through the recorder's open: a kernel without the SIMD
+# series refuses the size-176 attr with E2BIG (writing back its own size),
+# one with it refuses them on cpu-clock with EOPNOTSUPP. Either way the
+# recording must stop with the explanation, not open a cut-down attr.
+rm -f "$TMP/simd.data"
+if "$REC" -e cpu-clock -I 0x3 --simd zmm -o "$TMP/simd.data" -- true >/dev/null 2>"$TMP/simd.err"; then
+  fail "SIMD request: record_try succeeded (SIMD fields dropped?)"
+elif [ -e "$TMP/simd.data" ]; then fail "SIMD request: refused but $TMP/simd.data left behind"
+elif grep -Eq "^the kernel's perf_event_attr is [0-9]+ bytes, ours is 176: this kernel predates SIMD|^this event's PMU cannot sample SIMD" "$TMP/simd.err"; then
+  pass "SIMD request refused with the explanation: $(tail -1 "$TMP/simd.err" | cut -c1-60)..."
+else fail "SIMD request: $(tail -1 "$TMP/simd.err")"; fi
+# A hardware PMU without the SIMD capability (EOPNOTSUPP): no fallback to
+# cpu-clock, which could never sample them; the reason names the PMU.
+rm -f "$TMP/simd.data"
+if "$REC" -e cycles -I 0x3 --simd zmm --no-simd-pmu -o "$TMP/simd.data" -- true >/dev/null 2>"$TMP/simd.err"; then
+  fail "SIMD on a PMU without the capability: record_try succeeded"
+elif [ ! -e "$TMP/simd.data" ] && grep -q "^this event's PMU has no SIMD/eGPR/SSP register sampling; drop" "$TMP/simd.err"; then
+  pass "SIMD on a PMU without the capability: refused for cycles, no cpu-clock fallback, no file"
+else fail "SIMD on a PMU without the capability: $(tail -1 "$TMP/simd.err")"; fi
+
 # a workload that cannot be started
 if "$REC" -o "$TMP/bad.data" -- /nonexistent/prog >/dev/null 2>"$TMP/bad.err"; then
   fail "missing workload: record_try succeeded"

@@ -33,6 +33,12 @@ check_list "record --user-regs=?" --user-regs=?
 check_list "record -Iax,?" -Iax,?
 check_list "unknown -I register" -Ixmm0 -e cpu-clock -o "$tmp/x.data" -- true
 check_list "unknown --user-regs register" --user-regs=foo -e cpu-clock -o "$tmp/x.data" -- true
+# empty names, options given twice, names before a "?" (perf takes them in order)
+for args in "-Iax," "-I,ax" "-Iax,,bx" "--intr-regs=" "--user-regs=" "-Iax -Ibx" "-I -I" \
+            "-Iax --intr-regs=bx" "--user-regs=ax --user-regs=sp" "-Ifoo,?" "-I,?" "-Iax,?,foo" "--user-regs=bx,?"; do
+  # shellcheck disable=SC2086
+  check_list "record $args" $args -e cpu-clock -o "$tmp/x.data" -- true
+done
 
 # --dry-run attr vs the first perf_event_attr block of perf record -vv
 check_attr() { # $1 = label, rest = register args

@@ -6,7 +6,7 @@
 source tests/lib/common.sh
 MK="$TOOLS/mkperfdata"
 cd "$TMP"
-for k in allrecords allsample pipe arm64 branch; do
+for k in allrecords allsample pipe arm64 branch xmm; do
   if ! "$MK" $k $k.data; then fail "$k: mkperfdata"; continue; fi
   if ! have_perf; then skip "$k: perf not installed"; continue; fi
   perf report -D -i $k.data >$k.perf 2>$k.perf.err; prc=$?
@@ -22,6 +22,14 @@ if have_perf && [ -s allsample.data ]; then
   "$HWPROF" script -F data_src,weight,addr -i allsample.data >as.hw 2>&1
   if [ -s as.perf ] && cmp -s as.perf as.hw; then pass "allsample: script -F data_src,weight,addr identical"
   else fail "allsample: script -F data_src,weight,addr differs"; diff as.perf as.hw | head -6; fi
+fi
+# legacy XMM pairs (bits 32+2n, 33+2n): perf 6.1 names both bits XMMn
+if have_perf && [ -s xmm.data ]; then
+  perf script -F ip,iregs,uregs -i xmm.data >xs.perf 2>/dev/null
+  "$HWPROF" script -F ip,iregs,uregs -i xmm.data >xs.hw 2>&1
+  if [ -s xs.perf ] && cmp -s xs.perf xs.hw && grep -q 'XMM15:0x1111000000000004' xs.hw; then
+    pass "xmm: script -F ip,iregs,uregs identical (legacy XMM pairs, abi NONE)"
+  else fail "xmm: script -F ip,iregs,uregs differs"; diff xs.perf xs.hw | head -6; fi
 fi
 "$HWPROF" report -D -i - <pipe.data >pipe.stdin.hw 2>&1
 if diff -q pipe.perf pipe.stdin.hw >/dev/null 2>&1; then pass "pipe fixture through stdin"; else fail "pipe fixture through stdin"; fi

@@ -5,6 +5,8 @@
  *   pipe        a small recording in pipe mode
  *   arm64       an aarch64 file with arm64 user/intr registers
  *   simd        SIMD/eGPR/SSP register blocks (attr size 176)
+ *   xmm         legacy XMM pairs in sample_regs (bits 32+2n, 33+2n) on
+ *               both sides, as PEBS kernels write them
  *   future      a 200-byte attr, record types and a feature perf 6.1 lacks
  *   mem         x86 memory samples (perf record -d -W): data addresses,
  *               data sources, weights
@@ -513,6 +515,33 @@ static void simd(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+static void xmm(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
+	a.type = HWPROF_TYPE_HARDWARE;
+	a.flags |= 3ULL << HWPROF_ATTR_PRECISE_IP; /* cycles:ppp, the PEBS way */
+	/* AX, XMM0 (both qwords), XMM15 (both); user: BX, XMM1 low qword only */
+	a.sample_regs_intr = 0x1 | (3ULL << 32) | (3ULL << 62);
+	a.sample_regs_user = 0x2 | (1ULL << 34);
+	small_task("x86_64", &a);
+	uint8_t gi[8 * 5], gu[8 * 2];
+	for (int i = 0; i < 5; i++) st64(gi + 8 * i, 0x1111000000000000ULL + (uint64_t)i);
+	st64(gu, 0xb); st64(gu + 8, 0x2222000000000001ULL);
+	for (int k = 0; k < 2; k++) {
+		struct hwprof_sample s = id_of(100, 7000 + 10 * k);
+		s.misc = k ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+		s.ip = k ? 0xffffffff81001000ULL : 0x401000;
+		s.period = 100000;
+		/* the second: exclude_kernel skid style, intr abi NONE */
+		s.intr_regs = (struct hwprof_regs){ .abi = k ? 0 : 2, .mask = a.sample_regs_intr, .regs = gi };
+		s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = gu };
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void future(void)
 {
 	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
@@ -551,7 +580,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem|branch|branch-syms OUT\n");
+		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|xmm|future|mem|branch|branch-syms OUT\n");
 		return 2;
 	}
 	const char *k = argv[1];
@@ -565,6 +594,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "pipe")) pipe_mode();
 	else if (!strcmp(k, "arm64")) arm64();
 	else if (!strcmp(k, "simd")) simd();
+	else if (!strcmp(k, "xmm")) xmm();
 	else if (!strcmp(k, "future")) future();
 	else if (!strcmp(k, "mem")) mem();
 	else if (!strcmp(k, "branch")) branch();

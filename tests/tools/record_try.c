@@ -4,7 +4,7 @@
  * PMUs: symbolic events only), the one place options become attrs:
  *   record_try [-e cpu-clock|task-clock|cycles[,...]] [-c N | -F N] [-g]
  *              [--call-graph fp|dwarf[,n]] [-a] [-C list] [-p pid]
- *              [-I mask] [-z] [-m pages] [-o file|-] [--pipe-file]
+ *              [-I mask] [--simd zmm|xmm] [--no-simd-pmu] [-z] [-m pages] [-o file|-] [--pipe-file]
  *              [--no-inherit] [-d] [-s] [--sample-cpu] [--switch-events]
  *              [-q] [-v] [--control fifo:ctl,ack|fd:ctl,ack] [-D ms|-1]
  *              [-- cmd args]
@@ -15,6 +15,16 @@
 
 #include "cli/record_run.c"
 #include "hwprof/event.h"
+#include "hwprof/sys.h"
+
+/* --no-simd-pmu: the real kernel, except that SIMD register requests are
+ * refused as by a PMU without the SIMD capability (EOPNOTSUPP). */
+static int no_simd_open(struct hwprof_attr *a, int pid, int cpu, int group_fd, unsigned long flags)
+{
+	if (a->sample_simd_regs_enabled)
+		return -EOPNOTSUPP;
+	return hwprof_sys_default()->perf_event_open(a, pid, cpu, group_fd, flags);
+}
 
 int main(int argc, char **argv)
 {
@@ -23,6 +33,7 @@ int main(int argc, char **argv)
 	struct hwprof_evlist_opts eo;
 	const char *events = "cpu-clock";
 	uint64_t intr = 0;
+	const char *simd = NULL;
 	int i;
 	hwprof_evlist_opts_default(&eo);
 	for (i = 1; i < argc; i++) {
@@ -55,6 +66,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "-C")) o.cpus = v, eo.target_cpu = 1, i++;
 		else if (!strcmp(a, "-p")) o.pid = atoi(v), i++;
 		else if (!strcmp(a, "-I")) intr = strtoull(v, NULL, 0), i++;
+		else if (!strcmp(a, "--simd")) simd = v, i++;
+		else if (!strcmp(a, "--no-simd-pmu")) {
+			static struct hwprof_sys_ops ops;
+			ops.perf_event_open = no_simd_open;
+			ops.close = hwprof_sys_default()->close;
+			o.sys = &ops;
+		}
 		else if (!strcmp(a, "-z")) o.zstd_level = 1;
 		else if (!strcmp(a, "-m")) o.mmap_pages = (uint32_t)atoi(v), i++;
 		else if (!strcmp(a, "-o")) o.output = v, i++;
@@ -98,6 +116,15 @@ int main(int argc, char **argv)
 		if (intr && !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9)) {
 			e->attr.sample_type |= HWPROF_SAMPLE_REGS_INTR;
 			e->attr.sample_regs_intr = intr;
+		}
+		if (simd && !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9)) {
+			/* a whole SIMD class on interrupt, through the size-176 fields */
+			int zmm = !strcmp(simd, "zmm");
+			e->attr.sample_type |= HWPROF_SAMPLE_REGS_INTR;
+			e->attr.size = HWPROF_ATTR_SIZE_VER10;
+			e->attr.sample_simd_regs_enabled = 1;
+			e->attr.sample_simd_vec_reg_qwords = zmm ? 8 : 2;
+			e->attr.sample_simd_vec_reg_intr = zmm ? 0xffffffffULL : 0xffffULL;
 		}
 	}
 	o.events = ev;

@@ -8,9 +8,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "hwprof/perfdata.h"
+#include "hwprof/perfdata_write.h"
 #include "hwprof/session.h"
 #include "util/bytes.h"
 
@@ -349,6 +351,123 @@ static void test_simd_regs(void **state)
 	hwprof_perfdata_close(h);
 }
 
+/* attr -> our writer -> a file -> our reader: the same attr (every SIMD
+ * field) and the same register blocks: ZMM+OPMASK on intr with XMM on
+ * user, fewer vectors than the mask, abi NONE, a 32-bit SIMD abi, and an
+ * event with legacy XMM pairs. */
+static void expect_regs(const struct hwprof_regs *got, const struct hwprof_regs *want, uint64_t nvals)
+{
+	assert_int_equal(got->abi, want->abi);
+	assert_int_equal(got->mask, want->mask);
+	if (!want->abi)
+		return;
+	assert_int_equal(got->nr, __builtin_popcountll(want->mask));
+	assert_memory_equal(got->regs, want->regs, 8 * (size_t)got->nr);
+	assert_int_equal(got->nr_vectors, want->nr_vectors);
+	assert_int_equal(got->vector_qwords, want->vector_qwords);
+	assert_int_equal(got->nr_pred, want->nr_pred);
+	assert_int_equal(got->pred_qwords, want->pred_qwords);
+	if (nvals)
+		assert_memory_equal(got->simd_data, want->simd_data, 8 * (size_t)nvals);
+}
+
+static void test_simd_round_trip(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/hwprof-simd-rt-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct hwprof_attr a[2];
+	memset(a, 0, sizeof(a));
+	for (int i = 0; i < 2; i++) {
+		a[i].size = i ? HWPROF_ATTR_SIZE_VER7 : HWPROF_ATTR_SIZE_VER10;
+		a[i].sample_period = 1000;
+		a[i].sample_type = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_ID | HWPROF_SAMPLE_REGS_USER |
+				   HWPROF_SAMPLE_REGS_INTR;
+		a[i].flags = 1ULL << HWPROF_ATTR_SAMPLE_ID_ALL;
+	}
+	a[0].sample_regs_intr = 0x3 | (1ULL << 24) | (1ULL << 40); /* AX BX R16 SSP */
+	a[0].sample_regs_user = 0x1;
+	a[0].sample_simd_regs_enabled = 1;
+	a[0].sample_simd_vec_reg_qwords = 8;
+	a[0].sample_simd_pred_reg_qwords = 1;
+	a[0].sample_simd_vec_reg_intr = 0xffffffff;
+	a[0].sample_simd_vec_reg_user = 0xffff;
+	a[0].sample_simd_pred_reg_intr = 0xff;
+	a[0].sample_simd_pred_reg_user = 0xff;
+	a[1].sample_regs_intr = 0x1 | (3ULL << 32) | (3ULL << 62); /* AX XMM0 XMM15, legacy */
+	a[1].sample_regs_user = 0x2 | (1ULL << 34);
+	struct hwprof_writer *w;
+	struct hwprof_error err;
+	assert_int_equal(hwprof_writer_open_fd(&w, fd, HWPROF_WRITE_FILE, &err), 0);
+	uint64_t id0 = 1, id1 = 2;
+	assert_int_equal(hwprof_writer_add_evsel(w, &a[0], "simd", &id0, 1), 0);
+	assert_int_equal(hwprof_writer_add_evsel(w, &a[1], "xmm", &id1, 1), 0);
+
+	static uint64_t vals[8 * 32 + 8], g[5];
+	for (unsigned i = 0; i < sizeof(vals) / 8; i++)
+		vals[i] = 0x5100000000000000ULL + i;
+	for (unsigned i = 0; i < 5; i++)
+		g[i] = 0x100 + i;
+	const uint8_t *v = (const uint8_t *)vals, *gr = (const uint8_t *)g;
+	struct hwprof_sample in[4];
+	memset(in, 0, sizeof(in));
+	/* 0: ZMM0-31 + OPMASK on intr, XMM0-15 (2 qwords) on user */
+	in[0].intr_regs = (struct hwprof_regs){ .abi = 6, .mask = a[0].sample_regs_intr, .regs = gr,
+						.nr_vectors = 32, .vector_qwords = 8, .nr_pred = 8,
+						.pred_qwords = 1, .simd_data = v };
+	in[0].user_regs = (struct hwprof_regs){ .abi = 6, .mask = a[0].sample_regs_user, .regs = gr,
+						.nr_vectors = 16, .vector_qwords = 2, .simd_data = v };
+	/* 1: fewer registers than the masks; intr abi NONE; user 32-bit SIMD */
+	in[1].intr_regs = (struct hwprof_regs){ .abi = 0, .mask = a[0].sample_regs_intr };
+	in[1].user_regs = (struct hwprof_regs){ .abi = 5, .mask = a[0].sample_regs_user, .regs = gr,
+						.nr_vectors = 3, .vector_qwords = 8, .nr_pred = 1,
+						.pred_qwords = 1, .simd_data = v };
+	/* 2: SIMD bit with an empty block */
+	in[2].intr_regs = (struct hwprof_regs){ .abi = 6, .mask = a[0].sample_regs_intr, .regs = gr,
+						.simd_data = v };
+	in[2].user_regs = in[1].user_regs;
+	/* 3: the legacy event, XMM pairs as plain sample_regs values */
+	in[3].intr_regs = (struct hwprof_regs){ .abi = 2, .mask = a[1].sample_regs_intr, .regs = gr };
+	in[3].user_regs = (struct hwprof_regs){ .abi = 2, .mask = a[1].sample_regs_user, .regs = gr };
+	static const uint64_t nvals[4][2] = { { 8 * 32 + 8, 32 }, { 0, 25 }, { 0, 25 }, { 0, 0 } };
+	uint8_t buf[4096];
+	for (int k = 0; k < 4; k++) {
+		in[k].ip = 0x401000 + (uint64_t)k;
+		in[k].id = k == 3 ? 2 : 1;
+		int n = hwprof_build_sample(buf, sizeof(buf), &a[k == 3], &in[k]);
+		assert_true(n > 0);
+		assert_int_equal(hwprof_writer_write(w, buf, (size_t)n), 0);
+	}
+	assert_int_equal(hwprof_writer_close(w, &err), 0);
+	close(fd);
+
+	struct hwprof_perfdata *h;
+	assert_int_equal(hwprof_perfdata_open(&h, path, &err), 0);
+	unlink(path);
+	for (int i = 0; i < 2; i++) {
+		const struct hwprof_evsel *ev = hwprof_perfdata_evsel(h, (uint32_t)i);
+		assert_non_null(ev);
+		assert_memory_equal(&ev->attr, &a[i], sizeof(a[i]));
+	}
+	struct hwprof_record rec;
+	struct hwprof_sample s;
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(hwprof_perfdata_next(h, &rec), 1);
+		assert_int_equal(hwprof_sample_parse(h, &rec, &s), 0);
+		assert_int_equal(s.ip, in[k].ip);
+		expect_regs(&s.intr_regs, &in[k].intr_regs, nvals[k][0]);
+		expect_regs(&s.user_regs, &in[k].user_regs, nvals[k][1]);
+		if (k < 3) {
+			assert_int_equal(s.intr_regs.vec_mask, 0xffffffff);
+			assert_int_equal(s.user_regs.vec_mask, 0xffff);
+			assert_int_equal(s.user_regs.pred_mask, 0xff);
+		}
+	}
+	assert_int_equal(hwprof_perfdata_next(h, &rec), 0);
+	hwprof_perfdata_close(h);
+}
+
 static void test_attr_sizes(void **state)
 {
 	(void)state;
@@ -458,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_ordering_mixed),
 		cmocka_unit_test(test_kernel_map),
 		cmocka_unit_test(test_simd_regs),
+		cmocka_unit_test(test_simd_round_trip),
 		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_pipe_unaligned),
 		cmocka_unit_test(test_bad_headers),

@@ -319,6 +319,37 @@ static void t_e2big_fallback(void **state)
 	assert_int_equal(hwprof_record_close(r, NULL, &err), 0);
 }
 
+/* A set field past the kernel's attr size (SIMD registers on a 6.18
+ * kernel, which answers E2BIG and size 136) must not be cut off: the open
+ * fails with E2BIG and the kernel's size, nothing is opened. */
+static void t_e2big_simd(void **state)
+{
+	fk.ksize = 136;
+	ev[0].attr.size = HWPROF_ATTR_SIZE_VER10;
+	ev[0].attr.sample_type |= HWPROF_SAMPLE_REGS_INTR;
+	ev[0].attr.sample_regs_intr = 0x3;
+	ev[0].attr.sample_simd_regs_enabled = 1;
+	ev[0].attr.sample_simd_vec_reg_qwords = 8;
+	ev[0].attr.sample_simd_vec_reg_intr = 0xffffffff;
+	hwprof_record_config(ev, 1, &opts);
+	struct hwprof_recorder *r;
+	struct hwprof_error err;
+	struct hwprof_record_fail fail;
+	assert_int_equal(hwprof_record_open(&r, &opts, &err, &fail), -HWPROF_E_2BIG);
+	assert_int_equal(fail.sys_errno, E2BIG);
+	assert_int_equal(fail.kernel_attr_size, 136);
+	assert_int_equal(fk.nfd, 0);
+	assert_int_equal(hwprof_record_close(r, NULL, NULL), 0);
+	/* the same size with nothing set past 136 is cut down and opens */
+	ev[0].attr.sample_simd_regs_enabled = 0;
+	ev[0].attr.sample_simd_vec_reg_qwords = 0;
+	ev[0].attr.sample_simd_vec_reg_intr = 0;
+	hwprof_record_config(ev, 1, &opts);
+	assert_int_equal(hwprof_record_open(&r, &opts, &err, &fail), 0);
+	assert_int_equal(fk.opened_size[0], 136);
+	assert_int_equal(hwprof_record_close(r, NULL, &err), 0);
+}
+
 static void t_open_errors(void **state)
 {
 	static const struct { int e, code; } cases[] = {
@@ -506,6 +537,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_ring_wrap_partial_lost, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_corrupt_and_lost_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_e2big_fallback, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_e2big_simd, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_open_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_two_events_share_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_zstd_and_pipe, setup, teardown),

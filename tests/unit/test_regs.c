@@ -117,6 +117,62 @@ static void test_classes(void **state)
 	assert_null(hwprof_simd_classes(HWPROF_ARCH_ARM64, &n));
 	assert_int_equal(n, 0);
 	assert_int_equal(hwprof_simd_block_bytes(8, 0xffffffff, 1, 0xff), 32 + (256 + 8) * 8);
+
+	/* the full tables --dry-run checks against */
+	struct hwprof_regs_avail av;
+	hwprof_regs_avail_full(&av, HWPROF_ARCH_ARM64);
+	assert_int_equal(av.mask, HWPROF_ARM64_GPR_MASK | HWPROF_ARM64_VG_MASK);
+	assert_int_equal(av.abi, HWPROF_REGS_ABI_64);
+	hwprof_regs_avail_full(&av, HWPROF_ARCH_I386);
+	assert_int_equal(av.mask, HWPROF_X86_32_GPR_MASK);
+	assert_int_equal(av.class_mask[HWPROF_SIMD_ZMM], 0);
+	hwprof_regs_avail_full(&av, HWPROF_ARCH_X86_64);
+	assert_int_equal(av.mask, 0x1ffffff0fffULL);
+	assert_int_equal(av.abi, HWPROF_REGS_ABI_64 | HWPROF_REGS_ABI_SIMD);
+	assert_int_equal(av.class_mask[HWPROF_SIMD_ZMM], 0xffffffff);
+}
+
+/* The attr tail at the merged layout's byte offsets (doc §1): config4 @136,
+ * the SIMD fields @144..@168, 176 bytes in all; decoding a 136-byte attr
+ * (a 6.18 kernel's) leaves them zero. */
+static void test_attr_tail_offsets(void **state)
+{
+	struct hwprof_attr a, back;
+	uint8_t b[HWPROF_ATTR_SIZE_VER10];
+	memset(&a, 0, sizeof(a));
+	a.size = HWPROF_ATTR_SIZE_VER10;
+	a.config4 = 0x0102030405060708ULL;
+	a.sample_simd_regs_enabled = 0x1112;
+	a.sample_simd_pred_reg_qwords = 0x2122;
+	a.sample_simd_vec_reg_qwords = 0x3132;
+	a.reserved_4 = 0x4142;
+	a.sample_simd_pred_reg_intr = 0x51525354;
+	a.sample_simd_pred_reg_user = 0x61626364;
+	a.sample_simd_vec_reg_intr = 0x7172737475767778ULL;
+	a.sample_simd_vec_reg_user = 0x8182838485868788ULL;
+	hwprof_attr_encode(&a, b);
+	static const struct { unsigned off, len; uint64_t v; } f[] = {
+		{ 136, 8, 0x0102030405060708ULL }, { 144, 2, 0x1112 }, { 146, 2, 0x2122 },
+		{ 148, 2, 0x3132 }, { 150, 2, 0x4142 }, { 152, 4, 0x51525354 }, { 156, 4, 0x61626364 },
+		{ 160, 8, 0x7172737475767778ULL }, { 168, 8, 0x8182838485868788ULL },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		uint64_t v = 0;
+		for (unsigned k = 0; k < f[i].len; k++) /* little endian, as the kernel on x86 */
+			v |= (uint64_t)b[f[i].off + k] << (8 * k);
+		assert_int_equal(v, f[i].v);
+	}
+	assert_int_equal(b[4] | b[5] << 8 | b[6] << 16 | b[7] << 24, 176);
+	for (unsigned k = 0; k < 136; k++)
+		if (k < 4 || k >= 8)
+			assert_int_equal(b[k], 0); /* nothing else set */
+	assert_int_equal(HWPROF_ATTR_SIZE_VER10, 176);
+	memset(&back, 0, sizeof(back));
+	hwprof_attr_decode(&back, b, HWPROF_ATTR_SIZE_VER10, 0);
+	assert_memory_equal(&back, &a, sizeof(a));
+	hwprof_attr_decode(&back, b, 136, 0);
+	assert_int_equal(back.config4, 0);
+	assert_int_equal(back.sample_simd_vec_reg_user, 0);
 }
 
 /* ---- validation ------------------------------------------------------------- */
@@ -325,8 +381,27 @@ static void test_parse_legacy(void **state)
 	assert_int_equal(a.sample_regs_intr, (3ULL << 32) | (3ULL << 62));
 	assert_int_equal(a.sample_simd_regs_enabled, 0);
 	memset(&a, 0, sizeof(a));
-	assert_int_equal(hwprof_regs_parse_list(&a, 0, "", &av, msg, sizeof(msg)), 0);
+	assert_int_equal(hwprof_regs_parse_list(&a, 0, NULL, &av, msg, sizeof(msg)), 0);
 	assert_int_equal(a.sample_regs_intr, 0xff0fff | HWPROF_X86_LEGACY_XMM_MASK);
+
+	/* empty names are names too (perf 6.1: -Iax, / --intr-regs= / -Iax,,bx) */
+	static const char *const empty[] = { "", "ax,", ",ax", "ax,,bx", "," };
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		before = a;
+		assert_int_equal(hwprof_regs_parse_list(&a, i & 1, empty[i], &av, msg, sizeof(msg)),
+				 -HWPROF_E_INVAL);
+		assert_string_equal(msg, i & 1 ? "Unknown register \"\", check man page or run "
+						 "\"perf record --user-regs=?\""
+					       : "Unknown register \"\", check man page or run \"perf record -I?\"");
+		assert_memory_equal(&a, &before, sizeof(a));
+	}
+	/* a name longer than the parser's buffer is reported whole */
+	char longname[100];
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	assert_int_equal(hwprof_regs_parse_list(&a, 0, longname, &av, msg, sizeof(msg)), -HWPROF_E_INVAL);
+	assert_non_null(strstr(msg, longname));
 }
 
 static void test_parse_simd(void **state)
@@ -484,6 +559,11 @@ static void test_probe_618(void **state)
 			    "predates SIMD/eGPR/SSP register sampling (needs 176 bytes); drop "
 			    "xmm/ymm/zmm/opmask/r16-r31/ssp from -I/--user-regs or use a kernel with "
 			    "the SIMD sampling series");
+	/* -Izmm refused by the probe: the CLI's reason */
+	hwprof_regs_explain_unavailable(line, sizeof(line), "zmm", &av);
+	assert_string_equal(line, "zmm names SIMD, APX eGPR or SSP registers, which this kernel cannot "
+			    "sample (its perf_event_attr is 136 bytes, without the sample_simd_* fields of "
+			    "176-byte attrs); see the request with --dry-run, or sample the GPRs only");
 }
 
 static void test_probe_simd(void **state)
@@ -506,6 +586,13 @@ static void test_probe_simd(void **state)
 	probe(FAKE_SIMD_NO_HI16, HWPROF_ARCH_X86_64, 1, &av, line, sizeof(line));
 	assert_string_equal(line, GPR_LINE EGPR_LIST "XMM0-15 YMM0-15 ZMM0-15 OPMASK0-7 \n");
 	assert_int_equal(av.class_mask[HWPROF_SIMD_ZMM], 0xffff);
+	/* a SIMD kernel whose CPU lacks a class */
+	av.class_mask[HWPROF_SIMD_OPMASK] = 0;
+	hwprof_regs_explain_unavailable(line, sizeof(line), "ax,opmask", &av);
+	assert_string_equal(line, "ax,opmask names SIMD, APX eGPR or SSP registers, which this CPU or PMU "
+			    "does not offer (the kernel samples SIMD registers, but not these; 'hwprof "
+			    "record -I?' lists what it can); see the request with --dry-run, or sample "
+			    "the GPRs only");
 
 	/* a kernel that accepts SIMD but refuses this request: EINVAL explained */
 	a = simd_attr();
@@ -528,12 +615,23 @@ static void test_probe_software_pmu(void **state)
 	assert_string_equal(line, GPR_LINE "\n");
 	assert_int_equal(av.simd_errno, EOPNOTSUPP);
 	assert_int_equal(av.kernel_attr_size, 0);
+	hwprof_regs_explain_unavailable(line, sizeof(line), "ssp", &av);
+	assert_string_equal(line, "ssp names SIMD, APX eGPR or SSP registers, which cannot be sampled "
+			    "here (the kernel refused them on cycles: Operation not supported); see the "
+			    "request with --dry-run, or sample the GPRs only");
 
 	struct hwprof_attr a = simd_attr();
+	a.type = HWPROF_TYPE_SOFTWARE;
 	hwprof_regs_explain_open_error(line, sizeof(line), &a, HWPROF_ARCH_X86_64, EOPNOTSUPP, 0);
 	assert_string_equal(line, "this event's PMU cannot sample SIMD/eGPR/SSP registers (software "
 			    "events like cpu-clock never can); use a hardware event such as cycles, "
 			    "or drop the SIMD registers");
+	/* a hardware PMU without the capability: cycles would not help */
+	a.type = HWPROF_TYPE_HARDWARE;
+	hwprof_regs_explain_open_error(line, sizeof(line), &a, HWPROF_ARCH_X86_64, EOPNOTSUPP, 0);
+	assert_string_equal(line, "this event's PMU has no SIMD/eGPR/SSP register sampling; drop the SIMD "
+			    "registers from -I/--user-regs, or on PEBS hardware sample xmm0-xmm15 the "
+			    "older way with a precise event such as cycles:p");
 	memset(&a, 0, sizeof(a));
 	a.sample_type = HWPROF_SAMPLE_REGS_INTR;
 	a.sample_regs_intr = 3ULL << 32;
@@ -748,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_lookup_x86),
 		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_attr_tail_offsets),
 		cmocka_unit_test(test_validate_accepts),
 		cmocka_unit_test(test_validate_rejects),
 		cmocka_unit_test(test_parse_legacy),
