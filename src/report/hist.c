@@ -664,7 +664,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	for (size_t i = 0; i < n; i++)
 		if (hc_frame(&h->trie, &chain[i], &h->frame_ids[i]) < 0)
 			return -HWPROF_E_NOMEM;
-	if (hc_append(&h->trie, h->e[self].chain, h->frame_ids, n, s->period) < 0)
+	if (hc_append(&h->trie, h->e[self].chain, h->frame_ids, chain, n, s->period) < 0)
 		return -HWPROF_E_NOMEM;
 	if (n > h->e[self].max_depth)
 		h->e[self].max_depth = (uint32_t)n;
@@ -690,7 +690,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 		if (x < 0)
 			return (int)x;
 		h->cache[nc++] = (uint32_t)x;
-		if (hc_append(&h->trie, h->e[x].chain, h->frame_ids + i, n - i, s->period) < 0)
+		if (hc_append(&h->trie, h->e[x].chain, h->frame_ids + i, chain + i, n - i, s->period) < 0)
 			return -HWPROF_E_NOMEM;
 		if (n - i > h->e[x].max_depth)
 			h->e[x].max_depth = (uint32_t)(n - i);

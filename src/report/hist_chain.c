@@ -17,7 +17,7 @@ void hc_free(struct hc_trie *t)
 	free(t->n);
 	free(t->f);
 	free(t->scratch);
-	rpt_map_free(&t->child_map);
+	ht_free(&t->kids);
 	rpt_map_free(&t->frame_map);
 	memset(t, 0, sizeof(*t));
 }
@@ -42,60 +42,84 @@ int hc_frame(struct hc_trie *t, const struct hwprof_hist_frame *fr, uint32_t *id
 	return 0;
 }
 
-static int new_node(struct hc_trie *t, uint32_t frame, uint32_t parent, uint32_t *id)
+static int new_node(struct hc_trie *t, uint32_t frame, uint64_t ip, uint32_t parent, uint32_t *id)
 {
-	if (t->nr >= UINT32_MAX - 1 || rpt_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
+	if (t->nr >= UINT32_MAX - 1 || rpt_grow(&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0 ||
+	    ht_reserve(&t->kids, t->nr + 1) < 0)
 		return -HWPROF_E_NOMEM;
 	struct hc_node *n = &t->n[t->nr];
 	memset(n, 0, sizeof(*n));
 	n->frame = frame;
+	n->ip = ip;
 	n->parent = parent;
 	n->first_child = n->next_sibling = n->sorted_first = n->sorted_next = HWPROF_CHAIN_NONE;
-	n->last_child = HWPROF_CHAIN_NONE;
+	n->kids_root = HT_NIL;
 	*id = (uint32_t)t->nr++;
 	return 0;
 }
 
 int hc_new_root(struct hc_trie *t, uint32_t *root)
 {
-	return new_node(t, HWPROF_CHAIN_NONE, HWPROF_CHAIN_NONE, root);
+	return new_node(t, HWPROF_CHAIN_NONE, 0, HWPROF_CHAIN_NONE, root);
 }
 
-static int child(struct hc_trie *t, uint32_t parent, uint32_t frame, uint32_t *out)
+/* perf's match_chain(new, existing) == MATCH_LT: existing < new, which
+ * sends the new child left in the node's insertion tree (rb_root_in).
+ * Inlined frames compare by name, others by DSO (creation order standing
+ * for perf's object addresses) and symbol start, or, where either has no
+ * symbol, by the addresses the nodes were made with. Not transitive when
+ * the kinds mix. */
+static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t frame, uint64_t ip)
 {
-	uint32_t last = t->n[parent].last_child;
-	if (last != HWPROF_CHAIN_NONE && t->n[last].frame == frame) {
-		*out = last;
-		return 0;
+	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
+	if (e->sym && n->sym && (e->sym->inlined || n->sym->inlined))
+		return strcmp(e->sym->name, n->sym->name) < 0;
+	if (e->dso_rank != n->dso_rank)
+		return e->dso_rank < n->dso_rank;
+	uint64_t ke = e->sym && n->sym ? e->sym->start : t->n[existing].ip;
+	uint64_t kn = e->sym && n->sym ? n->sym->start : ip;
+	return ke < kn;
+}
+
+/* perf's append_chain_children(): the child of parent that matches the
+ * frame, found by walking the children's insertion tree, or a new one
+ * linked where the walk ended. */
+static int child(struct hc_trie *t, uint32_t parent, uint32_t frame, uint64_t ip, uint32_t *out)
+{
+	uint32_t y = t->n[parent].kids_root, at = HT_NIL;
+	bool left = false;
+	while (y != HT_NIL) {
+		if (t->n[y].frame == frame) {
+			*out = y;
+			return 0;
+		}
+		at = y;
+		left = existing_lt_new(t, y, frame, ip);
+		y = left ? t->kids.n[y].left : t->kids.n[y].right;
 	}
-	uint32_t v = (uint32_t)t->nr;
-	int r = rpt_map_get(&t->child_map, (uint64_t)parent << 32 | frame, 0, &v, true);
-	if (r < 0)
+	uint32_t id;
+	if (new_node(t, frame, ip, parent, &id) < 0)
 		return -HWPROF_E_NOMEM;
-	if (r == 0) {
-		uint32_t id;
-		if (new_node(t, frame, parent, &id) < 0)
-			return -HWPROF_E_NOMEM;
-		t->n[id].next_sibling = t->n[parent].first_child;
-		t->n[parent].first_child = id;
-		t->n[parent].nr_children++;
-		v = id;
-	}
-	t->n[parent].last_child = v;
-	*out = v;
+	t->kids.root = t->n[parent].kids_root;
+	ht_insert(&t->kids, id, at, left);
+	t->n[parent].kids_root = t->kids.root;
+	t->n[id].next_sibling = t->n[parent].first_child;
+	t->n[parent].first_child = id;
+	t->n[parent].nr_children++;
+	*out = id;
 	return 0;
 }
 
-int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, size_t n, uint64_t period)
+/* The chain of frames (ids, with their addresses) below x: perf's
+ * append_chain_children() at each level. */
+static int append(struct hc_trie *t, uint32_t x, const uint32_t *frames, const uint64_t *ips, size_t stride, size_t n,
+		  uint64_t period)
 {
-	if (!n)
-		return 0;
-	uint32_t x = root;
 	for (size_t i = 0; i < n; i++) {
 		t->n[x].children_hit += period;
 		t->n[x].children_count++;
 		uint32_t c;
-		if (child(t, x, frames[i], &c) < 0)
+		if (child(t, x, frames[i], *(const uint64_t *)((const char *)ips + i * stride), &c) < 0)
 			return -HWPROF_E_NOMEM;
 		x = c;
 	}
@@ -104,93 +128,59 @@ int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, size_t n
 	return 0;
 }
 
-/* Adds src's numbers below dst; returns how many of src's nodes have
- * hits (or < 0). perf's callchain_merge() appends each of src's nodes with
- * hits as one chain of its period, so counts grow by one per such node,
- * whatever its own count. */
-static int64_t merge(struct hc_trie *t, uint32_t dst, uint32_t src)
+int hc_append(struct hc_trie *t, uint32_t root, const uint32_t *frames, const struct hwprof_hist_frame *chain,
+	      size_t n, uint64_t period)
 {
-	int64_t below = 0;
-	t->n[dst].hit += t->n[src].hit;
-	t->n[dst].children_hit += t->n[src].children_hit;
-	for (uint32_t c = t->n[src].first_child; c != HWPROF_CHAIN_NONE; c = t->n[c].next_sibling) {
-		uint32_t d;
-		int64_t k;
-		if (child(t, dst, t->n[c].frame, &d) < 0 || (k = merge(t, d, c)) < 0)
+	if (!n)
+		return 0;
+	return append(t, root, frames, &chain[0].ip, sizeof(*chain), n, period);
+}
+
+/* The first and next node of x's children in insertion-tree order. */
+static uint32_t kid_first(struct hc_trie *t, uint32_t x)
+{
+	t->kids.root = t->n[x].kids_root;
+	return ht_first(&t->kids);
+}
+
+/* perf's merge_chain_branch(): every node of src with hits appended to
+ * dst as the chain from src's root to it, with its hits as the period;
+ * each node before its children, the children in insertion-tree order
+ * (their links stay: appends only touch dst's nodes). p holds the chain
+ * so far (depth entries). */
+static int merge(struct hc_trie *t, uint32_t dst, uint32_t src, struct hc_path *p, size_t depth)
+{
+	if (depth && t->n[src].hit &&
+	    append(t, dst, p->frame, p->ip, sizeof(*p->ip), depth, t->n[src].hit) < 0)
+		return -HWPROF_E_NOMEM;
+	for (uint32_t c = kid_first(t, src); c != HT_NIL; c = ht_next(&t->kids, c)) {
+		if (rpt_grow(&p->frame, &p->cap_frame, depth + 1, sizeof(*p->frame)) < 0 ||
+		    rpt_grow(&p->ip, &p->cap_ip, depth + 1, sizeof(*p->ip)) < 0)
 			return -HWPROF_E_NOMEM;
-		below += k;
+		p->frame[depth] = t->n[c].frame;
+		p->ip[depth] = t->n[c].ip;
+		if (merge(t, dst, c, p, depth + 1) < 0)
+			return -HWPROF_E_NOMEM;
 	}
-	t->n[dst].children_count += (uint32_t)below;
-	if (t->n[src].hit) {
-		t->n[dst].count++;
-		below++;
-	}
-	return below;
+	return 0;
 }
 
 int hc_merge(struct hc_trie *t, uint32_t dst, uint32_t src)
 {
-	return merge(t, dst, src) < 0 ? -HWPROF_E_NOMEM : 0;
+	struct hc_path p = { 0 };
+	int rc = merge(t, dst, src, &p, 0);
+	free(p.frame);
+	free(p.ip);
+	return rc;
 }
 
-/* perf's match_chain(new, existing) == MATCH_LT: existing < new, which
- * sends the new child left in the node's insertion tree (rb_root_in).
- * Inlined frames compare by name, others by DSO (creation order standing
- * for perf's object addresses) and symbol start, or address without a
- * symbol. Not transitive when the kinds mix: only replaying the inserts
- * gives perf's order. */
-static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t nw)
-{
-	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[t->n[nw].frame];
-	if (e->sym && n->sym && (e->sym->inlined || n->sym->inlined))
-		return strcmp(e->sym->name, n->sym->name) < 0;
-	if (e->dso_rank != n->dso_rank)
-		return e->dso_rank < n->dso_rank;
-	uint64_t ke = e->sym && n->sym ? e->sym->start : e->ip;
-	uint64_t kn = e->sym && n->sym ? n->sym->start : n->ip;
-	return ke < kn;
-}
-
-/* A node's children in perf's insertion-tree order: inserted oldest first
- * into a red-black tree as perf inserts them, then read in order. v gets
- * them (room for nr_children); returns the count or < 0. */
-static int child_order(const struct hc_trie *t, uint32_t x, uint32_t *v)
+/* A node's children in perf's insertion-tree order. v gets them (room for
+ * nr_children); returns the count. */
+static int child_order(struct hc_trie *t, uint32_t x, uint32_t *v)
 {
 	uint32_t k = 0;
-	for (uint32_t c = t->n[x].first_child; c != HWPROF_CHAIN_NONE; c = t->n[c].next_sibling)
+	for (uint32_t c = kid_first(t, x); c != HT_NIL; c = ht_next(&t->kids, c))
 		v[k++] = c;
-	for (uint32_t i = 0; i < k / 2; i++) { /* the list is newest first */
-		uint32_t tmp = v[i];
-		v[i] = v[k - 1 - i];
-		v[k - 1 - i] = tmp;
-	}
-	if (k < 2)
-		return (int)k;
-	struct ht_tree tr;
-	ht_init(&tr);
-	if (ht_reserve(&tr, k) < 0)
-		return -HWPROF_E_NOMEM;
-	for (uint32_t i = 0; i < k; i++) {
-		uint32_t y = tr.root, parent = HT_NIL;
-		bool left = false;
-		while (y != HT_NIL) {
-			parent = y;
-			left = existing_lt_new(t, v[y], v[i]);
-			y = left ? tr.n[y].left : tr.n[y].right;
-		}
-		ht_insert(&tr, i, parent, left);
-	}
-	uint32_t *o = malloc(k * sizeof(*o));
-	if (!o) {
-		ht_free(&tr);
-		return -HWPROF_E_NOMEM;
-	}
-	uint32_t m = 0;
-	for (uint32_t y = ht_first(&tr); y != HT_NIL; y = ht_next(&tr, y))
-		o[m++] = v[y];
-	memcpy(v, o, k * sizeof(*v));
-	free(o);
-	ht_free(&tr);
 	return (int)k;
 }
 

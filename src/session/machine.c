@@ -268,7 +268,8 @@ static const struct sess_map *maps_find(const struct sess_maps *ms, uint64_t add
 	return addr < mp->end ? mp : NULL;
 }
 
-int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid)
+int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid,
+		      bool clone_maps)
 {
 	struct sess_thread *old = sess_find_thread(m, tid);
 	struct sess_thread *parent = sess_findnew_thread(m, ppid, ptid);
@@ -282,8 +283,9 @@ int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t 
 	if (parent->comm_set && set_comm(t, sess_thread_comm(parent)))
 		return -1;
 	t->ppid = parent->tid;
-	/* A new process gets a copy of its parent's address space. */
-	if (t->pid != parent->pid && parent->maps && t->maps && t->maps != parent->maps) {
+	/* A new process gets a copy of its parent's address space (not a
+	 * task perf synthesized from /proc: its own MMAPs follow) */
+	if (clone_maps && t->pid != parent->pid && parent->maps && t->maps && t->maps != parent->maps) {
 		for (size_t i = 0; i < parent->maps->n; i++)
 			if (maps_insert(t->maps, parent->maps->v[i]))
 				return -1;

@@ -46,7 +46,8 @@ struct sess_thread *sess_find_thread(struct sess_machine *m, int32_t tid);
 const char *sess_thread_comm(const struct sess_thread *t);
 
 int sess_process_comm(struct sess_machine *m, int32_t pid, int32_t tid, const char *comm);
-int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid);
+int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid,
+		      bool clone_maps);
 int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
 		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
 

@@ -128,9 +128,10 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 		}
 		break;
 	case HWPROF_RECORD_FORK:
+		/* perf marks the FORKs it synthesizes PERF_RECORD_MISC_FORK_EXEC */
 		if (r->size >= 24)
 			sess_process_fork(&s->m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 16),
-					  (int32_t)ld32(d + 12), (int32_t)ld32(d + 20));
+					  (int32_t)ld32(d + 12), (int32_t)ld32(d + 20), !(r->misc & (1u << 13)));
 		break;
 	case HWPROF_RECORD_MMAP:
 	case HWPROF_RECORD_MMAP2: {
