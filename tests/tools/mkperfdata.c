@@ -13,6 +13,8 @@
  *   branch      branch stacks with perf's BRANCH_STACK feature
  *   branch-syms branch stacks over this program's own symbols, kernel and
  *               unmapped addresses, every branch flag
+ *   chains      callchains over this program's symbols in three processes
+ *               (perf's non-transitive chain compare, synthesized FORKs)
  * Values are fixed, so expected output can be checked by hand. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +414,68 @@ static void branch_syms(void)
 	}
 }
 
+/* Callchains over this program's own symbols in three processes that map
+ * it at different addresses, frames with and without symbols and outside
+ * any map mixed at random (perf's callchain compare is not transitive
+ * there, so its trees keep a second node for some frames); "beta" comes
+ * from a FORK as perf synthesizes it for tasks that already ran
+ * (PERF_RECORD_MISC_FORK_EXEC: no copy of the parent's maps), "gamma"
+ * from a kernel FORK (a copy). */
+static void chains(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (sl <= 0)
+		die("readlink /proc/self/exe");
+	self[sl] = 0;
+	static const uint64_t base[3] = { 0x555555554000ULL, 0x565555554000ULL, 0x555555554000ULL };
+	struct hwprof_sample id = id_of(300, 10);
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 300, 300, "alpha", 0));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 300, 300, base[0], 0x40000, 0, 8, 1, 4321,
+				0, 5, 2, self));
+	id = id_of(400, 11);
+	int n = hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_FORK, 400, 300, 400, 300, 11);
+	rb[5] |= 0x20; /* misc: PERF_RECORD_MISC_FORK_EXEC */
+	emit(n);
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 400, 400, "beta", 0));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 400, 400, base[1], 0x40000, 0, 8, 1, 4321,
+				0, 5, 2, self));
+	id = id_of(500, 12);
+	emit(hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_FORK, 500, 300, 500, 300, 12));
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 500, 500, "gamma", 0));
+	static const uint32_t pids[3] = { 300, 400, 500 };
+	uint64_t seed = 777;
+	uint8_t chain[8 * 8];
+	for (int k = 0; k < 600; k++) {
+		int p = k % 3;
+		struct hwprof_sample s = id_of(pids[p], 1000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000 + (uint64_t)(k % 7) * 100;
+		unsigned depth = 2 + (unsigned)(k % 5);
+		st64(chain, HWPROF_CONTEXT_USER);
+		for (unsigned j = 1; j <= depth; j++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned r = (unsigned)(seed >> 33);
+			/* a few symbols often (chains repeat), their neighbours,
+			 * addresses past the text, nowhere, the parent's base */
+			uint64_t v = r % 10 < 6 ? base[p] + 0x1000 + (r >> 8) % 0x40 * 0x80
+				     : r % 10 < 8 ? base[p] + 0x3f000 + (r >> 8) % 0x800
+				     : r % 10 < 9 ? 0x1000 + (r >> 8) % 0x100
+						  : base[0] + 0x1000 + (r >> 8) % 0x40 * 0x80;
+			st64(chain + 8 * j, v);
+		}
+		s.ip = hwprof_u64_at(chain, 1);
+		s.callchain_nr = depth + 1;
+		s.callchain = chain;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -580,7 +644,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|xmm|future|mem|branch|branch-syms OUT\n");
+		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|xmm|future|mem|branch|branch-syms|chains OUT\n");
 		return 2;
 	}
 	const char *k = argv[1];
@@ -599,6 +663,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "mem")) mem();
 	else if (!strcmp(k, "branch")) branch();
 	else if (!strcmp(k, "branch-syms")) branch_syms();
+	else if (!strcmp(k, "chains")) chains();
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
