@@ -434,7 +434,11 @@ static void chains(void)
 		die("readlink /proc/self/exe");
 	self[sl] = 0;
 	static const uint64_t base[3] = { 0x555555554000ULL, 0x565555554000ULL, 0x555555554000ULL };
-	struct hwprof_sample id = id_of(300, 10);
+	struct hwprof_sample id = id_of(0, 5);
+	id.pid = id.tid = (uint32_t)-1;
+	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_KERNEL, (uint32_t)-1, 0, 0xffffffff81000000ULL,
+			       0x1000000, 0xffffffff81000000ULL, "[kernel.kallsyms]_text"));
+	id = id_of(300, 10);
 	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 300, 300, "alpha", 0));
 	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 300, 300, base[0], 0x40000, 0, 8, 1, 4321,
 				0, 5, 2, self));
