@@ -329,8 +329,10 @@ static int add_group_desc(struct hwprof_recorder *r)
 			sb_u32(&b, members);
 		}
 	}
-	if (!nr)
+	if (!nr) {
+		free(b.p);
 		return 0;
+	}
 	return add_sb(r, HWPROF_FEAT_GROUP_DESC, &b);
 }
 
