@@ -71,6 +71,7 @@ struct hwprof_event {
 	int inherit, time;          /* values of the inherit / time terms */
 	int precise_max, weak, sample_read, exclude_gh;
 	uint64_t terms_set;         /* bit i: the spec gave format term pmu->formats[i] (i < 64) */
+	int added;                  /* appended by hwprof_evlist_config (a tracking dummy), not from -e */
 };
 
 struct hwprof_evlist {

@@ -285,6 +285,65 @@ static bool separate_value(const char *s)
 	return false;
 }
 
+/* perf's -F max: the kernel's perf_event_max_sample_rate */
+static uint64_t max_sample_rate(void)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 100000; /* the kernel's default when it cannot be read */
+}
+
+/* -S and --aux-sample without an AUX area event: perf's errors (and its
+ * exit status, -EINVAL) instead of a recording without what was asked. */
+static int aux_options_need_aux(const struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
+				const struct record_cli_opts *ro)
+{
+	bool aux = false;
+	for (size_t i = 0; i < l->nr; i++)
+		aux |= l->ev[i].is_aux;
+	if (aux)
+		return 0;
+	if (ro->snapshot) {
+		fprintf(stderr, "No AUX area tracing to snapshot\n");
+		return 234;
+	}
+	if (o->aux_sample) {
+		fprintf(stderr, "No AUX area event to sample\n");
+		return 234;
+	}
+	return 0;
+}
+
+/* perf's target__validate: a pid or tid overrides -C and -a (with its
+ * warning); a thread target is recorded without inherit. */
+static int target_validate(struct record_cli_opts *ro, struct hwprof_evlist_opts *o)
+{
+	if (ro->pid < 0 && ro->tid < 0)
+		return 0;
+	const char *why = NULL;
+	if (ro->cpus) {
+		ro->cpus = NULL;
+		why = "CPU";
+	}
+	if (ro->system_wide) {
+		ro->system_wide = false;
+		why = why ? why : "SYSTEM";
+	}
+	o->target_cpu = 0;
+	if (why)
+		fprintf(stderr, "Warning:\nPID/TID switch overriding %s\n", why);
+	if (ro->tid > 0 && ro->pid < 0) {
+		o->no_inherit = 1;
+		ro->no_inherit = true;
+	}
+	return 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct hwprof_attr regs;
@@ -293,7 +352,7 @@ int cmd_record(int argc, char **argv)
 	struct record_pt_filters filters = { .n = 0 };
 	struct record_pt pt = { 0 };
 	const char *specs[MAX_E];
-	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, i;
+	int nspecs = 0, dry = 0, rc = 0, verbose = 0, arch_given = 0, freq_max = 0, i;
 	int regs_given[2] = { 0, 0 }; /* -I/--intr-regs, --user-regs seen */
 
 	if (record_wants_pt_emulate(argc, argv))
@@ -332,12 +391,16 @@ int cmd_record(int argc, char **argv)
 		else if (is_opt(s, "-e", "--event")) {
 			if (!(ev = opt_value(argc, argv, &i, s, "-e", "--event")))
 				return cli_usage_error("record", "option '%s' requires a value", s);
-		} else if (!strcmp(s, "-c") || !strcmp(s, "-F") || !strcmp(s, "--count") || !strcmp(s, "--freq")) {
+		} else if (is_opt(s, "-c", "--count") || is_opt(s, "-F", "--freq")) {
+			/* -c N, -cN, --count=N; -F also takes perf's "max" */
+			bool count = s[1] == 'c' || !strncmp(s, "--count", 7);
 			uint64_t val;
-			if (i + 1 >= argc || parse_u64(argv[i + 1], &val) || !val)
+			v = opt_value(argc, argv, &i, s, count ? "-c" : "-F", count ? "--count" : "--freq");
+			if (v && !count && !strcmp(v, "max"))
+				val = max_sample_rate(), freq_max = 1;
+			else if (!v || parse_u64(v, &val) || !val)
 				return cli_usage_error("record", "option '%s' expects a positive number", s);
-			i++;
-			if (s[1] == 'c' || s[2] == 'c')
+			if (count)
 				o.period = val;
 			else
 				o.freq = val, o.period = 0, o.user_freq = 1;
@@ -457,9 +520,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
+	if (freq_max && !ro.quiet)
+		fprintf(stderr, "info: Using a maximum frequency rate of %llu Hz\n", (unsigned long long)o.freq);
+	rc = target_validate(&ro, &o);
+	if (rc)
+		return rc;
 	struct hwprof_evlist l = { 0 };
 	struct hwprof_pmus *pmus = NULL;
 	rc = build_events(specs, nspecs, &o, &regs, &l, &pmus, &pt, &filters, verbose);
+	if (!rc)
+		rc = aux_options_need_aux(&l, &o, &ro);
 	if (!rc)
 		rc = record_pt_finish(&pt, &l, &ro.aux_pages, &ro.mmap_pages, ro.snapshot);
 	rc = rc ? rc : record_spe_setup(&l, pmus, &o, &ro, dry);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,35 +106,78 @@ static void open_error(const struct hwprof_record_event *e, int err, uint32_t ks
 	}
 }
 
-/* perf's evsel__fallback: hardware cycles -> cpu-clock; kernel sampling
- * refused -> exclude kernel and hypervisor. Returns 1 when e changed. */
+/* The name perf gives an event whose own name it dropped: the event's
+ * name and the modifiers its attr implies (perf's evsel__add_modifiers:
+ * k u h for privilege levels when any is excluded, the p's, then H G
+ * when exclude_guest differs from what those imply). */
+static void name_from_attr(char *buf, size_t len, const char *base, const struct hwprof_attr *a)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+	bool ek = HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_KERNEL), eu = HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_USER);
+	bool eh = HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_HV), eH = HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_HOST);
+	bool eG = HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_GUEST);
+	unsigned precise = (unsigned)(a->flags >> HWPROF_ATTR_PRECISE_IP) & 3;
+	if (ek || eu || eh) {
+		if (!ek)
+			mod[n++] = 'k';
+		if (!eu)
+			mod[n++] = 'u';
+		if (!eh)
+			mod[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned i = 0; i < precise; i++)
+		mod[n++] = 'p';
+	if (precise)
+		guest_default = true;
+	if (eH || eG == guest_default) {
+		if (!eH)
+			mod[n++] = 'H';
+		if (!eG)
+			mod[n++] = 'G';
+	}
+	mod[n] = 0;
+	snprintf(buf, len, "%s%s%s", base, n ? ":" : "", mod);
+}
+
+/* perf's evsel__fallback: hardware cycles -> cpu-clock (renamed from
+ * the attr, precise_ip kept); kernel sampling refused -> exclude kernel
+ * and hypervisor (":u" added to the name) unless user space is excluded.
+ * With -v it says so as perf's warning. Returns 1 when e changed. */
 static int fallback(const struct record_cli_opts *o, struct hwprof_record_event *e, int err, char *namebuf,
 		    size_t len)
 {
 	struct hwprof_attr *a = &e->attr;
-	/* cpu-clock can never sample what cycles refused for lack of the
-	 * SIMD capability: say so for cycles instead */
-	bool simd_refused = err == EOPNOTSUPP && a->sample_simd_regs_enabled;
-	if ((err == ENOENT || err == ENXIO || err == ENODEV || err == EOPNOTSUPP) && a->type == HWPROF_TYPE_HARDWARE &&
-	    a->config == 0 && !simd_refused) {
+	/* (EOPNOTSUPP, also what a PMU without the SIMD capability says,
+	 * is not among perf 6.1's reasons to fall back) */
+	if ((err == ENOENT || err == ENXIO || err == ENODEV) && a->type == HWPROF_TYPE_HARDWARE && a->config == 0) {
 		if (o->verbose)
-			fprintf(stderr, "The cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
+			fprintf(stderr, "Warning:\nThe cycles event is not supported, trying to fall back to "
+					"cpu-clock-ticks\n");
 		a->type = HWPROF_TYPE_SOFTWARE;
 		a->config = 0;
-		a->flags &= ~(3ULL << HWPROF_ATTR_PRECISE_IP);
-		const char *mod = e->name ? strchr(e->name, ':') : NULL;
-		snprintf(namebuf, len, "cpu-clock%s", mod ? mod : "");
+		name_from_attr(namebuf, len, "cpu-clock", a);
 		e->name = namebuf;
 		e->unit = "msec";
 		e->scale = 1e-6;
 		return 1;
 	}
-	if ((err == EACCES || err == EPERM) && !HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_KERNEL) && paranoid() > 1 &&
-	    geteuid() != 0) {
+	if ((err == EACCES || err == EPERM) && !HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_KERNEL) && paranoid() > 1) {
+		if (HWPROF_ATTR_HAS(a, HWPROF_ATTR_EXCLUDE_USER))
+			return 0;
+		const char *name = e->name ? e->name : "";
+		/* perf adds ":u", or only "u" after a ':' or a PMU's '/' */
+		const char *sep = strchr(name, '/') || strchr(name, ':') ? "" : ":";
 		if (o->verbose)
-			fprintf(stderr, "kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and "
-					"hypervisor  samples\n",
+			fprintf(stderr, "Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to excluding "
+					"kernel and hypervisor  samples\n",
 				paranoid());
+		char tmp[256];
+		snprintf(tmp, sizeof(tmp), "%s%su", name, sep);
+		snprintf(namebuf, len, "%s", tmp);
+		e->name = namebuf;
 		flag(a, HWPROF_ATTR_EXCLUDE_KERNEL, true);
 		flag(a, HWPROF_ATTR_EXCLUDE_HV, true);
 		return 1;
@@ -313,6 +357,26 @@ static void lost_warnings(const char *path)
 			(unsigned long long)(samples + lost_samples), rate * 100.0);
 }
 
+/* perf keeps the previous recording: a non-empty output file is first
+ * renamed to FILE.old (replacing an older one). */
+static int backup_old(const char *path)
+{
+	struct stat st;
+	char old[4096];
+	if (stat(path, &st) || !st.st_size)
+		return 0;
+	snprintf(old, sizeof(old), "%s.old", path);
+	if (unlink(old) && errno != ENOENT && errno != EISDIR) {
+		fprintf(stderr, "Can't remove old data: %s (%s)\n", strerror(errno), old);
+		return -1;
+	}
+	if (rename(path, old)) {
+		fprintf(stderr, "Can't move data: %s (%s to %s)\n", strerror(errno), path, old);
+		return -1;
+	}
+	return 0;
+}
+
 int record_run(const struct record_cli_opts *o)
 {
 	if (!o->nr_events) {
@@ -359,6 +423,8 @@ int record_run(const struct record_cli_opts *o)
 	hwprof_record_config(ev, o->nr_events, &ro);
 
 	struct control ctl;
+	if (!ro.pipe && backup_old(ro.output))
+		goto out;
 	if (open_control(o->control, &ctl))
 		goto out;
 

@@ -52,11 +52,10 @@ static uint64_t aux_period(const struct hwprof_event *e, const struct hwprof_pmu
 	return v && !*end && n ? n : 4096;
 }
 
-static void config_call_graph(struct hwprof_event *e, int first, const struct hwprof_evlist_opts *o)
+/* One call graph mode onto an attr, as perf's evsel__config_callchain. */
+static void apply_call_graph(struct hwprof_attr *a, int cg, uint32_t stack_size, int first,
+			     const struct hwprof_evlist_opts *o)
 {
-	struct hwprof_attr *a = &e->attr;
-	int per_event = (e->set & HWPROF_EVSET_CALL_GRAPH) != 0;
-	int cg = per_event ? e->call_graph : o->call_graph;
 	switch (cg) {
 	case HWPROF_CG_FP:
 		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN;
@@ -64,7 +63,7 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 	case HWPROF_CG_DWARF:
 		a->sample_type |= HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
 		a->sample_regs_user |= user_regs_mask(o->arch);
-		a->sample_stack_user = (e->set & HWPROF_EVSET_STACK_SIZE) ? e->stack_size : o->stack_size;
+		a->sample_stack_user = stack_size;
 		on(a, HWPROF_ATTR_EXCLUDE_CALLCHAIN_USER);
 		/* perf samples data addresses for a dwarf call graph, global or
 		 * per event ("Enable data address sampling for DWARF unwind"):
@@ -83,6 +82,40 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 	default:
 		break;
 	}
+}
+
+/* perf's evsel__reset_callgraph: what a per-event call graph term takes
+ * back from the global one (the data address bits, the user registers
+ * mask and the stack size stay, as in perf). */
+static void reset_call_graph(struct hwprof_attr *a, int cg)
+{
+	a->sample_type &= ~HWPROF_SAMPLE_CALLCHAIN;
+	if (cg == HWPROF_CG_LBR) {
+		a->sample_type &= ~HWPROF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type &= ~((1ULL << 0) | (1ULL << 11) | (1ULL << 17));
+	}
+	if (cg == HWPROF_CG_DWARF)
+		a->sample_type &= ~(HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER);
+}
+
+/* The global call graph (-g, --call-graph), then the event's terms as
+ * perf applies them: call-graph=, or fp when only max-stack= is given;
+ * any of call-graph/stack-size/max-stack replaces the global mode (so a
+ * lone stack-size= turns it off, as in perf 6.1). */
+static void config_call_graph(struct hwprof_event *e, int first, const struct hwprof_evlist_opts *o)
+{
+	struct hwprof_attr *a = &e->attr;
+	apply_call_graph(a, o->call_graph, o->stack_size, first, o);
+	if (!(e->set & (HWPROF_EVSET_CALL_GRAPH | HWPROF_EVSET_STACK_SIZE | HWPROF_EVSET_MAX_STACK)))
+		return;
+	int cg = (e->set & HWPROF_EVSET_CALL_GRAPH) ? e->call_graph
+		 : (e->set & HWPROF_EVSET_MAX_STACK) ? HWPROF_CG_FP
+						      : HWPROF_CG_NO;
+	/* perf's per-event dump size: the term's, rounded up to 8 bytes, or
+	 * its default (not the global --call-graph dwarf,N) */
+	uint32_t stack = (e->set & HWPROF_EVSET_STACK_SIZE) ? (e->stack_size + 7u) & ~7u : 8192;
+	reset_call_graph(a, o->call_graph);
+	apply_call_graph(a, cg, stack, first, o);
 }
 
 /* perf record's -d, --sample-cpu, -s, --switch-events and --aux-sample
@@ -114,6 +147,11 @@ static int is_dummy(const struct hwprof_attr *a)
 	return a->type == HWPROF_TYPE_SOFTWARE && a->config == 9;
 }
 
+static int is_bpf_output(const struct hwprof_attr *a)
+{
+	return a->type == HWPROF_TYPE_SOFTWARE && a->config == 10;
+}
+
 /* perf 6.1 (record__open): with an initial delay or CPUs as the target,
  * the sideband (mmap, comm, task, ...) is carried by a "dummy:HG" event
  * appended to the list, unless the tracking event already is a dummy. It
@@ -128,6 +166,7 @@ static int add_tracking_dummy(struct hwprof_evlist *l, const struct hwprof_evlis
 	if (rc < 0)
 		return rc;
 	*track = l->nr - 1;
+	l->ev[*track].added = 1;
 	return 0;
 }
 
@@ -158,6 +197,8 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 
 		a->size = HWPROF_ATTR_SIZE_VER7;
 		a->sample_type |= HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME;
+		if (is_bpf_output(a)) /* perf's sample type for what BPF programs write */
+			a->sample_type |= HWPROF_SAMPLE_RAW | HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD;
 		a->read_format |= HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST;
 		on(a, HWPROF_ATTR_SAMPLE_ID_ALL);
 		if (e->precise_max)
@@ -193,6 +234,9 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 		} else if (o->period) {
 			off(a, HWPROF_ATTR_FREQ);
 			a->sample_period = o->period;
+		} else if (is_bpf_output(a) && !o->user_freq) {
+			off(a, HWPROF_ATTR_FREQ); /* perf: every output is a sample */
+			a->sample_period = 1;
 		} else {
 			on(a, HWPROF_ATTR_FREQ);
 			a->sample_period = o->freq;
@@ -218,9 +262,10 @@ HWPROF_API int hwprof_evlist_config(struct hwprof_evlist *l, const struct hwprof
 			for (size_t k = 0; k < sizeof(track_bits) / sizeof(track_bits[0]); k++)
 				on(a, track_bits[k]);
 		}
-		if (i == track && is_dummy(a) && !o->period && !o->user_freq) {
+		if (i == track && e->added && is_dummy(a) && !o->period && !o->user_freq) {
 			/* the dummy samples nothing: perf gives it period 1 rather
-			 * than the default frequency */
+			 * than the default frequency (a dummy named with -e gets
+			 * the defaults of any event) */
 			off(a, HWPROF_ATTR_FREQ);
 			a->sample_period = 1;
 			a->sample_type &= ~HWPROF_SAMPLE_PERIOD;

@@ -291,6 +291,7 @@ int evt_spe_prepare(struct hwprof_evlist *l, const struct hwprof_evlist_opts *o,
 	if (rc < 0)
 		return rc;
 	struct hwprof_event *d = &l->ev[l->nr - 1];
+	d->added = 1;
 	d->set |= HWPROF_EVSET_PERIOD;
 	d->period = o->period ? o->period : 1; /* -c overrides perf's weak default of 1 */
 	*track = l->nr - 1;

@@ -302,6 +302,40 @@ static int add_build_ids(struct hwprof_recorder *r)
 	return add_sb(r, HWPROF_FEAT_BUILD_ID, &b);
 }
 
+/* GROUP_DESC: each group of more than one event (perf's readers build
+ * the group view from it): name, leader index, member count. Our groups
+ * have no names; perf writes "{anon_group}" for those. */
+static int add_group_desc(struct hwprof_recorder *r)
+{
+	struct sbuf b = { 0 };
+	uint32_t nr = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			sb_u32(&b, nr);
+		for (uint32_t i = 0; i < r->o.nr_events; i++) {
+			if (r->ev[i].leader >= 0 && (uint32_t)r->ev[i].leader != i)
+				continue;
+			uint32_t members = 1;
+			for (uint32_t k = 0; k < r->o.nr_events; k++)
+				members += k != i && r->ev[k].leader == (int)i;
+			if (members < 2)
+				continue;
+			if (!pass) {
+				nr++;
+				continue;
+			}
+			sb_str(&b, "{anon_group}");
+			sb_u32(&b, i);
+			sb_u32(&b, members);
+		}
+	}
+	if (!nr) {
+		free(b.p);
+		return 0;
+	}
+	return add_sb(r, HWPROF_FEAT_GROUP_DESC, &b);
+}
+
 int rec_feat_add_all(struct hwprof_recorder *r, bool at_end)
 {
 	struct utsname u;
@@ -354,6 +388,8 @@ int rec_feat_add_all(struct hwprof_recorder *r, bool at_end)
 		rc = add_topology(r);
 	if (!rc)
 		rc = add_pmu_mappings(r);
+	if (!rc)
+		rc = add_group_desc(r);
 	if (!rc && at_end && r->first_time) {
 		uint8_t t[16];
 		st64(t, r->first_time);

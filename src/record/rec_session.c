@@ -424,17 +424,18 @@ static int setup_targets(struct hwprof_recorder *r, struct hwprof_error *err)
 	bool workload = r->o.argv && r->o.argv[0];
 	if (workload && (rc = rec_workload_fork(r, err)))
 		return rc;
-	/* -p/-t name the target even when a command runs too (as in perf) */
-	if (workload && r->o.pid <= 0 && r->o.tid <= 0) {
-		rc = add_int(&r->threads, &r->nr_threads, r->child);
-	} else if (r->o.pid > 0) {
+	/* -p/-t, then -a/-C name the target even when a command runs too
+	 * (as in perf: the command is then only what runs meanwhile) */
+	if (r->o.pid > 0) {
 		rc = process_threads(r, r->o.pid);
 		if (rc)
 			return rec_set_error(err, HWPROF_E_NOENT, "Couldn't find process %d", r->o.pid);
 	} else if (r->o.tid > 0) {
 		rc = add_int(&r->threads, &r->nr_threads, r->o.tid);
-	} else {
+	} else if (r->o.system_wide || r->o.cpus || !workload) {
 		rc = add_int(&r->threads, &r->nr_threads, -1); /* system-wide or -C */
+	} else {
+		rc = add_int(&r->threads, &r->nr_threads, r->child);
 	}
 	return rc ? rec_set_error(err, HWPROF_E_NOMEM, "out of memory") : 0;
 }
@@ -669,7 +670,9 @@ HWPROF_API int hwprof_record_poll(struct hwprof_recorder *r, int timeout_ms)
 	int ready = 0;
 	if (!r->drained_data) {
 		ready = r->sys.poll(pf, (unsigned)n, timeout_ms);
-		if (ready > 0)
+		/* perf counts every return of its endless poll, a signal's
+		 * (the workload's SIGCHLD) included; our timeouts are not */
+		if (ready > 0 || ready == -EINTR)
 			r->st.wakeups++;
 	}
 	bool all_hup = r->nr_rings > 0 && ready > 0;

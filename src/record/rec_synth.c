@@ -297,17 +297,13 @@ static int tgid_of(int tid)
 int rec_synth_tasks(struct hwprof_recorder *r)
 {
 	int rc = 0;
+	/* the target's tasks from /proc (none for a workload alone) */
 	if (r->o.no_synth) {
-	} else if (r->child > 0) {
-		/* the workload before exec: its COMM only, as perf writes */
-		rc = rec_write(r, r->tmp,
-			       hwprof_build_comm(r->tmp, sizeof(r->tmp), attr0(r), NULL, (uint32_t)r->child,
-						 (uint32_t)r->child, "hwprof-exec", 0));
 	} else if (r->o.pid > 0) {
 		rc = one_process(r, r->o.pid, false, 0);
 	} else if (r->o.tid > 0) {
 		rc = one_process(r, tgid_of(r->o.tid), false, r->o.tid);
-	} else {
+	} else if (r->o.system_wide || r->o.cpus || r->child <= 0) {
 		DIR *d = opendir("/proc");
 		struct dirent *de;
 		while (d && !rc && (de = readdir(d)))
@@ -316,6 +312,11 @@ int rec_synth_tasks(struct hwprof_recorder *r)
 		if (d)
 			closedir(d);
 	}
+	/* then the workload before exec: its COMM only, as perf writes */
+	if (!rc && !r->o.no_synth && r->child > 0)
+		rc = rec_write(r, r->tmp,
+			       hwprof_build_comm(r->tmp, sizeof(r->tmp), attr0(r), NULL, (uint32_t)r->child,
+						 (uint32_t)r->child, "hwprof-exec", 0));
 	if (!rc) {
 		uint8_t fin[8];
 		rc = rec_write(r, fin, hwprof_build_user_record(fin, sizeof(fin), HWPROF_RECORD_FINISHED_INIT, NULL, 0));

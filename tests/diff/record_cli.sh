@@ -156,6 +156,61 @@ if grep -q "^Processed [0-9]* events and lost [0-9]* chunks!$" lost.rec && diff 
   pass "lost data: warnings as perf's: $(grep '^Processed' lost.rec | tr '\n' ' ')"
 else fail "lost data warnings"; diff lost.rec lost.rep | head -8; fi
 
+# -a / -p with a command: the target is the system / the process (perf
+# opens cpu-wide events and synthesizes the existing tasks from /proc);
+# the command only runs meanwhile. A busy process started before must be
+# in the file: its maps from /proc, its samples from the cpu-wide events.
+sh -c 'while :; do :; done' & busy=$!
+"$HWPROF" record -q -a -e cpu-clock -c 100000 -o sw.data -- sleep 0.5 >/dev/null 2>&1
+"$HWPROF" record -q -p $busy -e cpu-clock -c 100000 -o pw.data -- sleep 0.3 >/dev/null 2>&1
+kill $busy; wait $busy 2>/dev/null
+if perf report -D -i sw.data 2>/dev/null | grep -q "^0 .*PERF_RECORD_MMAP2 $busy/$busy: .* /usr/bin/dash$\|^0 .*PERF_RECORD_MMAP2 $busy/$busy: .*/sh$" &&
+   perf report -D -i sw.data 2>/dev/null | grep -q "PERF_RECORD_FORK($busy:$busy)"; then
+  pass "-a with a command: existing tasks synthesized from /proc"
+else fail "-a with a command: no /proc synthesis for pid $busy"; fi
+if [ "$(perf script -F pid -i sw.data 2>/dev/null | awk -v p=$busy '$1 == p' | wc -l)" -gt 0 ]; then
+  pass "-a with a command: samples of other processes (cpu-wide events)"
+else fail "-a with a command: no samples of the busy process $busy"; fi
+if perf report -D -i pw.data 2>/dev/null | grep -q "^0 .*PERF_RECORD_COMM: [a-z]*:$busy/$busy$" &&
+   perf report -D -i pw.data 2>/dev/null | grep -q "^0 .*PERF_RECORD_MMAP2 $busy/$busy: "; then
+  pass "-p with a command: the target's COMM and maps synthesized"
+else fail "-p with a command: target $busy not synthesized"; fi
+# -p/-t override -a/-C with perf's warning; -S/--aux-sample need an AUX event
+for args in "-a -p $$" "-C 0 -a -t $$" "-S" "--aux-sample"; do
+  perf record $args -e cpu-clock -o pe.data -- true 2>&1 >/dev/null | grep -v '^\[ perf record' >pe.err; prc=${PIPESTATUS[0]}
+  "$HWPROF" record $args -e cpu-clock -o he.data -- true 2>&1 >/dev/null | grep -v '^\[ hwprof record' >he.err; hrc=${PIPESTATUS[0]}
+  if [ -s pe.err ] && [ $prc = $hrc ] && diff -q pe.err he.err >/dev/null; then pass "'$args': perf's message, exit $hrc: $(head -2 he.err | tr '\n' ' ')"
+  else fail "'$args': exit $hrc vs perf $prc"; diff pe.err he.err | head -4; fi
+done
+# cycles falls back to cpu-clock named from its attr as perf names it,
+# precise_ip kept; -v says so with perf's Warning: line
+for spec in cycles:u cycles:pp cycles:S cycles:H cycles:uk; do
+  perf record -e $spec -o pe.data -- true >/dev/null 2>&1; "$HWPROF" record -q -e $spec -o he.data -- true >/dev/null 2>&1
+  perf evlist -v -i pe.data >pe.txt 2>&1; perf evlist -v -i he.data >he.txt 2>&1
+  if [ -s pe.txt ] && diff -q pe.txt he.txt >/dev/null; then pass "fallback of $spec as perf's: $(cut -d: -f1,2 he.txt)"
+  else fail "fallback of $spec differs from perf's"; diff pe.txt he.txt | head -4; fi
+done
+"$HWPROF" record -v -e cycles -o he.data -- true 2>&1 >/dev/null | grep -B1 '^The cycles event' >he.err
+perf record -v -e cycles -o pe.data -- true 2>&1 >/dev/null | grep -B1 '^The cycles event' >pe.err
+if [ -s pe.err ] && diff -q pe.err he.err >/dev/null; then pass "-v cycles fallback: perf's warning lines"
+else fail "-v cycles fallback warning differs"; diff pe.err he.err; fi
+# groups: GROUP_DESC written, so perf shows the group view of our file
+W2="ls -R /usr/share/doc/bash"
+"$HWPROF" record -q -e '{cpu-clock,task-clock},{page-faults,cs}' -c 100000 -o grp.data -- $W2 >/dev/null 2>&1
+perf record -q -e '{cpu-clock,task-clock},{page-faults,cs}' -c 100000 -o grpp.data -- $W2 >/dev/null 2>&1
+a=$(perf report --header-only -i grpp.data | grep '^# group:'); b=$(perf report --header-only -i grp.data | grep '^# group:')
+if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "group descriptions as perf writes them: $(echo $b)"
+else fail "group descriptions: perf '$a' ours '$b'"; fi
+perf report --stdio -i grp.data 2>&1 | grep -v '^# (Tip:' >grp.perf; "$HWPROF" report --stdio -i grp.data 2>&1 | grep -v '^# (Tip:' >grp.hw
+if grep -q "of events 'anon group { cpu-clock, task-clock }'" grp.perf && cmp -s grp.perf grp.hw; then
+  pass "perf report --stdio shows our groups as groups, as hwprof does"
+else fail "group view of our file"; diff grp.perf grp.hw | head -4; fi
+# an existing output is kept as FILE.old, as perf does
+rm -f keep.data keep.data.old
+"$HWPROF" record -q -e cpu-clock -o keep.data -- true >/dev/null 2>&1; cp keep.data first.data
+"$HWPROF" record -q -e cpu-clock -o keep.data -- true >/dev/null 2>&1
+if cmp -s first.data keep.data.old && perf report -D -i keep.data >/dev/null 2>&1; then pass "previous output kept as keep.data.old"
+else fail "previous output not kept as .old"; fi
 "$HWPROF" record -e no-such-event -- true >out 2>err; rc=$?
 if [ $rc -ne 0 ] && [ "$(wc -l <err)" -eq 1 ]; then pass "unknown event: one line, exit $rc: $(cat err)"; else fail "unknown event: exit $rc"; cat err; fi
 finish
