@@ -107,6 +107,8 @@ struct hwprof_evlist_opts {
 	int sample_cpu;          /* --sample-cpu */
 	int inherit_stat;        /* -s */
 	int switch_events;       /* --switch-events: context_switch on the tracking event */
+	int use_clockid;         /* -k/--clockid: every event's time from clockid */
+	int32_t clockid;
 	uint32_t aux_sample;     /* --aux-sample[=size] on non-AUX events, 0 = off */
 	/* perf's tracking dummy ("dummy:HG", software event 9) is appended to
 	 * carry the sideband when the target has CPUs (-a, -C) or with an

@@ -74,6 +74,11 @@ struct hwprof_record_opts {
 	int output_fd;           /* an open fd (not closed), or -1 */
 	bool pipe;               /* pipe-mode stream */
 	int zstd_level;          /* 0 = no compression, 1..22 */
+	/* -k/--clockid: the CLOCKID (resolution) and CLOCK_DATA (reference
+	 * times of the clock and of the time of day) features */
+	bool use_clockid;
+	int32_t clockid;
+	uint64_t clockid_res_ns;
 	/* CMDLINE feature: the recorder's argv as typed */
 	int cmd_argc;
 	char *const *cmd_argv;

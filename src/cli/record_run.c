@@ -417,6 +417,9 @@ int record_run(const struct record_cli_opts *o)
 	ro.output_fd = -1;
 	ro.pipe = !strcmp(ro.output, "-");
 	ro.zstd_level = o->zstd_level;
+	ro.use_clockid = o->use_clockid;
+	ro.clockid = o->clockid;
+	ro.clockid_res_ns = o->clockid_res_ns;
 	ro.cmd_argc = o->argc;
 	ro.cmd_argv = o->argv_all;
 	ro.delay_ms = o->delay_ms;

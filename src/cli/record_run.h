@@ -24,6 +24,9 @@ struct record_cli_opts {
 	uint32_t mmap_pages, aux_pages; /* -m pages[,auxpages] */
 	const char *output;         /* -o, NULL = perf.data; "-" = pipe to stdout */
 	int zstd_level;             /* -z = 1, --compression-level=n */
+	bool use_clockid;           /* -k/--clockid */
+	int32_t clockid;
+	uint64_t clockid_res_ns;    /* the clock's resolution (0: unknown) */
 	bool snapshot;              /* -S */
 	bool snapshot_on_exit;      /* -Se / --snapshot=e */
 	const char *control;        /* --control fifo:ctl[,ack] or fd:ctl[,ack] */

@@ -118,7 +118,7 @@ static void config_call_graph(struct hwprof_event *e, int first, const struct hw
 	apply_call_graph(a, cg, stack, first, o);
 }
 
-/* perf record's -d, --sample-cpu, -s, --switch-events and --aux-sample
+/* perf record's -d, --sample-cpu, -s, --switch-events, -k and --aux-sample
  * (evsel__config): the sideband bits go on the tracking event only. */
 static void config_record_opts(struct hwprof_event *e, int tracking, const struct hwprof_evlist_opts *o)
 {
@@ -136,6 +136,10 @@ static void config_record_opts(struct hwprof_event *e, int tracking, const struc
 	}
 	if (o->switch_events && tracking)
 		on(a, HWPROF_ATTR_CONTEXT_SWITCH);
+	if (o->use_clockid) {
+		on(a, HWPROF_ATTR_USE_CLOCKID);
+		a->clockid = o->clockid;
+	}
 	if (o->aux_sample && !e->is_aux) {
 		a->sample_type |= HWPROF_SAMPLE_AUX;
 		a->aux_sample_size = o->aux_sample;

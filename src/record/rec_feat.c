@@ -396,6 +396,17 @@ int rec_feat_add_all(struct hwprof_recorder *r, bool at_end)
 		st64(t + 8, r->last_time);
 		rc = hwprof_writer_add_feature(r->w, HWPROF_FEAT_SAMPLE_TIME, t, 16);
 	}
+	if (!rc && r->o.use_clockid) {
+		uint8_t res[8], cd[24];
+		st64(res, r->o.clockid_res_ns);
+		st32(cd, 1); /* version */
+		st32(cd + 4, (uint32_t)r->o.clockid);
+		st64(cd + 8, r->tod_ns);
+		st64(cd + 16, r->clockid_ns);
+		rc = hwprof_writer_add_feature(r->w, HWPROF_FEAT_CLOCKID, res, 8);
+		if (!rc)
+			rc = hwprof_writer_add_feature(r->w, HWPROF_FEAT_CLOCK_DATA, cd, 24);
+	}
 	if (!rc && r->o.zstd_level) {
 		/* version 0, type 1 (zstd), level, ratio, mmap_len */
 		uint8_t z[20];

@@ -64,6 +64,7 @@ struct rec_zstd;
 struct hwprof_recorder {
 	struct hwprof_sys_ops sys;         /* the caller's, NULL members filled */
 	struct hwprof_record_opts o;
+	uint64_t tod_ns, clockid_ns;       /* -k: reference times at the start */
 	struct hwprof_record_event *ev;    /* o.events */
 	int *cpus;                         /* -1 alone = any cpu (per-thread) */
 	int nr_cpus;

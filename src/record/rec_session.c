@@ -475,6 +475,17 @@ HWPROF_API int hwprof_record_open(struct hwprof_recorder **out, const struct hwp
 	if (!r)
 		return rec_set_error(err, HWPROF_E_NOMEM, "out of memory");
 	r->o = *o;
+	if (o->use_clockid) {
+		/* perf's record__init_clock(): the time of day and the chosen
+		 * clock read together, for tools that convert sample times */
+		struct timespec tod, clk;
+		if (clock_gettime(CLOCK_REALTIME, &tod) || clock_gettime(o->clockid, &clk)) {
+			free(r);
+			return rec_set_error(err, HWPROF_E_INVAL, "clock_gettime failed, cannot set reference time");
+		}
+		r->tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)(tod.tv_nsec / 1000) * 1000ULL;
+		r->clockid_ns = (uint64_t)clk.tv_sec * 1000000000ULL + (uint64_t)clk.tv_nsec;
+	}
 	r->ev = o->events;
 	r->go_fd = r->err_fd = r->wake_rd = r->wake_wr = -1;
 	r->st.workload_status = -1;

@@ -211,6 +211,23 @@ rm -f keep.data keep.data.old
 "$HWPROF" record -q -e cpu-clock -o keep.data -- true >/dev/null 2>&1
 if cmp -s first.data keep.data.old && perf report -D -i keep.data >/dev/null 2>&1; then pass "previous output kept as keep.data.old"
 else fail "previous output not kept as .old"; fi
+# -k/--clockid: perf's attr bits (use_clockid, clockid) and header lines
+# (clockid frequency, clock name; the reference times differ per run)
+for k in mono raw CLOCK_REALTIME boot 7; do
+  "$HWPROF" record -q -k $k -e cpu-clock -o k.data -- true >/dev/null 2>&1
+  perf record -q -k $k -e cpu-clock -o kp.data -- true >/dev/null 2>&1
+  a=$(perf evlist -v -i kp.data 2>/dev/null); b=$(perf evlist -v -i k.data 2>/dev/null)
+  ha=$(perf report --header-only -i kp.data 2>/dev/null | grep -E '^# clockid'); hb=$(perf report --header-only -i k.data 2>/dev/null | grep -E '^# clockid')
+  if [ -n "$b" ] && [ "$a" = "$b" ] && [ -n "$hb" ] && [ "$ha" = "$hb" ] &&
+     perf report --header-only -i k.data 2>/dev/null | grep -q '^# reference time: .* (TOD) = '; then
+    pass "-k $k: attrs and clock header as perf's ($(echo $hb | tr '\n' ' '))"
+  else fail "-k $k: attrs '$b' vs perf '$a'; header '$hb' vs '$ha'"; fi
+done
+perf record -k foo -e cpu-clock -o kp.data -- true >kp.out 2>&1; prc=$?
+"$HWPROF" record -k foo -e cpu-clock -o k.data -- true >k.out 2>&1; hrc=$?
+if [ $prc = $hrc ] && cmp -s <(sed 's/perf record/X/' kp.out) <(sed 's/hwprof record/X/' k.out); then
+  pass "-k foo: perf's warning and usage, exit $hrc"
+else fail "-k foo: exit $hrc (perf $prc)"; diff kp.out k.out | head -4; fi
 "$HWPROF" record -e no-such-event -- true >out 2>err; rc=$?
 if [ $rc -ne 0 ] && [ "$(wc -l <err)" -eq 1 ]; then pass "unknown event: one line, exit $rc: $(cat err)"; else fail "unknown event: exit $rc"; cat err; fi
 finish
