@@ -296,6 +296,18 @@ static int group_desc(struct hwprof_perfdata *h, const struct report_groups *g, 
 	return 0;
 }
 
+/* perf's refusals of an option the file has no data for: its first lines
+ * (unless quiet), the message on stderr, and its exit status 0. */
+static int perf_refusal(struct hwprof_session *s, bool quiet, const char *msg)
+{
+	hwprof_session_close(s);
+	if (!quiet)
+		fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", stdout);
+	fflush(stdout);
+	fputs(msg, stderr);
+	return 0;
+}
+
 static int report_stdio(const struct report_args *a, bool full)
 {
 	const char *input = a->input, *shown = display_name(input);
@@ -352,17 +364,9 @@ static int report_stdio(const struct report_args *a, bool full)
 			fputs("branch and mem mode incompatible\n", stderr);
 			return 0;
 		}
-		if (branch && !has_br && !itrace_l) {
-			/* perf's message, after its first lines, and its exit status 0 */
-			hwprof_session_close(s);
-			if (!a->quiet)
-				fputs("# To display the perf.data header info, please use --header/--header-only "
-				      "options.\n#\n",
-				      stdout);
-			fflush(stdout);
-			fputs("Error:\nSelected -b but no branch data. Did you call perf record without -b?\n", stderr);
-			return 0;
-		}
+		if (branch && !has_br && !itrace_l)
+			return perf_refusal(s, a->quiet,
+					    "Error:\nSelected -b but no branch data. Did you call perf record without -b?\n");
 		const char *why = !branch ? NULL
 				  : itrace_l ? "branch stacks synthesized from a trace (--itrace=l)"
 				  : cc || a->graph_given ? "call graphs"
@@ -387,17 +391,9 @@ static int report_stdio(const struct report_args *a, bool full)
 			st |= ev->attr.sample_type;
 			spe |= strstr(hwprof_evsel_name(ev, nb, sizeof(nb)), "arm_spe") != NULL;
 		}
-		if (!(st & HWPROF_SAMPLE_DATA_SRC) && !spe) {
-			hwprof_session_close(s);
-			if (!a->quiet)
-				fputs("# To display the perf.data header info, please use --header/--header-only "
-				      "options.\n#\n",
-				      stdout);
-			fflush(stdout);
-			fputs("Error:\nSelected --mem-mode but no mem data. Did you call perf record without -d?\n",
-			      stderr);
-			return 0;
-		}
+		if (!(st & HWPROF_SAMPLE_DATA_SRC) && !spe)
+			return perf_refusal(s, a->quiet, "Error:\nSelected --mem-mode but no mem data. Did you call "
+							 "perf record without -d?\n");
 	}
 	if (a->mem_mode && has_callchains(h)) {
 		hwprof_session_close(s);
