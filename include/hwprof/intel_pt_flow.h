@@ -232,6 +232,9 @@ HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow);
 /* Next event. Returns 1 with an event, 0 at the end of the trace, or
  * -HWPROF_E_INVAL. Errors in the trace are events, never return codes. */
 HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *flow, struct hwprof_pt_event *ev);
+/* The same without the copy: *ev points into the decoder, valid until the
+ * next call. */
+HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *flow, const struct hwprof_pt_event **ev);
 
 /* Block cache statistics of the image's cache (all its decoders so far):
  * blocks decoded, block lookups that hit. */

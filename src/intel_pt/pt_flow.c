@@ -1242,7 +1242,7 @@ HWPROF_API void hwprof_pt_flow_stats(const struct hwprof_pt_flow *flow, uint64_t
 		*hits = flow ? flow->cache->hits : 0;
 }
 
-HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_event *ev)
+HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *f, const struct hwprof_pt_event **ev)
 {
 	if (!f || !ev)
 		return -HWPROF_E_INVAL;
@@ -1255,10 +1255,20 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_ev
 		case ST_END: return 0;
 		}
 	}
-	*ev = f->q[f->qh];
+	/* the slot is reused only by the steps of the next call */
+	*ev = &f->q[f->qh];
 	f->qh = (f->qh + 1) % QSIZE;
 	f->qn--;
 	return 1;
+}
+
+HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_event *ev)
+{
+	const struct hwprof_pt_event *e;
+	int rc = ev ? hwprof_pt_flow_next_ref(f, &e) : -HWPROF_E_INVAL;
+	if (rc == 1)
+		*ev = *e;
+	return rc;
 }
 
 /* ---- state for the parallel decoder (pt_flow_par.c) ---------------------------- */

@@ -630,40 +630,43 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
 	if (rc < 0)
 		return rc;
-	struct hwprof_pt_event ev;
-	while (!rc && (rc = hwprof_pt_flow_next(flow, &ev)) == 1) {
+	const struct hwprof_pt_event *ev;
+	struct hwprof_pt_event first; /* the first timed state, with its estimate */
+	while (!rc && (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1) {
 		rc = 0;
 		if (r.timed && !r.started) {
 			/* perf starts a queue at its first state with a time:
 			 * errors and states before it make no samples */
-			if (!ev.tsc || ev.type == HWPROF_PT_EV_ERROR || ev.type == HWPROF_PT_EV_OVF)
+			if (!ev->tsc || ev->type == HWPROF_PT_EV_ERROR || ev->type == HWPROF_PT_EV_OVF)
 				continue;
 			r.started = true;
-			r.qts = ev.tsc;
-			ev.est_tsc = ev.tsc;
+			r.qts = ev->tsc;
+			first = *ev;
+			first.est_tsc = first.tsc;
+			ev = &first;
 		}
 		/* perf's walk to a FUP it is at already asks for the next
 		 * period (which may start one) and stops */
-		if ((ev.flags & HWPROF_PT_EVF_WALK0) && r.ticks &&
-		    (ev.type == HWPROF_PT_EV_ASYNC || ev.type == HWPROF_PT_EV_DISABLE)) {
+		if ((ev->flags & HWPROF_PT_EVF_WALK0) && r.ticks &&
+		    (ev->type == HWPROF_PT_EV_ASYNC || ev->type == HWPROF_PT_EV_DISABLE)) {
 			r.mid_walk = false;
-			next_period(&r, ev.walk_ts + ev.walk_cnt);
+			next_period(&r, ev->walk_ts + ev->walk_cnt);
 		}
-		switch (ev.type) {
+		switch (ev->type) {
 		case HWPROF_PT_EV_BLOCK:
-			rc = on_block(&r, &ev);
+			rc = on_block(&r, ev);
 			break;
 		case HWPROF_PT_EV_ENABLE:
 			r.mid_walk = false;
-			if (ev.flags & HWPROF_PT_EVF_END)
+			if (ev->flags & HWPROF_PT_EVF_END)
 				r.continuous = false; /* a TIP.PGD where perf resumed */
-			rc = emit_branch(&r, &ev, 0, ev.ip,
+			rc = emit_branch(&r, ev, 0, ev->ip,
 					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN |
-					 ((ev.flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
+					 ((ev->flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
 			break;
 		case HWPROF_PT_EV_ASYNC:
 			r.last_len = 0; /* perf keeps no instruction for async branches */
-			rc = emit_branch(&r, &ev, ev.ip, ev.to,
+			rc = emit_branch(&r, ev, ev->ip, ev->to,
 					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC |
 					 HWPROF_PT_FLAG_INTERRUPT, 0);
 			break;
@@ -671,25 +674,25 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			r.continuous = false; /* perf's decoder at a trace end */
 			r.mid_walk = false;
 			/* a branch's TIP.PGD ends its block; FUP + TIP.PGD is async */
-			if (ev.flags & HWPROF_PT_EVF_ASYNC) {
+			if (ev->flags & HWPROF_PT_EVF_ASYNC) {
 				r.last_len = 0;
-				rc = emit_branch(&r, &ev, ev.ip, 0,
+				rc = emit_branch(&r, ev, ev->ip, 0,
 						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC |
 						 HWPROF_PT_FLAG_TRACE_END, 0);
 			}
 			break;
 		case HWPROF_PT_EV_PSB:
-			rc = on_psb(&r, &ev);
+			rc = on_psb(&r, ev);
 			break;
 		case HWPROF_PT_EV_CBR:
-			r.cbr = (uint32_t)ev.payload;
+			r.cbr = (uint32_t)ev->payload;
 			if (r.want_pwr && r.cbr != r.cbr_seen)
 				r.cbr_pending = true;
 			break;
 		case HWPROF_PT_EV_MODE_TSX:
 			/* PSB+ carries MODE.TSX status on TSX parts: only a
 			 * transaction (InTX / abort) makes samples */
-			if (cfg->itrace.transactions && ev.payload)
+			if (cfg->itrace.transactions && ev->payload)
 				rc = -HWPROF_E_UNSUPPORTED;
 			break;
 		case HWPROF_PT_EV_PTWRITE:
@@ -709,10 +712,10 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 				rc = -HWPROF_E_UNSUPPORTED;
 			break;
 		case HWPROF_PT_EV_OVF:
-			rc = on_error(&r, &ev, HWPROF_PT_SERR_OVR);
+			rc = on_error(&r, ev, HWPROF_PT_SERR_OVR);
 			break;
 		case HWPROF_PT_EV_ERROR:
-			rc = on_error(&r, &ev, err_code(ev.count));
+			rc = on_error(&r, ev, err_code(ev->count));
 			break;
 		default:
 			break;
