@@ -209,6 +209,64 @@ static void resolve_sample(struct dump *d, const struct hwprof_event *ev, const 
 					    : (s->sample_type & HWPROF_SAMPLE_BRANCH_STACK) ? s->branch_nr : 0;
 }
 
+/* The name perf 6.1 gives a branch entry's type (flags bits 20-23; type
+ * 15, EXTEND_ABI, names new_type, bits 26-29). perf prints glibc's
+ * "(null)" for values it has no name for; type 0 prints nothing. */
+static const char *branch_type_text(uint64_t fl)
+{
+	static const char *const type[16] = { "",	  "COND",     "UNCOND",	   "IND",      "CALL",	  "IND_CALL",
+					      "RET",	  "SYSCALL",  "SYSRET",	   "COND_CALL", "COND_RET", "ERET",
+					      "IRQ",	  "SERROR",   "NO_TX",	   NULL };
+	static const char *const new_type[16] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						  "ARCH_2",	"ARCH_3",     "ARCH_4",	    "ARCH_5" };
+	unsigned t = (unsigned)(fl >> 20) & 0xf;
+	const char *name = t == 15 ? new_type[(fl >> 26) & 0xf] : type[t];
+	return name ? name : "(null)";
+}
+
+/* A branch stack. With CALL_STACK (perf record --call-graph lbr) the
+ * entries are a user call stack: perf lists the first entry's target,
+ * then every entry's source, and counts nr + 1. */
+static void print_branch_stack(FILE *out, const struct hwprof_sample *s, bool callstack)
+{
+	if (callstack) {
+		fprintf(out, "... branch callstack: nr:%" PRIu64 "\n", s->branch_nr + 1);
+		for (uint64_t i = 0; i < s->branch_nr; i++) {
+			if (!i)
+				fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i, hwprof_u64_at(s->branches, 1));
+			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i + 1, hwprof_u64_at(s->branches, 3 * i));
+		}
+		return;
+	}
+	fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
+		uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
+		fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n", i, from,
+			to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ", (fl & 2) ? "P" : " ",
+			(fl & 8) ? "A" : " ", (fl & 4) ? "T" : " ", (unsigned)(fl >> 33), branch_type_text(fl));
+	}
+}
+
+/* perf's "LBR call chain" for CALL_STACK samples: the callchain up to and
+ * including its PERF_CONTEXT_USER marker, then the user stack from the
+ * branch entries (first target, every source). Printed only when the
+ * chain has that marker and the stack has entries. */
+static void print_lbr_chain(FILE *out, const struct hwprof_sample *s)
+{
+	uint64_t k = 0;
+	while (k < s->callchain_nr && hwprof_u64_at(s->callchain, k) != HWPROF_CONTEXT_USER)
+		k++;
+	if (k == s->callchain_nr || !s->branch_nr)
+		return;
+	fprintf(out, "... LBR call chain: nr:%" PRIu64 "\n", k + 1 + s->branch_nr + 1);
+	for (uint64_t i = 0; i <= k; i++)
+		fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, hwprof_u64_at(s->callchain, i));
+	fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)(k + 1), hwprof_u64_at(s->branches, 1));
+	for (uint64_t i = 0; i < s->branch_nr; i++)
+		fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)(i + k + 2), hwprof_u64_at(s->branches, 3 * i));
+}
+
 static void print_sample(struct dump *d, const struct hwprof_event *ev)
 {
 	FILE *out = d->out;
@@ -217,24 +275,16 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 	uint64_t st = a->sample_type;
 	fprintf(out, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n", ev->rec.misc,
 		(int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
+	bool callstack = (a->branch_sample_type & HWPROF_BRANCH_CALL_STACK) && (st & HWPROF_SAMPLE_BRANCH_STACK);
 	if (st & HWPROF_SAMPLE_CALLCHAIN) {
+		if (callstack)
+			print_lbr_chain(out, s);
 		fprintf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
 			fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, hwprof_u64_at(s->callchain, i));
 	}
-	if (st & HWPROF_SAMPLE_BRANCH_STACK) {
-		fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
-		for (uint64_t i = 0; i < s->branch_nr; i++) {
-			uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
-			uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
-			static const char *const spec[] = { "", "SPEC_WRONG_PATH", "NON_SPEC_CORRECT_PATH",
-							    "SPEC_CORRECT_PATH" };
-			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
-				i, from, to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ",
-				(fl & 2) ? "P" : " ", (fl & 8) ? "A" : " ", (fl & 4) ? "T" : " ",
-				(unsigned)(fl >> 33), spec[(fl >> 24) & 3]);
-		}
-	}
+	if (st & HWPROF_SAMPLE_BRANCH_STACK)
+		print_branch_stack(out, s, callstack);
 	if (st & HWPROF_SAMPLE_REGS_USER)
 		print_regs_dump(out, "user", &s->user_regs, d->arch);
 	if (st & HWPROF_SAMPLE_REGS_INTR)
@@ -244,8 +294,10 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 			s->stack_size ? (unsigned)(s->stack_data - 8 - ev->rec.data) : 0u);
 	if (st & (HWPROF_SAMPLE_WEIGHT | HWPROF_SAMPLE_WEIGHT_STRUCT)) {
 		fprintf(out, "... weight: %" PRIu64, s->weight);
+		/* perf 6.1 fills p_stage_cyc (var3) only in its powerpc
+		 * build; on x86 and arm64 it prints 0 whatever the file says */
 		if (st & HWPROF_SAMPLE_WEIGHT_STRUCT)
-			fprintf(out, ",0x%" PRIx16 ",0x%" PRIx16, s->ins_lat, s->p_stage_cyc);
+			fprintf(out, ",0x%" PRIx16 ",0x%" PRIx16, s->ins_lat, (uint16_t)0);
 		fputc('\n', out);
 	}
 	if (st & HWPROF_SAMPLE_DATA_SRC)

@@ -341,6 +341,166 @@ static void branch(void)
 	}
 }
 
+/* Two events of a group told apart by IDENTIFIER: read values in group
+ * format with ids and lost counts (samples and READ records), the
+ * sample_id_all trailer with every id field on each kernel record,
+ * WEIGHT_STRUCT, and an MMAP2 carrying a build id. */
+static void group(void)
+{
+	uint64_t st = HWPROF_SAMPLE_IDENTIFIER | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+		      HWPROF_SAMPLE_ID | HWPROF_SAMPLE_STREAM_ID | HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD |
+		      HWPROF_SAMPLE_READ;
+	struct hwprof_attr a = sw_attr(st), b2 = sw_attr(st | HWPROF_SAMPLE_WEIGHT_STRUCT | HWPROF_SAMPLE_DATA_SRC);
+	a.read_format = b2.read_format = HWPROF_FORMAT_GROUP | HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST |
+					 HWPROF_FORMAT_TOTAL_TIME_ENABLED | HWPROF_FORMAT_TOTAL_TIME_RUNNING;
+	b2.config = 1; /* task-clock */
+	b2.flags &= ~((1ULL << HWPROF_ATTR_DISABLED) | (1ULL << HWPROF_ATTR_MMAP) | (1ULL << HWPROF_ATTR_COMM) |
+		      (1ULL << HWPROF_ATTR_MMAP2) | (1ULL << HWPROF_ATTR_COMM_EXEC));
+	uint64_t ids1[1] = { 11 }, ids2[1] = { 22 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids1, 1);
+	hwprof_writer_add_evsel(w, &b2, "task-clock", ids2, 1);
+	features("x86_64");
+	struct hwprof_sample id = { 0 };
+	id.pid = id.tid = 100;
+	id.id = 11;
+	id.stream_id = 11;
+	id.cpu = 1;
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 100, 100, "grouped", 1));
+	id.time = 1100;
+	id.id = id.stream_id = 22;
+	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	int n = hwprof_build_mmap2(rb, sizeof(rb), &b2, &id, HWPROF_MISC_USER | HWPROF_MISC_MMAP_BUILD_ID, 100, 100,
+				   0x400000, 0x10000, 0, 0, 0, 0, 0, 5, 2, "/usr/bin/grouped");
+	if (n < 0)
+		die("mmap2");
+	rb[40] = 20; /* build_id_size, reserved, then the id where maj/min/ino were */
+	memset(rb + 41, 0, 3);
+	memcpy(rb + 44, bid, 20);
+	emit(n);
+	uint8_t vals[3 * 8 * 2];
+	for (int k = 0; k < 4; k++) {
+		const struct hwprof_attr *e = k & 1 ? &b2 : &a;
+		struct hwprof_sample s = { 0 };
+		s.pid = s.tid = 100;
+		s.time = 2000 + 10 * (uint64_t)k;
+		s.id = s.stream_id = k & 1 ? 22 : 11;
+		s.cpu = (uint32_t)k;
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 4 * (uint64_t)k;
+		s.period = 100000;
+		s.read_nr = 2;
+		s.time_enabled = 5000 + (uint64_t)k;
+		s.time_running = 4000 + (uint64_t)k;
+		st64(vals, 100 + (uint64_t)k); st64(vals + 8, 11); st64(vals + 16, (uint64_t)k);
+		st64(vals + 24, 200 + (uint64_t)k); st64(vals + 32, 22); st64(vals + 40, 0);
+		s.read_values = vals;
+		s.read_value_stride = 24;
+		s.weight = 0x11223344;
+		s.ins_lat = 0x55;
+		s.p_stage_cyc = 0x66;
+		s.data_src = 0x68100142ULL;
+		emit(hwprof_build_sample(rb, sizeof(rb), e, &s));
+	}
+	/* READ records: pid, tid, then the group read values */
+	uint8_t b[128] = { 0 };
+	st32(b, 100); st32(b + 4, 100);
+	st64(b + 8, 2); st64(b + 16, 7000); st64(b + 24, 6000);
+	st64(b + 32, 300); st64(b + 40, 11); st64(b + 48, 1);
+	st64(b + 56, 400); st64(b + 64, 22); st64(b + 72, 2);
+	id.time = 3000;
+	id.id = id.stream_id = 11;
+	emit(hwprof_build_kernel_record(rb, sizeof(rb), &a, &id, HWPROF_RECORD_READ, 0, b, 80));
+	id.time = 3010;
+	id.id = id.stream_id = 22;
+	emit(hwprof_build_kernel_record(rb, sizeof(rb), &b2, &id, HWPROF_RECORD_READ, 0, b, 80));
+	id.time = 3020;
+	emit(hwprof_build_task(rb, sizeof(rb), &b2, &id, HWPROF_RECORD_EXIT, 100, 1, 100, 1, 3020));
+	memset(b, 0, sizeof(b));
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* One event with an attr of `size` bytes (64 = PERF_ATTR_SIZE_VER0 ...),
+ * in file or pipe mode. */
+static void attrsize(uint32_t size)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+				       HWPROF_SAMPLE_PERIOD);
+	a.size = size;
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	for (int k = 0; k < 3; k++) {
+		struct hwprof_sample s = id_of(100, 3000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * (uint64_t)k;
+		s.period = 100000;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* What `perf record --call-graph lbr` writes on Intel: a callchain plus a
+ * branch call stack with hw_idx (branch_sample_type USER | CALL_STACK |
+ * NO_FLAGS | NO_CYCLES | HW_INDEX); and a second event with a plain
+ * branch stack whose flags use every field (mispred, predicted, in_tx,
+ * abort, cycles, type, spec, new_type, priv). */
+static void lbr(void)
+{
+	uint64_t st = HWPROF_SAMPLE_IDENTIFIER | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+		      HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK;
+	struct hwprof_attr a = sw_attr(st), b2 = sw_attr(st);
+	a.type = b2.type = HWPROF_TYPE_HARDWARE;
+	a.branch_sample_type = 0x1 | (1ULL << 11) | (1ULL << 14) | (1ULL << 15) | (1ULL << 17);
+	b2.config = 1;
+	b2.branch_sample_type = 0x1 | 0x8;
+	b2.flags &= ~((1ULL << HWPROF_ATTR_MMAP) | (1ULL << HWPROF_ATTR_COMM) | (1ULL << HWPROF_ATTR_MMAP2) |
+		      (1ULL << HWPROF_ATTR_COMM_EXEC));
+	uint64_t ids1[1] = { 1 }, ids2[1] = { 2 };
+	hwprof_writer_add_evsel(w, &a, "cycles:u", ids1, 1);
+	hwprof_writer_add_evsel(w, &b2, "instructions:u", ids2, 1);
+	features("x86_64");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t chain[8 * 3], br[8 * 3 * 3], all[8 * 3 * 16], ext[8 * 3 * 16];
+	st64(chain, HWPROF_CONTEXT_USER); st64(chain + 8, 0x401234); st64(chain + 16, 0x401100);
+	for (int i = 0; i < 3; i++) {
+		st64(br + 24 * i, 0x402000 + 0x40 * (uint64_t)i);
+		st64(br + 24 * i + 8, 0x403000 + 0x10 * (uint64_t)i);
+		st64(br + 24 * i + 16, 0);
+	}
+	/* the plain stack: entry i has branch type i (0..15) and the other
+	 * fields varied: flags bits 0-3, cycles 4-19, type 20-23, spec
+	 * 24-25, new_type 26-29, priv 30-32, reserved 33-63 */
+	for (uint64_t i = 0; i < 16; i++) {
+		st64(all + 24 * i, 0x402000 + 0x40 * i);
+		st64(all + 24 * i + 8, 0x403000 + 0x10 * i);
+		st64(all + 24 * i + 16, (i & 0xf) | ((i * 4099) & 0xffff) << 4 | i << 20 | (i & 3) << 24 |
+						  ((15 - i) & 0xf) << 26 | (i & 7) << 30 | (i % 3) << 33);
+		/* type 15 (EXTEND_ABI): new_type names the branch (the kernel
+		 * defines 0-7; perf 6.1 crashes on exit past them) */
+		st64(ext + 24 * i, 0x404000 + 0x40 * i);
+		st64(ext + 24 * i + 8, 0x405000 + 0x10 * i);
+		st64(ext + 24 * i + 16, 15ULL << 20 | (i & 7) << 26 | (i & 7) << 30);
+	}
+	for (int k = 0; k < 6; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.id = k & 1 ? 2 : 1;
+		s.ip = 0x401234;
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		s.callchain_nr = 3; /* (perf 6.1 crashes on an LBR sample whose chain has no user part) */
+		s.callchain = chain;
+		s.branch_nr = k & 1 ? (uint64_t)(k == 5 ? 0 : 16) : (uint64_t)(k == 4 ? 2 : k % 4);
+		s.branch_hw_idx = 5;
+		s.branches = k & 1 ? (k == 1 ? all : ext) : br;
+		emit(hwprof_build_sample(rb, sizeof(rb), k & 1 ? &b2 : &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -487,7 +647,7 @@ int main(int argc, char **argv)
 	}
 	const char *k = argv[1];
 	struct hwprof_error err;
-	if (hwprof_writer_open(&w, argv[2], strcmp(k, "pipe") ? HWPROF_WRITE_FILE : HWPROF_WRITE_PIPE, &err)) {
+	if (hwprof_writer_open(&w, argv[2], strcmp(k, "pipe") && strncmp(k, "pipeattr", 8) ? HWPROF_WRITE_FILE : HWPROF_WRITE_PIPE, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
 		return 1;
 	}
@@ -499,6 +659,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "future")) future();
 	else if (!strcmp(k, "mem")) mem();
 	else if (!strcmp(k, "branch")) branch();
+	else if (!strcmp(k, "group")) group();
+	else if (!strcmp(k, "lbr")) lbr();
+	else if (!strncmp(k, "attr", 4) || !strncmp(k, "pipeattr", 8)) attrsize((uint32_t)atoi(k + (k[0] == 'p' ? 8 : 4)));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
