@@ -9,7 +9,12 @@
  *   mem         x86 memory samples (perf record -d -W): data addresses,
  *               data sources, weights
  *   branch      branch stacks with perf's BRANCH_STACK feature
+ *   group       two events by IDENTIFIER, group reads, WEIGHT_STRUCT, build ids
+ *   lbr         --call-graph lbr call stacks, branch entries of every type
+ *   attrN       one event whose attr is N bytes
+ *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -609,9 +614,9 @@ static void future(void)
 	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
 				       HWPROF_SAMPLE_PERIOD);
 	a.size = 200;
-	small_task("x86_64", &a);
 	uint8_t f[16] = "future feature";
-	hwprof_writer_add_feature(w, 40, f, sizeof(f));
+	hwprof_writer_add_feature(w, 40, f, sizeof(f)); /* before any record: pipe mode writes features first */
+	small_task("x86_64", &a);
 	uint8_t b[64] = { 0 };
 	st64(b, 0xfeed);
 	kern(&a, 30, 0, b, 8, 6000);      /* a kernel type from the future */
@@ -642,12 +647,14 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|future|mem|branch OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|attrN OUT\n");
 		return 2;
 	}
-	const char *k = argv[1];
+	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
+	bool pipe = !strncmp(argv[1], "pipe", 4);
+	const char *k = pipe && argv[1][4] ? argv[1] + 4 : argv[1];
 	struct hwprof_error err;
-	if (hwprof_writer_open(&w, argv[2], strcmp(k, "pipe") && strncmp(k, "pipeattr", 8) ? HWPROF_WRITE_FILE : HWPROF_WRITE_PIPE, &err)) {
+	if (hwprof_writer_open(&w, argv[2], pipe ? HWPROF_WRITE_PIPE : HWPROF_WRITE_FILE, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
 		return 1;
 	}
@@ -661,7 +668,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "branch")) branch();
 	else if (!strcmp(k, "group")) group();
 	else if (!strcmp(k, "lbr")) lbr();
-	else if (!strncmp(k, "attr", 4) || !strncmp(k, "pipeattr", 8)) attrsize((uint32_t)atoi(k + (k[0] == 'p' ? 8 : 4)));
+	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
