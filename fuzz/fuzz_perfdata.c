@@ -45,8 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (sz)
 				(void)*(volatile const uint8_t *)&p[sz - 1];
 			struct hwprof_feat *ft;
-			if (hwprof_feat_parse(f, p, sz, &ctx, &ft, NULL) == 0)
-				hwprof_feat_free(ft);
+			if (hwprof_feat_parse(f, p, sz, &ctx, &ft, NULL) != 0)
+				continue;
+			if (f == HWPROF_FEAT_BPF_BTF) /* the BTF type lookup of perf's BPF listing */
+				for (uint32_t k = 0; k < ft->u.bpf_btf.nr; k++)
+					for (uint32_t id = 0; id < 8; id++)
+						(void)hwprof_btf_type_name(ft->u.bpf_btf.btfs[k].data,
+									   ft->u.bpf_btf.btfs[k].data_size, id);
+			hwprof_feat_free(ft);
 		}
 		hwprof_session_close(s);
 	}

@@ -21,6 +21,21 @@ for k in allrecords allsample pipe arm64 branch group lbr attr64 attr72 attr96 a
   if [ $hrc -eq 0 ] && diff -q $k.perf $k.hw >/dev/null; then pass "$k: written by us, read by perf, report -D identical ($(wc -l <$k.perf) lines)"
   else fail "$k: report -D differs (exit $hrc)"; diff $k.perf $k.hw | head -10; fi
 done
+# the header of the fixtures, incl. the BPF program listing of a machine
+# with BPF programs (names from BTF in a file, not in a pipe, where perf
+# meets BPF_BTF after BPF_PROG_INFO)
+for k in bpf pipebpf group lbr arm64 allrecords; do
+  if ! "$MK" $k h_$k.data; then fail "$k: mkperfdata"; continue; fi
+  have_perf || { skip "$k: --header-only: perf not installed"; continue; }
+  for o in "" -I; do
+    perf report --header-only $o -i h_$k.data >h_$k.perf 2>/dev/null
+    "$HWPROF" report --header-only $o -i h_$k.data >h_$k.hw 2>h_$k.err
+    if [ -s h_$k.perf ] && cmp -s h_$k.perf h_$k.hw; then pass "$k: report --header-only $o identical"
+    else fail "$k: report --header-only $o differs"; diff h_$k.perf h_$k.hw | head -8; fi
+  done
+done
+if [ -s h_bpf.hw ] && [ "$(grep -c '^# bpf_prog_info' h_bpf.hw)" -eq 5 ]; then pass "bpf: five programs listed"
+else fail "bpf: program listing"; grep bpf h_bpf.hw; fi
 # the memory fields as perf script decodes them (level names, padding to
 # the widest text so far)
 if have_perf && [ -s allsample.data ]; then

@@ -11,6 +11,7 @@
  *   branch      branch stacks with perf's BRANCH_STACK feature
  *   group       two events by IDENTIFIER, group reads, WEIGHT_STRUCT, build ids
  *   lbr         --call-graph lbr call stacks, branch entries of every type
+ *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
  *   attrN       one event whose attr is N bytes
  *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
@@ -506,6 +507,93 @@ static void lbr(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+/* One BPF program entry of the BPF_PROG_INFO feature as perf writes it:
+ * u32 info_len, u32 data_len, u64 arrays, bpf_prog_info (info_len bytes,
+ * here 192), data; array fields of the info hold offsets into data. */
+static size_t bpf_prog(uint8_t *o, uint32_t id, const char *name, uint32_t nsub, uint32_t ntags, uint32_t btf_id,
+		       uint32_t func_type)
+{
+	enum { INFO = 192 };
+	uint8_t *info = o + 16, *data = info + INFO;
+	memset(o, 0, 16 + INFO);
+	uint32_t dl = 0;
+	st32(info, 2); /* BPF_PROG_TYPE_KPROBE */
+	st32(info + 4, id);
+	memcpy(info + 64, name, strlen(name));
+	st32(info + 104, nsub); st32(info + 108, nsub); st32(info + 180, ntags);
+	st64(info + 112, dl); /* jited_ksyms */
+	for (uint32_t i = 0; i < nsub; i++, dl += 8)
+		st64(data + dl, 0xffffffffc0100000ULL + 0x1000ULL * id + 0x100 * i);
+	st64(info + 120, dl); /* jited_func_lens */
+	for (uint32_t i = 0; i < nsub; i++, dl += 4)
+		st32(data + dl, 40 + 8 * i + id);
+	dl = (dl + 7) & ~7u;
+	st64(info + 184, dl); /* prog_tags */
+	for (uint32_t i = 0; i < ntags; i++, dl += 8)
+		for (int k = 0; k < 8; k++)
+			data[dl + k] = (uint8_t)(0x10 * k + i + id);
+	if (btf_id) {
+		st32(info + 128, btf_id);
+		st32(info + 132, 8); st32(info + 144, nsub); /* func_info_rec_size, nr_func_info */
+		st64(info + 136, dl);
+		for (uint32_t i = 0; i < nsub; i++, dl += 8) {
+			st32(data + dl, 10 * i);
+			st32(data + dl + 4, func_type + i);
+		}
+	}
+	/* arrays: JITED_KSYMS, JITED_FUNC_LENS, FUNC_INFO, PROG_TAGS */
+	st32(o, INFO); st32(o + 4, dl); st64(o + 8, (1u << 3) | (1u << 4) | (1u << 5) | (1u << 8));
+	return 16 + INFO + dl;
+}
+
+/* A `perf record -a` file from a machine with BPF programs loaded: the
+ * BPF_PROG_INFO listing (one or several jited sub-programs, names from
+ * the program, from BTF, or perf's _F, a program whose counts disagree,
+ * a duplicate id) and the BPF_BTF section it names functions from. */
+static void bpf(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+				       HWPROF_SAMPLE_PERIOD);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	static uint8_t pi[8192];
+	size_t n = 4;
+	n += bpf_prog(pi + n, 42, "sd_devices", 1, 1, 0, 0);
+	n += bpf_prog(pi + n, 7, "", 1, 1, 0, 0);
+	n += bpf_prog(pi + n, 19, "tracer", 3, 3, 0, 0);
+	n += bpf_prog(pi + n, 23, "with_btf", 2, 2, 5, 3);
+	n += bpf_prog(pi + n, 24, "one_btf", 1, 1, 5, 4);
+	n += bpf_prog(pi + n, 30, "mismatch", 2, 1, 0, 0);
+	n += bpf_prog(pi + n, 7, "dup", 1, 1, 0, 0);
+	st32(pi, 7);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BPF_PROG_INFO, pi, n);
+	/* BTF id 5: [1] INT int, [2] FUNC_PROTO, [3] FUNC handle_exec,
+	 * [4] FUNC handle_exit, [5] STRUCT s {int a;} */
+	static const char strs[] = "\0int\0handle_exec\0handle_exit\0s\0a";
+	uint8_t bt[256] = { 0 };
+	uint32_t t = 24, tl = 0;
+	const uint32_t types[][3] = { { 1, 1u << 24, 4 }, { 0, 13u << 24, 1 }, { 5, 12u << 24, 2 },
+				      { 17, 12u << 24, 2 }, { 29, 4u << 24 | 1, 4 } };
+	for (int i = 0; i < 5; i++) {
+		st32(bt + t + tl, types[i][0]); st32(bt + t + tl + 4, types[i][1]); st32(bt + t + tl + 8, types[i][2]);
+		tl += 12;
+		if (i == 0) { st32(bt + t + tl, 32); tl += 4; }          /* INT: 32 bits */
+		if (i == 4) { st32(bt + t + tl, 31); st32(bt + t + tl + 4, 1); st32(bt + t + tl + 8, 0); tl += 12; }
+	}
+	st16(bt, 0xeb9f); bt[2] = 1; st32(bt + 4, 24); st32(bt + 8, 0); st32(bt + 12, tl);
+	st32(bt + 16, tl); st32(bt + 20, sizeof(strs));
+	memcpy(bt + t + tl, strs, sizeof(strs));
+	uint32_t btf_len = 24 + tl + (uint32_t)sizeof(strs);
+	static uint8_t bs[512];
+	st32(bs, 1); st32(bs + 4, 5); st32(bs + 8, btf_len);
+	memcpy(bs + 12, bt, btf_len);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BPF_BTF, bs, 12 + btf_len);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -647,7 +735,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|attrN OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|attrN OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -668,6 +756,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "branch")) branch();
 	else if (!strcmp(k, "group")) group();
 	else if (!strcmp(k, "lbr")) lbr();
+	else if (!strcmp(k, "bpf")) bpf();
 	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
