@@ -29,6 +29,7 @@ struct dump {
 	uint32_t aux_type;        /* from AUXTRACE_INFO: which decoder dumps AUXTRACE data */
 	uint32_t nr_evsel_slots;
 	bool branch_mode;         /* perf report's branch mode (branch stack files) */
+	unsigned br_cntr_nr, br_cntr_width; /* the cpu PMU's branch counter caps */
 };
 
 static const char *const record_names[MAX_TYPES] = {
@@ -224,11 +225,14 @@ static const char *branch_type_text(uint64_t fl)
 	return name ? name : "(null)";
 }
 
+static void print_branch_entries(FILE *out, const struct hwprof_sample *s);
+
 /* A branch stack. With CALL_STACK (perf record --call-graph lbr) the
  * entries are a user call stack: perf lists the first entry's target,
  * then every entry's source, and counts nr + 1. */
-static void print_branch_stack(FILE *out, const struct hwprof_sample *s, bool callstack)
+static void print_branch_stack(const struct dump *d, const struct hwprof_sample *s, bool callstack)
 {
+	FILE *out = d->out;
 	if (callstack) {
 		fprintf(out, "... branch callstack: nr:%" PRIu64 "\n", s->branch_nr + 1);
 		for (uint64_t i = 0; i < s->branch_nr; i++) {
@@ -236,8 +240,21 @@ static void print_branch_stack(FILE *out, const struct hwprof_sample *s, bool ca
 				fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i, hwprof_u64_at(s->branches, 1));
 			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i + 1, hwprof_u64_at(s->branches, 3 * i));
 		}
-		return;
+	} else {
+		print_branch_entries(out, s);
 	}
+	/* PERF_SAMPLE_BRANCH_COUNTERS (kernel 6.8; perf 6.1 cannot read it):
+	 * the text of the perf that added them */
+	if (s->branch_counters) {
+		fprintf(out, "... branch stack counters: nr:%" PRIu64 " (counter width: %u max counter nr:%u)\n",
+			s->branch_nr, d->br_cntr_width, d->br_cntr_nr);
+		for (uint64_t i = 0; i < s->branch_nr; i++)
+			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i, hwprof_u64_at(s->branch_counters, i));
+	}
+}
+
+static void print_branch_entries(FILE *out, const struct hwprof_sample *s)
+{
 	fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
@@ -284,7 +301,7 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 			fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, hwprof_u64_at(s->callchain, i));
 	}
 	if (st & HWPROF_SAMPLE_BRANCH_STACK)
-		print_branch_stack(out, s, callstack);
+		print_branch_stack(d, s, callstack);
 	if (st & HWPROF_SAMPLE_REGS_USER)
 		print_regs_dump(out, "user", &s->user_regs, d->arch);
 	if (st & HWPROF_SAMPLE_REGS_INTR)
@@ -729,6 +746,34 @@ static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t t
 		fprintf(out, "%16s events: %10d\n", name, (int)n);
 }
 
+/* The branch counter geometry newer perf prints with branch counters:
+ * the branch_counter_nr / branch_counter_width capabilities of the cpu
+ * PMU (CPU_PMU_CAPS, else the first PMU of PMU_CAPS); 0 without them. */
+static void branch_counter_caps(struct dump *d)
+{
+	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(d->h)->swapped };
+	const unsigned feats[] = { HWPROF_FEAT_CPU_PMU_CAPS, HWPROF_FEAT_PMU_CAPS };
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *p;
+		uint64_t size;
+		struct hwprof_feat *f;
+		if (hwprof_perfdata_feature(d->h, feats[k], &p, &size, NULL) != 1 ||
+		    hwprof_feat_parse(feats[k], p, size, &ctx, &f, NULL) < 0)
+			continue;
+		const struct hwprof_feat_caps *c = k == 0 ? &f->u.cpu_pmu_caps
+						  : f->u.pmu_caps.nr ? &f->u.pmu_caps.pmus[0] : NULL;
+		for (uint32_t i = 0; c && i < c->nr; i++) {
+			if (!strcmp(c->names[i], "branch_counter_nr"))
+				d->br_cntr_nr = (unsigned)strtoul(c->values[i], NULL, 0);
+			else if (!strcmp(c->names[i], "branch_counter_width"))
+				d->br_cntr_width = (unsigned)strtoul(c->values[i], NULL, 0);
+		}
+		hwprof_feat_free(f);
+		if (k == 0)
+			return;
+	}
+}
+
 /* The ARCH feature (u32 len + string), as perf_env__arch() uses it. */
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, struct cli_progress *progress)
 {
@@ -737,6 +782,7 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, st
 	struct hwprof_event ev;
 	int rc;
 	d.arch = hwprof_perfdata_arch(d.h);
+	branch_counter_caps(&d);
 	{
 		/* perf report's default for files with branch stacks, unless
 		 * user stacks are sampled too */

@@ -63,6 +63,14 @@ if "$HWPROF" report -D -i simd.data >simd.hw 2>simd.err && diff -q "$OLDPWD/test
   pass "simd: SIMD/eGPR/SSP register blocks match the golden dump"
 else fail "simd: differs from tests/data/golden/simd.dump"; diff "$OLDPWD/tests/data/golden/simd.dump" simd.hw | head; fi
 
+# branch counters (kernel 6.8; perf 6.1 cannot read them): the counters
+# block of the perf that added them, its geometry from the cpu PMU caps,
+# and the user registers after the counters in place (hand-checked golden)
+"$MK" brcntr brcntr.data || fail "brcntr: mkperfdata"
+if "$HWPROF" report -D -i brcntr.data >brcntr.hw 2>brcntr.err && diff -q "$OLDPWD/tests/data/golden/brcntr.dump" brcntr.hw >/dev/null; then
+  pass "brcntr: branch stack counters match the golden dump"
+else fail "brcntr: differs from tests/data/golden/brcntr.dump"; diff "$OLDPWD/tests/data/golden/brcntr.dump" brcntr.hw | head; fi
+
 # script prints SIMD registers as whole values, most significant qword first
 "$HWPROF" script -F ip,iregs,uregs -i simd.data >simd.script 2>&1
 if grep -q ' zmm31=0x1100000000001f071100000000001f061100000000001f051100000000001f041100000000001f031100000000001f021100000000001f011100000000001f00' simd.script &&

@@ -12,6 +12,7 @@
  *   group       two events by IDENTIFIER, group reads, WEIGHT_STRUCT, build ids
  *   lbr         --call-graph lbr call stacks, branch entries of every type
  *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
+ *   brcntr      branch stacks with branch counters (kernel 6.8)
  *   attrN       one event whose attr is N bytes
  *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
@@ -594,6 +595,55 @@ static void bpf(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+/* Branch counters (PERF_SAMPLE_BRANCH_COUNTERS, kernel 6.8, perf record
+ * -j any,counter on Intel): one u64 per branch entry after the entries,
+ * before the user registers; the cpu PMU's caps give their geometry.
+ * perf 6.1 cannot read this; tests/data/golden/brcntr.dump is checked by
+ * hand. */
+static void brcntr(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_BRANCH_STACK | HWPROF_SAMPLE_REGS_USER);
+	a.type = HWPROF_TYPE_HARDWARE;
+	a.branch_sample_type = 0x1 | 0x8 | HWPROF_BRANCH_HW_INDEX | HWPROF_BRANCH_COUNTERS;
+	a.sample_regs_user = 0x3; /* AX BX */
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cycles:u", ids, 1);
+	features("x86_64");
+	static const char caps[] = "branch_counter_nr\0" "4\0" "branch_counter_width\0" "2\0" "max_precise\0" "3";
+	uint8_t c[4 + 6 * 68] = { 0 };
+	size_t n = 4;
+	st32(c, 3);
+	for (const char *q = caps; q < caps + sizeof(caps); q += strlen(q) + 1, n += 68) {
+		st32(c + n, 64);
+		memcpy(c + n + 4, q, strlen(q));
+	}
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CPU_PMU_CAPS, c, n);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t br[8 * 3 * 3], cnt[8 * 3], ru[16];
+	for (int i = 0; i < 3; i++) {
+		st64(br + 24 * i, 0x401000 + 0x40 * (uint64_t)i);
+		st64(br + 24 * i + 8, 0x401100 + 0x10 * (uint64_t)i);
+		st64(br + 24 * i + 16, 0x2 | ((uint64_t)(5 + i) << 4) | (1ULL << 20));
+		st64(cnt + 8 * i, 0x1b + (uint64_t)i); /* counters of 2 bits, 4 of them */
+	}
+	st64(ru, 0xa); st64(ru + 8, 0xb);
+	for (int k = 0; k < 2; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000;
+		s.period = 1000;
+		s.branch_nr = k ? 3 : 1;
+		s.branch_hw_idx = 2;
+		s.branches = br;
+		s.branch_counters = cnt;
+		s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = ru };
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -735,7 +785,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|attrN OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|attrN OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -757,6 +807,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "group")) group();
 	else if (!strcmp(k, "lbr")) lbr();
 	else if (!strcmp(k, "bpf")) bpf();
+	else if (!strcmp(k, "brcntr")) brcntr();
 	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
