@@ -238,7 +238,7 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			s->max_ts = t;
 		rc = ord_push(&s->q, &rec, t, !in_map(s->data, &rec));
 		if (rc) {
-			s->err = pdata_error(s->data, HWPROF_E_NOMEM, rec.offset, "out of memory queueing records");
+			s->err = pdata_error(s->data, HWPROF_E_NOMEM, pdata_rec_off(s->data, rec.offset), "out of memory queueing records");
 			s->final = true;
 			s->draining = true;
 			s->drain_limit = UINT64_MAX;
