@@ -753,6 +753,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	/* NULL: each record's file as the reader names it (a directory's data.N) */
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
+	if (!hwprof_session_ordered(s))
+		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	struct cli_progress bar;
 	cli_progress_init(&bar, "reading", hwprof_perfdata_info(hwprof_session_data(s))->file_size, ap->quiet);

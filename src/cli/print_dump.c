@@ -131,7 +131,7 @@ static void print_string_field(FILE *out, const uint8_t *p, size_t max)
 
 static void print_cpu_map(FILE *out, const uint8_t *d, uint32_t len)
 {
-	/* Decode to a sorted cpu list, then print ranges "0-3,5". */
+	/* Decode to perf's cpu list, then print its runs as ranges "0-3,5". */
 	int cpus[4096];
 	int n = 0;
 	if (len < 2)
@@ -139,8 +139,10 @@ static void print_cpu_map(FILE *out, const uint8_t *d, uint32_t len)
 	uint16_t type = ld16(d);
 	if (type == 0 && len >= 4) {
 		uint16_t nr = ld16(d + 2);
-		for (uint16_t i = 0; i < nr && 4u + 2u * i + 2 <= len && n < 4096; i++)
-			cpus[n++] = ld16(d + 4 + 2 * i);
+		for (uint16_t i = 0; i < nr && 4u + 2u * i + 2 <= len && n < 4096; i++) {
+			uint16_t c = ld16(d + 4 + 2 * i);
+			cpus[n++] = c == 0xffff ? -1 : c; /* (u16)-1: "any cpu" (perf stat's per-thread maps) */
+		}
 	} else if (type == 1 && len >= 6) {
 		/* packed after the type: nr, long_size, then 64-bit words after
 		 * a 4-byte pad (perf's mask64: what 5.x's unsigned long mask[]
@@ -693,7 +695,8 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 			ld64(p + 8) == 1 ? "FINAL" : "INTERVAL");
 		return;
 	case HWPROF_RECORD_FINISHED_ROUND:
-		fputc('\n', out);
+		/* unordered, perf has no round handler */
+		fputs(hwprof_session_ordered(d->s) ? "\n" : ": unhandled!\n", out);
 		return;
 	case HWPROF_RECORD_FINISHED_INIT:
 		fputs(": unhandled!\n", out);

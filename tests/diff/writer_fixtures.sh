@@ -9,9 +9,10 @@ cd "$TMP"
 # group: two events told apart by IDENTIFIER, group read values (samples
 # and READ records), trailers with every id field, WEIGHT_STRUCT, an MMAP2
 # with a build id. lbr: --call-graph lbr call stacks and branch entries of
-# every type. attrN / pipeattrN: attrs of N bytes (perf 6.1 reads any size
+# every type. noidall: no sample_id_all, so perf does not order by time.
+# attrN / pipeattrN: attrs of N bytes (perf 6.1 reads any size
 # in pipe mode, up to 128 in a file).
-for k in allrecords allsample pipe arm64 branch group lbr attr64 attr72 attr96 attr120 pipeattr64 pipeattr80 \
+for k in allrecords allsample pipe arm64 branch group lbr noidall attr64 attr72 attr96 attr120 pipeattr64 pipeattr80 \
          pipeattr136 pipeattr176 pipeattr184; do
   if ! "$MK" $k $k.data; then fail "$k: mkperfdata"; continue; fi
   if ! have_perf; then skip "$k: perf not installed"; continue; fi

@@ -13,6 +13,7 @@
  *   lbr         --call-graph lbr call stacks, branch entries of every type
  *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
  *   brcntr      branch stacks with branch counters (kernel 6.8)
+ *   noidall     no sample_id_all: samples out of time order, processed unordered
  *   attrN       one event whose attr is N bytes
  *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
@@ -644,6 +645,34 @@ static void brcntr(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+/* Events without sample_id_all (what perf stat record and kernels before
+ * 2.6.38 write): perf cannot order by time and processes the records as
+ * they come, samples out of time order included. */
+static void noidall(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_CPU |
+				       HWPROF_SAMPLE_PERIOD);
+	a.flags &= ~(1ULL << HWPROF_ATTR_SAMPLE_ID_ALL);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	static const uint64_t t[] = { 3000, 2000, 5000, 1000, 4000 };
+	uint8_t b[8] = { 0 };
+	for (int k = 0; k < 5; k++) {
+		struct hwprof_sample s = id_of(100, t[k]);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * (uint64_t)k;
+		s.period = 100000;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+		if (k == 2)
+			user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+	}
+	struct hwprof_sample id = id_of(100, 0);
+	emit(hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_EXIT, 100, 1, 100, 1, 6000));
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -785,7 +814,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|attrN OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|attrN OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -808,6 +837,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "lbr")) lbr();
 	else if (!strcmp(k, "bpf")) bpf();
 	else if (!strcmp(k, "brcntr")) brcntr();
+	else if (!strcmp(k, "noidall")) noidall();
 	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
