@@ -617,9 +617,12 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		fprintf(out, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)ld32(p + 8), (int)ld32(p + 12), n);
 		if (n > max)
 			n = max;
-		for (uint64_t i = 0; i < n; i++)
-			fprintf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i, i < 7 ? ns[i] : "unknown",
+		for (uint64_t i = 0; i < n; i++) {
+			if (i && i % 4 == 0) /* perf wraps the list every four */
+				fputs("\n\t\t ", out);
+			fprintf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i, i < 7 ? ns[i] : "UNKNOWN",
 				ld64(p + 24 + 16 * i), ld64(p + 32 + 16 * i), i + 1 != n ? ", " : "]\n");
+		}
 		if (!n)
 			fputc('\n', out);
 		return;

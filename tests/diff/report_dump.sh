@@ -45,6 +45,9 @@ check dwarf-callchain -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W
 check regs -e cpu-clock -c 100000 -I --user-regs=ax,bx,sp,ip -- $W
 check regs-intr-subset -e task-clock -c 100000 -Iax,bx,r8,r15,flags -- $W
 check compressed -z -e cpu-clock -c 100000 -- $W
+check namespaces -e cpu-clock -c 100000 --namespaces -- $W
+check cgroups -e cpu-clock -c 100000 --all-cgroups -- $W
+check page-sizes-phys -e cpu-clock -c 100000 --data-page-size --code-page-size --phys-data -d -W -- $W
 
 check threads-dir --threads -e cpu-clock -c 100000 -g -- $W
 check threads-dir-compressed --threads -z -e cpu-clock -c 100000 -- $W

@@ -175,9 +175,13 @@ static void allrecords(void)
 	kern(&a, HWPROF_RECORD_SWITCH_CPU_WIDE, HWPROF_MISC_SWITCH_OUT, b, 8, 1740);
 	kern(&a, HWPROF_RECORD_SWITCH_CPU_WIDE, 0, b, 8, 1741);
 	memset(b, 0, sizeof(b));
-	st32(b, 100); st32(b + 4, 100); st64(b + 8, 2); st64(b + 16, 4); st64(b + 24, 0xf0000001);
-	st64(b + 32, 4); st64(b + 40, 0xf0000002);
-	kern(&a, HWPROF_RECORD_NAMESPACES, 0, b, 48, 1750);
+	/* 9 namespaces: perf wraps the list every 4, names past cgroup unknown */
+	st32(b, 100); st32(b + 4, 100); st64(b + 8, 9);
+	for (int i = 0; i < 9; i++) {
+		st64(b + 16 + 16 * i, 4);
+		st64(b + 24 + 16 * i, 0xf0000001 + (uint64_t)i);
+	}
+	kern(&a, HWPROF_RECORD_NAMESPACES, 0, b, 16 + 16 * 9, 1750);
 	memset(b, 0, sizeof(b));
 	st64(b, 0xffffffffc0001000ULL); st32(b + 8, 0x80); st16(b + 12, 1); st16(b + 14, 0);
 	memcpy(b + 16, "bpf_prog_fixture", 17);
