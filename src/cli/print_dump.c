@@ -654,10 +654,15 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		fprintf(out, " %" PRIx64 "  old len %u new len %u\n", ld64(p + 8), ol, nl);
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t at = 20u + (pass ? ol : 0u), n = pass ? nl : ol;
-			fputs(pass ? "            New bytes:" : "            Old bytes:", out);
-			for (uint32_t i = 0; i < n && at + i < size; i++)
+			/* perf's byte printer: 16 a line, each with the label;
+			 * no line for none */
+			for (uint32_t i = 0; i < n && at + i < size; i++) {
+				if (i % 16 == 0)
+					fputs(pass ? "            New bytes:" : "            Old bytes:", out);
 				fprintf(out, " %02x", p[at + i]);
-			fputc('\n', out);
+				if (i % 16 == 15 || i + 1 == n || at + i + 1 == size)
+					fputc('\n', out);
+			}
 		}
 		return;
 	}

@@ -165,10 +165,15 @@ static void allrecords(void)
 	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
 	st64(b, 0x1000); st64(b + 8, 0x2000); st64(b + 16, 3);
 	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1700);
+	st64(b + 16, 0xff0c); /* partial, collision, a PMU format */
+	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1701);
+	st64(b + 16, 0);
+	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1702);
 	st32(b, 100); st32(b + 4, 101);
 	kern(&a, HWPROF_RECORD_ITRACE_START, 0, b, 8, 1710);
 	st64(b, 42);
 	kern(&a, HWPROF_RECORD_LOST_SAMPLES, 0, b, 8, 1720);
+	kern(&a, HWPROF_RECORD_LOST_SAMPLES, 1u << 15, b, 8, 1721); /* newer perf: lost by a BPF filter */
 	kern(&a, HWPROF_RECORD_SWITCH, 0, b, 0, 1730);
 	kern(&a, HWPROF_RECORD_SWITCH, HWPROF_MISC_SWITCH_OUT | HWPROF_MISC_SWITCH_OUT_PREEMPT, b, 0, 1731);
 	st32(b, 101); st32(b + 4, 102);
@@ -186,6 +191,9 @@ static void allrecords(void)
 	st64(b, 0xffffffffc0001000ULL); st32(b + 8, 0x80); st16(b + 12, 1); st16(b + 14, 0);
 	memcpy(b + 16, "bpf_prog_fixture", 17);
 	kern(&a, HWPROF_RECORD_KSYMBOL, HWPROF_MISC_KERNEL, b, 33, 1760);
+	st16(b + 12, 2); st16(b + 14, 1); /* an out-of-line BPF symbol, unregistered */
+	kern(&a, HWPROF_RECORD_KSYMBOL, HWPROF_MISC_KERNEL, b, 33, 1761);
+	st16(b + 12, 1); st16(b + 14, 0);
 	struct hwprof_sample ks = id_of(100, 1765); /* a sample inside that BPF program */
 	ks.ip = 0xffffffffc0001010ULL;
 	ks.period = 100000;
@@ -194,12 +202,19 @@ static void allrecords(void)
 	memset(b, 0, sizeof(b));
 	st16(b, 1); st16(b + 2, 0); st32(b + 4, 77); memcpy(b + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	kern(&a, HWPROF_RECORD_BPF_EVENT, 0, b, 16, 1770);
+	st16(b, 2); /* PROG_UNLOAD */
+	kern(&a, HWPROF_RECORD_BPF_EVENT, 0, b, 16, 1771);
 	memset(b, 0, sizeof(b));
 	st64(b, 33); memcpy(b + 8, "/sys/fs/cgroup/fixture", 23);
 	kern(&a, HWPROF_RECORD_CGROUP, 0, b, 31, 1780);
 	memset(b, 0, sizeof(b));
 	st64(b, 0x600000); st16(b + 8, 2); st16(b + 10, 2); memcpy(b + 12, "\x90\x90\xcc\xcc", 4);
 	kern(&a, HWPROF_RECORD_TEXT_POKE, HWPROF_MISC_USER, b, 16, 1790);
+	/* kernel code patched in: no old bytes, 20 new ones (perf prints 16 a line) */
+	st64(b, 0xffffffff81000000ULL); st16(b + 8, 0); st16(b + 10, 20);
+	for (int i = 0; i < 20; i++)
+		b[12 + i] = (uint8_t)(0xe8 + i);
+	kern(&a, HWPROF_RECORD_TEXT_POKE, HWPROF_MISC_KERNEL, b, 32, 1791);
 	st64(b, 0x12);
 	kern(&a, HWPROF_RECORD_AUX_OUTPUT_HW_ID, 0, b, 8, 1795);
 	id.time = 1800;
