@@ -485,10 +485,17 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		uint64_t n = ld64(p + 8);
 		fprintf(out, " nr: %" PRIu64 "\n", n);
 		uint64_t max = (size - 16u) / 32u;
+		/* room for a second array of {machine_pid, vcpu} per id after
+		 * the first (perf inject --guest-data) */
+		const uint8_t *e2 = n <= max && size - 16u >= n * 48 ? p + 16 + 32 * n : NULL;
 		for (uint64_t i = 0; i < n && i < max; i++) {
 			const uint8_t *e = p + 16 + 32 * i;
-			fprintf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64 "\n",
-				ld64(e), ld64(e + 8), (int64_t)ld64(e + 16), (int64_t)ld64(e + 24));
+			fprintf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64, ld64(e),
+				ld64(e + 8), (int64_t)ld64(e + 16), (int64_t)ld64(e + 24));
+			if (e2)
+				fprintf(out, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64, (int64_t)ld64(e2 + 16 * i),
+					ld64(e2 + 16 * i + 8));
+			fputc('\n', out);
 		}
 		return;
 	}

@@ -131,6 +131,30 @@ static void allrecords(void)
 	memset(b, 0, sizeof(b));
 	st64(b, 2); st64(b + 8, 1); memcpy(b + 16, "cpu-clock", 9);
 	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 32);
+	/* EVENT_UPDATE unit, scale and cpus (a cpu list and a range) */
+	memset(b, 0, sizeof(b));
+	st64(b, 0); st64(b + 8, 1); memcpy(b + 16, "msec", 4);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 24);
+	memset(b, 0, sizeof(b));
+	double scale = 1e-6;
+	st64(b, 1); st64(b + 8, 1); memcpy(b + 16, &scale, 8);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 24);
+	memset(b, 0, sizeof(b));
+	st64(b, 3); st64(b + 8, 1); st16(b + 16, 0); st16(b + 18, 3); st16(b + 20, 0); st16(b + 22, 2); st16(b + 24, 3);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 32);
+	memset(b, 0, sizeof(b));
+	st64(b, 3); st64(b + 8, 1); st16(b + 16, 2); b[18] = 1; st16(b + 20, 4); st16(b + 22, 7);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 24);
+	/* ID_INDEX with perf's second array, {machine_pid, vcpu} per id
+	 * (perf inject --guest-data; machine_pid 0 keeps the id on the host) */
+	memset(b, 0, sizeof(b));
+	st64(b, 1); st64(b + 8, 1); st64(b + 16, 0); st64(b + 24, 1); st64(b + 32, 100);
+	st64(b + 40, 0); st64(b + 48, 3);
+	user_rec(HWPROF_RECORD_ID_INDEX, b, 56);
+	/* TIME_CONV as perf before 5.10 wrote it (3 u64s) */
+	memset(b, 0, sizeof(b));
+	st64(b, 10); st64(b + 8, 123456); st64(b + 16, 99);
+	user_rec(HWPROF_RECORD_TIME_CONV, b, 24);
 	memset(b, 0, sizeof(b));
 	st64(b, 10); st64(b + 8, 123456); st64(b + 16, 99); st64(b + 24, 5); st64(b + 32, 0xffffffff);
 	b[40] = 1; b[41] = 1;
