@@ -681,6 +681,10 @@ HWPROF_API enum hwprof_arch hwprof_perfdata_arch(struct hwprof_perfdata *h)
 		enum hwprof_arch a = hwprof_arch_from_name(name);
 		if (a != HWPROF_ARCH_UNKNOWN)
 			return a;
+		/* a named architecture without register names (riscv,
+		 * loongarch, ...): perf prints "unknown" for each */
+		if (name[0])
+			return HWPROF_ARCH_OTHER;
 	}
 	return hwprof_arch_host();
 }

@@ -12,7 +12,7 @@ cd "$TMP"
 # every type. noidall: no sample_id_all, so perf does not order by time.
 # attrN / pipeattrN: attrs of N bytes (perf 6.1 reads any size
 # in pipe mode, up to 128 in a file).
-for k in allrecords allsample pipe arm64 branch group lbr noidall attr64 attr72 attr96 attr120 pipeattr64 pipeattr80 \
+for k in allrecords allsample pipe arm64 branch group lbr noidall auxsample attr64 attr72 attr96 attr120 pipeattr64 pipeattr80 \
          pipeattr136 pipeattr176 pipeattr184; do
   if ! "$MK" $k $k.data; then fail "$k: mkperfdata"; continue; fi
   if ! have_perf; then skip "$k: perf not installed"; continue; fi
@@ -22,6 +22,19 @@ for k in allrecords allsample pipe arm64 branch group lbr noidall attr64 attr72 
   if [ $hrc -eq 0 ] && diff -q $k.perf $k.hw >/dev/null; then pass "$k: written by us, read by perf, report -D identical ($(wc -l <$k.perf) lines)"
   else fail "$k: report -D differs (exit $hrc)"; diff $k.perf $k.hw | head -10; fi
 done
+# files from other architectures: every register bit named as perf names
+# that architecture's (ppc, s390, arm, mips, csky tables; "unknown" for
+# the rest), in the dump and in script's iregs/uregs
+for arch in ppc64le s390x armv7l mips64 csky riscv64 loongarch64 i686; do
+  if ! "$MK" regs-$arch ra_$arch.data; then fail "regs-$arch: mkperfdata"; continue; fi
+  have_perf || { skip "regs-$arch: perf not installed"; continue; }
+  perf report -D -i ra_$arch.data >ra_$arch.perf 2>/dev/null
+  perf script -F ip,iregs,uregs -i ra_$arch.data >>ra_$arch.perf 2>/dev/null
+  { "$HWPROF" report -D -i ra_$arch.data; "$HWPROF" script -F ip,iregs,uregs -i ra_$arch.data; } >ra_$arch.hw 2>&1
+  if [ -s ra_$arch.perf ] && cmp -s ra_$arch.perf ra_$arch.hw; then pass "regs-$arch: register names as perf's in report -D and script"
+  else fail "regs-$arch: register names differ"; diff ra_$arch.perf ra_$arch.hw | head -6; fi
+done
+
 # the header of the fixtures, incl. the BPF program listing of a machine
 # with BPF programs (names from BTF in a file, not in a pipe, where perf
 # meets BPF_BTF after BPF_PROG_INFO)

@@ -14,6 +14,8 @@
  *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
  *   brcntr      branch stacks with branch counters (kernel 6.8)
  *   noidall     no sample_id_all: samples out of time order, processed unordered
+ *   auxsample   samples with AUX area data
+ *   regs-ARCH   all 64 register bits of a sample from architecture ARCH
  *   attrN       one event whose attr is N bytes
  *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
@@ -716,6 +718,58 @@ static void noidall(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+/* Samples with AUX area data (perf record --aux-sample): the u64 size and
+ * the bytes come last, after the page sizes. */
+static void auxsample(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_AUX | HWPROF_SAMPLE_CODE_PAGE_SIZE);
+	a.aux_sample_size = 32;
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t aux[32];
+	for (int i = 0; i < 32; i++)
+		aux[i] = (uint8_t)(0x40 + i);
+	for (int k = 0; k < 3; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000;
+		s.period = 1000;
+		s.code_page_size = 4096;
+		s.aux_size = k == 1 ? 0 : 8 * (uint64_t)(k + 2);
+		s.aux_data = aux;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+static void small_task(const char *arch, struct hwprof_attr *a);
+/* A file from another architecture (ARCH feature `arch`, e.g. ppc64le,
+ * s390x, armv7l, mips64): one sample with all 64 user and interrupt
+ * register bits, named as perf names that architecture's registers. */
+static void regs_arch(const char *arch)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
+	a.sample_regs_user = a.sample_regs_intr = ~0ULL;
+	small_task(arch, &a);
+	static uint8_t r[8 * 64];
+	for (int i = 0; i < 64; i++)
+		st64(r + 8 * i, 0x1000 + (uint64_t)i);
+	struct hwprof_sample s = id_of(100, 4000);
+	s.misc = HWPROF_MISC_USER;
+	s.ip = 0x401000;
+	s.period = 100000;
+	s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = r };
+	s.intr_regs = (struct hwprof_regs){ .abi = 1, .mask = a.sample_regs_intr, .regs = r };
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -749,11 +803,11 @@ static void arm64(void)
 {
 	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
 				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
-	a.sample_regs_user = (1ULL << 33) - 1;   /* x0..x30, sp, pc */
+	a.sample_regs_user = ((1ULL << 33) - 1) | (1ULL << 46); /* x0..x30, sp, pc, vg (SVE) */
 	a.sample_regs_intr = 0x7ULL | (1ULL << 29) | (1ULL << 30) | (1ULL << 31) | (1ULL << 32);
 	small_task("aarch64", &a);
-	uint8_t ru[8 * 33], ri[8 * 7];
-	for (int i = 0; i < 33; i++) st64(ru + 8 * i, 0xaaaa0000 + i);
+	uint8_t ru[8 * 34], ri[8 * 7];
+	for (int i = 0; i < 34; i++) st64(ru + 8 * i, 0xaaaa0000 + i);
 	for (int i = 0; i < 7; i++) st64(ri + 8 * i, 0xffff800008000000ULL + i);
 	struct hwprof_sample s = id_of(100, 4000);
 	s.misc = HWPROF_MISC_USER;
@@ -857,7 +911,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|attrN OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|attrN OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -881,6 +935,8 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "bpf")) bpf();
 	else if (!strcmp(k, "brcntr")) brcntr();
 	else if (!strcmp(k, "noidall")) noidall();
+	else if (!strcmp(k, "auxsample")) auxsample();
+	else if (!strncmp(k, "regs-", 5)) regs_arch(k + 5);
 	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
