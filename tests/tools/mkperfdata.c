@@ -16,6 +16,7 @@
  *   noidall     no sample_id_all: samples out of time order, processed unordered
  *   auxsample   samples with AUX area data
  *   regs-ARCH   all 64 register bits of a sample from architecture ARCH
+ *   topo        the header of a two-socket NUMA machine (topo-old: perf < 5.2 topology)
  *   attrN       one event whose attr is N bytes
  *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
@@ -747,6 +748,89 @@ static void auxsample(void)
 }
 
 static void small_task(const char *arch, struct hwprof_attr *a);
+/* A feature payload under construction. */
+struct fb { uint8_t d[4096]; size_t n; };
+static void fb32(struct fb *f, uint32_t v) { st32(f->d + f->n, v); f->n += 4; }
+static void fb64(struct fb *f, uint64_t v) { st64(f->d + f->n, v); f->n += 8; }
+static void fbstr(struct fb *f, const char *s)
+{
+	uint32_t len = (uint32_t)((strlen(s) + 1 + 63) / 64 * 64);
+	fb32(f, len);
+	memset(f->d + f->n, 0, len);
+	memcpy(f->d + f->n, s, strlen(s));
+	f->n += len;
+}
+
+/* The header of a bigger machine than this one: 2 sockets x 2 cores x 2
+ * threads with one cpu offline, 2 NUMA nodes, 3 cache levels, 2 memory
+ * nodes, an event group, several PMUs, clock data. old != 0: the
+ * CPU_TOPOLOGY of perf before 5.2 (no die section). */
+static void topo(int old)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_ID);
+	struct hwprof_attr b2 = a;
+	b2.config = 1;
+	b2.flags &= ~(1ULL << HWPROF_ATTR_DISABLED);
+	uint64_t ids1[2] = { 1, 2 }, ids2[2] = { 3, 4 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids1, 2);
+	hwprof_writer_add_evsel(w, &b2, "task-clock", ids2, 2);
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_HOSTNAME, "bigbox");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_OSRELEASE, "5.15.0-91-generic");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_VERSION, "5.15.126");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_CPUDESC, "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_CPUID, "GenuineIntel,6,85,7");
+	struct fb f = { .n = 0 };
+	fb32(&f, 8); fb32(&f, 7);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_NRCPUS, f.d, f.n);
+	f.n = 0; fb64(&f, 196608000);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_TOTAL_MEM, f.d, f.n);
+	f.n = 0; fb32(&f, 5); fbstr(&f, "/usr/bin/perf"); fbstr(&f, "record"); fbstr(&f, "-a");
+	fbstr(&f, "--"); fbstr(&f, "sh -c 'sleep 1'");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CMDLINE, f.d, f.n);
+	/* sockets, threads, then per cpu {core, socket}, then dies */
+	f.n = 0; fb32(&f, 2); fbstr(&f, "0-1,4-5"); fbstr(&f, "2-3,6-7");
+	fb32(&f, 4); fbstr(&f, "0,4"); fbstr(&f, "1,5"); fbstr(&f, "2,6"); fbstr(&f, "3,7");
+	static const uint32_t core[8] = { 0, 1, 0, 1, 0, 1, 0, (uint32_t)-1 }, sock[8] = { 0, 0, 1, 1, 0, 0, 1, (uint32_t)-1 };
+	for (int i = 0; i < 8; i++) { fb32(&f, core[i]); fb32(&f, sock[i]); }
+	if (!old) {
+		fb32(&f, 2); fbstr(&f, "0-1,4-5"); fbstr(&f, "2-3,6-7");
+		for (int i = 0; i < 8; i++) fb32(&f, i == 7 ? (uint32_t)-1 : sock[i]);
+	}
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CPU_TOPOLOGY, f.d, f.n);
+	f.n = 0; fb32(&f, 2);
+	fb32(&f, 0); fb64(&f, 98000000); fb64(&f, 12345678); fbstr(&f, "0-1,4-5");
+	fb32(&f, 1); fb64(&f, 98304000); fb64(&f, 23456789); fbstr(&f, "2-3,6");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_NUMA_TOPOLOGY, f.d, f.n);
+	f.n = 0; fb32(&f, 5);
+	fb32(&f, 1); fbstr(&f, "software"); fb32(&f, 4); fbstr(&f, "cpu"); fb32(&f, 2); fbstr(&f, "tracepoint");
+	fb32(&f, 10); fbstr(&f, "uncore_imc_0"); fb32(&f, 8); fbstr(&f, "intel_pt");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_PMU_MAPPINGS, f.d, f.n);
+	f.n = 0; fb32(&f, 1); fbstr(&f, "{cpu-clock,task-clock}"); fb32(&f, 0); fb32(&f, 2);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_GROUP_DESC, f.d, f.n);
+	f.n = 0; fb32(&f, 1); fb32(&f, 4);
+	static const struct { uint32_t level, line, sets, ways; const char *type, *size, *map; } c[4] = {
+		{ 1, 64, 64, 8, "Data", "32K", "0,4" }, { 1, 64, 64, 8, "Instruction", "32K", "0,4" },
+		{ 2, 64, 1024, 16, "Unified", "1024K", "0,4" }, { 3, 64, 32768, 11, "Unified", "22528K", "0-1,4-5" } };
+	for (int i = 0; i < 4; i++) {
+		fb32(&f, c[i].level); fb32(&f, c[i].line); fb32(&f, c[i].sets); fb32(&f, c[i].ways);
+		fbstr(&f, c[i].type); fbstr(&f, c[i].size); fbstr(&f, c[i].map);
+	}
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CACHE, f.d, f.n);
+	f.n = 0; fb64(&f, 1000000000ULL); fb64(&f, 3500000000ULL);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_SAMPLE_TIME, f.d, f.n);
+	/* memory blocks of 128M: node 0 blocks 0-15 and 32, node 1 blocks 16-31 */
+	f.n = 0; fb64(&f, 1); fb64(&f, 0x8000000); fb64(&f, 2);
+	fb64(&f, 0); fb64(&f, 17ULL * 0x8000000); fb64(&f, 64); fb64(&f, 0x10000ffffULL);
+	fb64(&f, 1); fb64(&f, 16ULL * 0x8000000); fb64(&f, 64); fb64(&f, 0xffff0000ULL);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_MEM_TOPOLOGY, f.d, f.n);
+	f.n = 0; fb64(&f, 1);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CLOCKID, f.d, f.n);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
 /* A file from another architecture (ARCH feature `arch`, e.g. ppc64le,
  * s390x, armv7l, mips64): one sample with all 64 user and interrupt
  * register bits, named as perf names that architecture's registers. */
@@ -911,7 +995,7 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|attrN OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|topo|attrN OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -937,6 +1021,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "noidall")) noidall();
 	else if (!strcmp(k, "auxsample")) auxsample();
 	else if (!strncmp(k, "regs-", 5)) regs_arch(k + 5);
+	else if (!strcmp(k, "topo") || !strcmp(k, "topo-old")) topo(k[4] == '-');
 	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
