@@ -32,11 +32,13 @@ static int view_from_handle(struct hwprof_perfdata *h, struct hdr_view *v)
 		if (hwprof_perfdata_feature(h, f, &v->feat_data[f], &v->feat_size[f], &off) == 1)
 			v->feat_present[f] = true;
 	}
-	/* "captured on" is the input's mtime, as perf takes it from fstat() */
+	/* "captured on" is the input's mtime, as perf takes it from fstat()
+	 * of the file it read the header from: a directory's "data" file */
 	struct stat st;
 	const char *name = hwprof_perfdata_name(h);
+	const char *file = v->pipe ? name : hwprof_perfdata_file_path(h, 0);
 	if (v->pipe && (!name || !strcmp(name, "pipe") || !strcmp(name, "-")) ? fstat(0, &st) == 0
-									      : (name && stat(name, &st) == 0))
+									      : (file && stat(file, &st) == 0))
 		v->mtime = st.st_mtime;
 	return 0;
 }
