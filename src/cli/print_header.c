@@ -170,12 +170,13 @@ static void print_event_desc(struct ctx *c, const struct hwprof_feat *f)
 static void print_group_desc(struct ctx *c, const struct hwprof_feat *f)
 {
 	const struct hwprof_feat *ev = c->events;
-	uint32_t nr_ev = ev ? ev->u.event_desc.nr : 0;
+	/* without EVENT_DESC perf names the events from their attrs */
+	uint32_t nr_ev = ev ? ev->u.event_desc.nr : c->v->evsel_names ? c->v->nr_evsels : 0;
 	/* Walk the events as perf walks its evlist: a leader opens "{", its
 	 * nr_members - 1 followers are appended, the last one closes. */
 	uint32_t left = 0;
 	for (uint32_t i = 0; i < nr_ev; i++) {
-		const char *name = ev->u.event_desc.events[i].name;
+		const char *name = ev ? ev->u.event_desc.events[i].name : c->v->evsel_names[i];
 		const struct hwprof_feat_group *g = NULL;
 		for (uint32_t k = 0; k < f->u.group_desc.nr; k++)
 			if (f->u.group_desc.groups[k].leader_idx == i)

@@ -36,10 +36,11 @@ for arch in ppc64le s390x armv7l mips64 csky riscv64 loongarch64 i686; do
 done
 
 # the header of the fixtures (topo: a two-socket NUMA machine, topo-old
-# its CPU_TOPOLOGY as perf < 5.2 wrote it), incl. the BPF program listing of a machine
+# its CPU_TOPOLOGY as perf < 5.2 wrote it, pipetopo without EVENT_DESC:
+# groups named from the attrs), incl. the BPF program listing of a machine
 # with BPF programs (names from BTF in a file, not in a pipe, where perf
 # meets BPF_BTF after BPF_PROG_INFO)
-for k in bpf pipebpf group lbr arm64 allrecords topo topo-old; do
+for k in bpf pipebpf group lbr arm64 allrecords topo topo-old pipetopo; do
   if ! "$MK" $k h_$k.data; then fail "$k: mkperfdata"; continue; fi
   have_perf || { skip "$k: --header-only: perf not installed"; continue; }
   for o in "" -I; do
