@@ -1,10 +1,12 @@
 /* Fuzz target: the perf.data reader and session (records, samples,
- * trailers, ordering, thread and map tracking) over arbitrary bytes. */
+ * trailers, ordering, thread and map tracking, feature decoders) over
+ * arbitrary bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/perfdata.h"
+#include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,11 +32,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		}
 		struct hwprof_perfdata *h = hwprof_session_data(s);
+		/* every feature section, raw and through its decoder (the
+		 * nrcpus guess varies with the input so the per-cpu tables of
+		 * CPU_TOPOLOGY meet both too few and too many bytes) */
+		struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped,
+					       .nr_cpus_avail = size ? data[size / 2] % 64 : 0 };
 		for (unsigned f = 0; f < HWPROF_FEAT_BITS; f++) {
 			const uint8_t *p;
 			uint64_t sz;
-			if (hwprof_perfdata_feature(h, f, &p, &sz, NULL) == 1 && sz)
+			if (hwprof_perfdata_feature(h, f, &p, &sz, NULL) != 1)
+				continue;
+			if (sz)
 				(void)*(volatile const uint8_t *)&p[sz - 1];
+			struct hwprof_feat *ft;
+			if (hwprof_feat_parse(f, p, sz, &ctx, &ft, NULL) != 0)
+				continue;
+			if (f == HWPROF_FEAT_BPF_BTF) /* the BTF type lookup of perf's BPF listing */
+				for (uint32_t k = 0; k < ft->u.bpf_btf.nr; k++)
+					for (uint32_t id = 0; id < 8; id++)
+						(void)hwprof_btf_type_name(ft->u.bpf_btf.btfs[k].data,
+									   ft->u.bpf_btf.btfs[k].data_size, id);
+			hwprof_feat_free(ft);
 		}
 		hwprof_session_close(s);
 	}

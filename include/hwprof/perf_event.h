@@ -48,6 +48,11 @@ enum { HWPROF_TYPE_HARDWARE = 0, HWPROF_TYPE_SOFTWARE = 1, HWPROF_TYPE_TRACEPOIN
 #define HWPROF_SAMPLE_CODE_PAGE_SIZE  (1ULL << 23)
 #define HWPROF_SAMPLE_WEIGHT_STRUCT   (1ULL << 24)
 
+/* attr.branch_sample_type bits that change the sample layout or its dump */
+#define HWPROF_BRANCH_CALL_STACK      (1ULL << 11) /* entries form a user call stack (LBR) */
+#define HWPROF_BRANCH_HW_INDEX        (1ULL << 17) /* a u64 hw_idx before the entries */
+#define HWPROF_BRANCH_COUNTERS        (1ULL << 19) /* a u64 of counters per entry after them */
+
 /* attr.read_format bits */
 #define HWPROF_FORMAT_TOTAL_TIME_ENABLED (1ULL << 0)
 #define HWPROF_FORMAT_TOTAL_TIME_RUNNING (1ULL << 1)

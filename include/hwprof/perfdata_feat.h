@@ -63,12 +63,25 @@ struct hwprof_feat_mem_node {
 	uint64_t node, nbits;    /* bitmap of memory blocks, nbits bits */
 	const uint64_t *bits;    /* (nbits + 63) / 64 words, host order */
 };
+struct hwprof_feat_bpf_sub {    /* one jited sub-program of a BPF program */
+	uint64_t addr;           /* jited_ksyms[i] */
+	uint32_t len;            /* jited_func_lens[i] */
+	uint8_t tag[8];          /* prog_tags[i] */
+	uint32_t func_type_id;   /* func_info[i].type_id (BTF FUNC), 0 if absent */
+};
 struct hwprof_feat_bpf_prog {
 	uint32_t info_len, data_len;
 	uint64_t arrays;
 	uint32_t type, id;       /* first fields of bpf_prog_info, 0 if info_len < 8 */
+	char name[17];           /* bpf_prog_info.name */
+	uint32_t btf_id;         /* 0: none */
+	/* listed: nr_jited_ksyms equals nr_prog_tags and nr_jited_func_lens
+	 * and their arrays lie in the data (perf lists the program only then) */
+	bool listed;
+	uint32_t nr_subs;
+	struct hwprof_feat_bpf_sub *subs;
 };
-struct hwprof_feat_btf { uint32_t id, data_size; };
+struct hwprof_feat_btf { uint32_t id, data_size; const uint8_t *data; /* file order */ };
 struct hwprof_feat_caps {       /* CPU_PMU_CAPS, or one PMU of PMU_CAPS */
 	uint32_t nr;
 	const char **names, **values;
@@ -126,6 +139,10 @@ HWPROF_API int hwprof_feat_parse(unsigned feat, const uint8_t *data, uint64_t si
 				 const struct hwprof_feat_ctx *ctx, struct hwprof_feat **out,
 				 struct hwprof_error *err);
 HWPROF_API void hwprof_feat_free(struct hwprof_feat *f);
+
+/* The name of BTF type `type_id` in a BTF blob (a BPF_BTF entry's data),
+ * or NULL when the blob does not parse as BTF or has no such type. */
+HWPROF_API const char *hwprof_btf_type_name(const uint8_t *btf, uint64_t size, uint32_t type_id);
 
 /* perf's name of a feature bit ("TRACING_DATA" ... "PMU_CAPS"), NULL past 31. */
 HWPROF_API const char *hwprof_feat_name(unsigned feat);

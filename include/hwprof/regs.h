@@ -35,14 +35,23 @@ enum hwprof_arch {
 	HWPROF_ARCH_X86_64 = 1,
 	HWPROF_ARCH_I386 = 2,
 	HWPROF_ARCH_ARM64 = 3,
+	/* architectures whose files are read (register names only) */
+	HWPROF_ARCH_POWERPC = 4,
+	HWPROF_ARCH_S390 = 5,
+	HWPROF_ARCH_ARM = 6,      /* 32-bit arm */
+	HWPROF_ARCH_MIPS = 7,
+	HWPROF_ARCH_CSKY = 8,
+	HWPROF_ARCH_OTHER = 9,    /* any other named architecture: no register names */
 };
 
 /* From perf.data's ARCH feature string (uname -m: "x86_64", "i686",
- * "aarch64", ...). Unknown strings and NULL give HWPROF_ARCH_UNKNOWN. */
+ * "aarch64", "ppc64le", "s390x", "armv7l", "mips64", ...). Other strings
+ * and NULL give HWPROF_ARCH_UNKNOWN. */
 HWPROF_API enum hwprof_arch hwprof_arch_from_name(const char *name);
 /* The architecture this library was built for. */
 HWPROF_API enum hwprof_arch hwprof_arch_host(void);
-/* "x86_64", "i386", "arm64" or "unknown". */
+/* "x86_64", "i386", "arm64", "powerpc", "s390", "arm", "mips", "csky",
+ * "other" or "unknown". */
 HWPROF_API const char *hwprof_arch_name(enum hwprof_arch arch);
 
 /* ---- register bits ------------------------------------------------------ */

@@ -5,7 +5,9 @@
  * kernel records without a timestamp are delivered as they are read; kernel
  * records with a timestamp are queued and delivered in time order when a
  * FINISHED_ROUND allows it (everything up to the newest time of the round
- * before) and at the end of the input.
+ * before) and at the end of the input. As in perf, a file whose first
+ * event lacks sample_id_all is not ordered: records come as they are read
+ * (hwprof_session_ordered() says which).
  *
  * Process state (threads, their comm and memory maps, kernel maps) is
  * updated from COMM/FORK/EXIT/MMAP/MMAP2 records as they are delivered, so
@@ -45,6 +47,9 @@ HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s)
  * (events before the damage have been delivered; queued ones are flushed
  * first, then the error is returned). */
 HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev);
+/* false when records are delivered unordered (file mode, first event
+ * without sample_id_all: perf's "falling back to unordered processing") */
+HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s);
 
 /* ---- process state ------------------------------------------------------- */
 

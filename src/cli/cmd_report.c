@@ -83,6 +83,24 @@ static const char *display_name(const char *input)
 }
 
 /* --header-only: the file header as perf prints it. */
+/* Feature sections newer perf versions write (bits past PMU_CAPS) are
+ * skipped by the printers as perf skips them; say so once on stderr so a
+ * reader knows the file had more than was shown. Called after the records
+ * were read: in pipe mode features arrive as records. */
+static void note_unknown_features(const char *input, const struct hwprof_perfdata *h)
+{
+	for (unsigned f = 0; f < HWPROF_FEAT_BITS; f++) {
+		const uint8_t *p;
+		uint64_t size;
+		/* 32: the end-of-features marker of pipe mode, not a section */
+		if (f && f != 32 && !hwprof_feat_name(f) && hwprof_perfdata_feature(h, f, &p, &size, NULL) == 1)
+			fprintf(stderr,
+				"hwprof report: %s: note: feature section %u (%llu bytes) is unknown to this version, "
+				"skipped\n",
+				display_name(input), f, (unsigned long long)size);
+	}
+}
+
 static int report_header(const char *input, bool full)
 {
 	struct hwprof_error err;
@@ -94,6 +112,8 @@ static int report_header(const char *input, bool full)
 	}
 	int r = print_header_opts(stdout, h, true, full);
 	fflush(stdout);
+	if (r >= 0)
+		note_unknown_features(input, h);
 	if (r < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", display_name(input),
@@ -766,6 +786,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	/* NULL: each record's file as the reader names it (a directory's data.N) */
 	const char *display = hwprof_perfdata_info(hwprof_session_data(s))->pipe ? "pipe" : NULL;
+	if (!hwprof_session_ordered(s))
+		printf("WARNING: No sample_id_all support, falling back to unordered processing\n");
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	const uint8_t *bp;
 	uint64_t bsz;
@@ -782,6 +804,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	int rc = print_dump(stdout, s, display, ap->branch_mode, &bar);
 	fflush(stdout);
 	cli_progress_done(&bar);
+	note_unknown_features(input, hwprof_session_data(s));
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));
 		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", strcmp(input, "-") ? input : "<stdin>",

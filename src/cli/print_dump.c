@@ -29,6 +29,7 @@ struct dump {
 	uint32_t aux_type;        /* from AUXTRACE_INFO: which decoder dumps AUXTRACE data */
 	uint32_t nr_evsel_slots;
 	bool branch_mode;         /* perf report's branch mode (branch stack files) */
+	unsigned br_cntr_nr, br_cntr_width; /* the cpu PMU's branch counter caps */
 };
 
 static const char *const record_names[MAX_TYPES] = {
@@ -130,7 +131,7 @@ static void print_string_field(FILE *out, const uint8_t *p, size_t max)
 
 static void print_cpu_map(FILE *out, const uint8_t *d, uint32_t len)
 {
-	/* Decode to a sorted cpu list, then print ranges "0-3,5". */
+	/* Decode to perf's cpu list, then print its runs as ranges "0-3,5". */
 	int cpus[4096];
 	int n = 0;
 	if (len < 2)
@@ -138,8 +139,10 @@ static void print_cpu_map(FILE *out, const uint8_t *d, uint32_t len)
 	uint16_t type = ld16(d);
 	if (type == 0 && len >= 4) {
 		uint16_t nr = ld16(d + 2);
-		for (uint16_t i = 0; i < nr && 4u + 2u * i + 2 <= len && n < 4096; i++)
-			cpus[n++] = ld16(d + 4 + 2 * i);
+		for (uint16_t i = 0; i < nr && 4u + 2u * i + 2 <= len && n < 4096; i++) {
+			uint16_t c = ld16(d + 4 + 2 * i);
+			cpus[n++] = c == 0xffff ? -1 : c; /* (u16)-1: "any cpu" (perf stat's per-thread maps) */
+		}
 	} else if (type == 1 && len >= 6) {
 		/* packed after the type: nr, long_size, then 64-bit words after
 		 * a 4-byte pad (perf's mask64: what 5.x's unsigned long mask[]
@@ -209,6 +212,80 @@ static void resolve_sample(struct dump *d, const struct hwprof_event *ev, const 
 					    : (s->sample_type & HWPROF_SAMPLE_BRANCH_STACK) ? s->branch_nr : 0;
 }
 
+/* The name perf 6.1 gives a branch entry's type (flags bits 20-23; type
+ * 15, EXTEND_ABI, names new_type, bits 26-29). perf prints glibc's
+ * "(null)" for values it has no name for; type 0 prints nothing. */
+static const char *branch_type_text(uint64_t fl)
+{
+	static const char *const type[16] = { "",	  "COND",     "UNCOND",	   "IND",      "CALL",	  "IND_CALL",
+					      "RET",	  "SYSCALL",  "SYSRET",	   "COND_CALL", "COND_RET", "ERET",
+					      "IRQ",	  "SERROR",   "NO_TX",	   NULL };
+	static const char *const new_type[16] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						  "ARCH_2",	"ARCH_3",     "ARCH_4",	    "ARCH_5" };
+	unsigned t = (unsigned)(fl >> 20) & 0xf;
+	const char *name = t == 15 ? new_type[(fl >> 26) & 0xf] : type[t];
+	return name ? name : "(null)";
+}
+
+static void print_branch_entries(FILE *out, const struct hwprof_sample *s);
+
+/* A branch stack. With CALL_STACK (perf record --call-graph lbr) the
+ * entries are a user call stack: perf lists the first entry's target,
+ * then every entry's source, and counts nr + 1. */
+static void print_branch_stack(const struct dump *d, const struct hwprof_sample *s, bool callstack)
+{
+	FILE *out = d->out;
+	if (callstack) {
+		fprintf(out, "... branch callstack: nr:%" PRIu64 "\n", s->branch_nr + 1);
+		for (uint64_t i = 0; i < s->branch_nr; i++) {
+			if (!i)
+				fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i, hwprof_u64_at(s->branches, 1));
+			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i + 1, hwprof_u64_at(s->branches, 3 * i));
+		}
+	} else {
+		print_branch_entries(out, s);
+	}
+	/* PERF_SAMPLE_BRANCH_COUNTERS (kernel 6.8; perf 6.1 cannot read it):
+	 * the text of the perf that added them */
+	if (s->branch_counters) {
+		fprintf(out, "... branch stack counters: nr:%" PRIu64 " (counter width: %u max counter nr:%u)\n",
+			s->branch_nr, d->br_cntr_width, d->br_cntr_nr);
+		for (uint64_t i = 0; i < s->branch_nr; i++)
+			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i, hwprof_u64_at(s->branch_counters, i));
+	}
+}
+
+static void print_branch_entries(FILE *out, const struct hwprof_sample *s)
+{
+	fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
+		uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
+		fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n", i, from,
+			to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ", (fl & 2) ? "P" : " ",
+			(fl & 8) ? "A" : " ", (fl & 4) ? "T" : " ", (unsigned)(fl >> 33), branch_type_text(fl));
+	}
+}
+
+/* perf's "LBR call chain" for CALL_STACK samples: the callchain up to and
+ * including its PERF_CONTEXT_USER marker, then the user stack from the
+ * branch entries (first target, every source). Printed only when the
+ * chain has that marker and the stack has entries. */
+static void print_lbr_chain(FILE *out, const struct hwprof_sample *s)
+{
+	uint64_t k = 0;
+	while (k < s->callchain_nr && hwprof_u64_at(s->callchain, k) != HWPROF_CONTEXT_USER)
+		k++;
+	if (k == s->callchain_nr || !s->branch_nr)
+		return;
+	fprintf(out, "... LBR call chain: nr:%" PRIu64 "\n", k + 1 + s->branch_nr + 1);
+	for (uint64_t i = 0; i <= k; i++)
+		fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, hwprof_u64_at(s->callchain, i));
+	fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)(k + 1), hwprof_u64_at(s->branches, 1));
+	for (uint64_t i = 0; i < s->branch_nr; i++)
+		fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)(i + k + 2), hwprof_u64_at(s->branches, 3 * i));
+}
+
 static void print_sample(struct dump *d, const struct hwprof_event *ev)
 {
 	FILE *out = d->out;
@@ -217,24 +294,16 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 	uint64_t st = a->sample_type;
 	fprintf(out, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n", ev->rec.misc,
 		(int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
+	bool callstack = (a->branch_sample_type & HWPROF_BRANCH_CALL_STACK) && (st & HWPROF_SAMPLE_BRANCH_STACK);
 	if (st & HWPROF_SAMPLE_CALLCHAIN) {
+		if (callstack)
+			print_lbr_chain(out, s);
 		fprintf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
 			fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, hwprof_u64_at(s->callchain, i));
 	}
-	if (st & HWPROF_SAMPLE_BRANCH_STACK) {
-		fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
-		for (uint64_t i = 0; i < s->branch_nr; i++) {
-			uint64_t from = hwprof_u64_at(s->branches, 3 * i), to = hwprof_u64_at(s->branches, 3 * i + 1);
-			uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
-			static const char *const spec[] = { "", "SPEC_WRONG_PATH", "NON_SPEC_CORRECT_PATH",
-							    "SPEC_CORRECT_PATH" };
-			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
-				i, from, to, (unsigned short)((fl >> 4) & 0xffff), (fl & 1) ? "M" : " ",
-				(fl & 2) ? "P" : " ", (fl & 8) ? "A" : " ", (fl & 4) ? "T" : " ",
-				(unsigned)(fl >> 33), spec[(fl >> 24) & 3]);
-		}
-	}
+	if (st & HWPROF_SAMPLE_BRANCH_STACK)
+		print_branch_stack(d, s, callstack);
 	if (st & HWPROF_SAMPLE_REGS_USER)
 		print_regs_dump(out, "user", &s->user_regs, d->arch);
 	if (st & HWPROF_SAMPLE_REGS_INTR)
@@ -244,8 +313,10 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 			s->stack_size ? (unsigned)(s->stack_data - 8 - ev->rec.data) : 0u);
 	if (st & (HWPROF_SAMPLE_WEIGHT | HWPROF_SAMPLE_WEIGHT_STRUCT)) {
 		fprintf(out, "... weight: %" PRIu64, s->weight);
+		/* perf 6.1 fills p_stage_cyc (var3) only in its powerpc
+		 * build; on x86 and arm64 it prints 0 whatever the file says */
 		if (st & HWPROF_SAMPLE_WEIGHT_STRUCT)
-			fprintf(out, ",0x%" PRIx16 ",0x%" PRIx16, s->ins_lat, s->p_stage_cyc);
+			fprintf(out, ",0x%" PRIx16 ",0x%" PRIx16, s->ins_lat, (uint16_t)0);
 		fputc('\n', out);
 	}
 	if (st & HWPROF_SAMPLE_DATA_SRC)
@@ -414,10 +485,17 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		uint64_t n = ld64(p + 8);
 		fprintf(out, " nr: %" PRIu64 "\n", n);
 		uint64_t max = (size - 16u) / 32u;
+		/* room for a second array of {machine_pid, vcpu} per id after
+		 * the first (perf inject --guest-data) */
+		const uint8_t *e2 = n <= max && size - 16u >= n * 48 ? p + 16 + 32 * n : NULL;
 		for (uint64_t i = 0; i < n && i < max; i++) {
 			const uint8_t *e = p + 16 + 32 * i;
-			fprintf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64 "\n",
-				ld64(e), ld64(e + 8), (int64_t)ld64(e + 16), (int64_t)ld64(e + 24));
+			fprintf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64, ld64(e),
+				ld64(e + 8), (int64_t)ld64(e + 16), (int64_t)ld64(e + 24));
+			if (e2)
+				fprintf(out, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64, (int64_t)ld64(e2 + 16 * i),
+					ld64(e2 + 16 * i + 8));
+			fputc('\n', out);
 		}
 		return;
 	}
@@ -546,9 +624,12 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		fprintf(out, " %d/%d - nr_namespaces: %" PRIu64 "\n\t\t[", (int)ld32(p + 8), (int)ld32(p + 12), n);
 		if (n > max)
 			n = max;
-		for (uint64_t i = 0; i < n; i++)
-			fprintf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i, i < 7 ? ns[i] : "unknown",
+		for (uint64_t i = 0; i < n; i++) {
+			if (i && i % 4 == 0) /* perf wraps the list every four */
+				fputs("\n\t\t ", out);
+			fprintf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i, i < 7 ? ns[i] : "UNKNOWN",
 				ld64(p + 24 + 16 * i), ld64(p + 32 + 16 * i), i + 1 != n ? ", " : "]\n");
+		}
 		if (!n)
 			fputc('\n', out);
 		return;
@@ -580,10 +661,15 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 		fprintf(out, " %" PRIx64 "  old len %u new len %u\n", ld64(p + 8), ol, nl);
 		for (int pass = 0; pass < 2; pass++) {
 			uint32_t at = 20u + (pass ? ol : 0u), n = pass ? nl : ol;
-			fputs(pass ? "            New bytes:" : "            Old bytes:", out);
-			for (uint32_t i = 0; i < n && at + i < size; i++)
+			/* perf's byte printer: 16 a line, each with the label;
+			 * no line for none */
+			for (uint32_t i = 0; i < n && at + i < size; i++) {
+				if (i % 16 == 0)
+					fputs(pass ? "            New bytes:" : "            Old bytes:", out);
 				fprintf(out, " %02x", p[at + i]);
-			fputc('\n', out);
+				if (i % 16 == 15 || i + 1 == n || at + i + 1 == size)
+					fputc('\n', out);
+			}
 		}
 		return;
 	}
@@ -624,7 +710,8 @@ static void print_details(struct dump *d, const struct hwprof_event *ev)
 			ld64(p + 8) == 1 ? "FINAL" : "INTERVAL");
 		return;
 	case HWPROF_RECORD_FINISHED_ROUND:
-		fputc('\n', out);
+		/* unordered, perf has no round handler */
+		fputs(hwprof_session_ordered(d->s) ? "\n" : ": unhandled!\n", out);
 		return;
 	case HWPROF_RECORD_FINISHED_INIT:
 		fputs(": unhandled!\n", out);
@@ -677,6 +764,34 @@ static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t t
 		fprintf(out, "%16s events: %10d\n", name, (int)n);
 }
 
+/* The branch counter geometry newer perf prints with branch counters:
+ * the branch_counter_nr / branch_counter_width capabilities of the cpu
+ * PMU (CPU_PMU_CAPS, else the first PMU of PMU_CAPS); 0 without them. */
+static void branch_counter_caps(struct dump *d)
+{
+	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(d->h)->swapped };
+	const unsigned feats[] = { HWPROF_FEAT_CPU_PMU_CAPS, HWPROF_FEAT_PMU_CAPS };
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *p;
+		uint64_t size;
+		struct hwprof_feat *f;
+		if (hwprof_perfdata_feature(d->h, feats[k], &p, &size, NULL) != 1 ||
+		    hwprof_feat_parse(feats[k], p, size, &ctx, &f, NULL) < 0)
+			continue;
+		const struct hwprof_feat_caps *c = k == 0 ? &f->u.cpu_pmu_caps
+						  : f->u.pmu_caps.nr ? &f->u.pmu_caps.pmus[0] : NULL;
+		for (uint32_t i = 0; c && i < c->nr; i++) {
+			if (!strcmp(c->names[i], "branch_counter_nr"))
+				d->br_cntr_nr = (unsigned)strtoul(c->values[i], NULL, 0);
+			else if (!strcmp(c->names[i], "branch_counter_width"))
+				d->br_cntr_width = (unsigned)strtoul(c->values[i], NULL, 0);
+		}
+		hwprof_feat_free(f);
+		if (k == 0)
+			return;
+	}
+}
+
 /* The ARCH feature (u32 len + string), as perf_env__arch() uses it. */
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, int branch_mode,
 	       struct cli_progress *progress)
@@ -686,6 +801,7 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, in
 	struct hwprof_event ev;
 	int rc;
 	d.arch = hwprof_perfdata_arch(d.h);
+	branch_counter_caps(&d);
 	{
 		/* perf report's default for files with branch stacks, unless
 		 * user stacks are sampled too; -b and --no-branch-stack decide */

@@ -170,12 +170,13 @@ static void print_event_desc(struct ctx *c, const struct hwprof_feat *f)
 static void print_group_desc(struct ctx *c, const struct hwprof_feat *f)
 {
 	const struct hwprof_feat *ev = c->events;
-	uint32_t nr_ev = ev ? ev->u.event_desc.nr : 0;
+	/* without EVENT_DESC perf names the events from their attrs */
+	uint32_t nr_ev = ev ? ev->u.event_desc.nr : c->v->evsel_names ? c->v->nr_evsels : 0;
 	/* Walk the events as perf walks its evlist: a leader opens "{", its
 	 * nr_members - 1 followers are appended, the last one closes. */
 	uint32_t left = 0;
 	for (uint32_t i = 0; i < nr_ev; i++) {
-		const char *name = ev->u.event_desc.events[i].name;
+		const char *name = ev ? ev->u.event_desc.events[i].name : c->v->evsel_names[i];
 		const struct hwprof_feat_group *g = NULL;
 		for (uint32_t k = 0; k < f->u.group_desc.nr; k++)
 			if (f->u.group_desc.groups[k].leader_idx == i)
@@ -223,6 +224,76 @@ static void print_btf(struct ctx *c, const struct hwprof_feat *f)
 		if (!i || ids[i] != ids[i - 1])
 			fprintf(c->out, "# btf info of id %u\n", ids[i]);
 	free(ids);
+}
+
+static int cmp_prog_id(const void *a, const void *b)
+{
+	const struct hwprof_feat_bpf_prog *x = *(const struct hwprof_feat_bpf_prog *const *)a;
+	const struct hwprof_feat_bpf_prog *y = *(const struct hwprof_feat_bpf_prog *const *)b;
+	return x->id < y->id ? -1 : x->id > y->id ? 1 : (x < y ? -1 : x > y);
+}
+
+/* perf's name of a BPF sub-program: bpf_prog_<tag>, then _<BTF function
+ * name> when the program's BTF is in the file, else _<prog name> for a
+ * program with one sub-program (none if empty), else _F. */
+static void bpf_sub_name(char *buf, size_t n, const struct hwprof_feat_bpf_prog *p, uint32_t i,
+			 const struct hwprof_feat_btf *btf)
+{
+	const uint8_t *t = p->subs[i].tag;
+	int k = snprintf(buf, n, "bpf_prog_%02x%02x%02x%02x%02x%02x%02x%02x", t[0], t[1], t[2], t[3], t[4], t[5],
+			 t[6], t[7]);
+	const char *fn = btf ? hwprof_btf_type_name(btf->data, btf->data_size, p->subs[i].func_type_id) : NULL;
+	const char *short_name = fn ? fn : p->nr_subs == 1 ? (p->name[0] ? p->name : NULL) : "F";
+	if (short_name && k > 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "_%s", short_name);
+}
+
+/* perf's listing of the BPF programs seen while recording: by program id
+ * (the first of equal ids), each jited sub-program with its address and
+ * size. perf skips the section in a file of the other byte order. */
+static void print_bpf_progs(struct ctx *c, const struct hwprof_feat *f)
+{
+	uint32_t n = f->u.bpf_prog_info.nr;
+	if (c->fctx.swap || !n)
+		return;
+	/* in a pipe perf prints each feature as its record arrives, before
+	 * the BPF_BTF one: no function names from BTF there */
+	struct hwprof_feat *btf = NULL;
+	if (c->v->feat_present[HWPROF_FEAT_BPF_BTF] && !c->v->pipe)
+		hwprof_feat_parse(HWPROF_FEAT_BPF_BTF, c->v->feat_data[HWPROF_FEAT_BPF_BTF],
+				  c->v->feat_size[HWPROF_FEAT_BPF_BTF], &c->fctx, &btf, NULL);
+	const struct hwprof_feat_bpf_prog **by_id = malloc((size_t)n * sizeof(*by_id));
+	if (!by_id) {
+		hwprof_feat_free(btf);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		by_id[i] = &f->u.bpf_prog_info.progs[i];
+	qsort(by_id, n, sizeof(*by_id), cmp_prog_id);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct hwprof_feat_bpf_prog *p = by_id[i];
+		if ((i && p->id == by_id[i - 1]->id) || !p->listed)
+			continue;
+		const struct hwprof_feat_btf *b = NULL;
+		for (uint32_t k = 0; btf && p->btf_id && k < btf->u.bpf_btf.nr && !b; k++)
+			if (btf->u.bpf_btf.btfs[k].id == p->btf_id)
+				b = &btf->u.bpf_btf.btfs[k];
+		char name[128];
+		if (p->nr_subs == 1) {
+			bpf_sub_name(name, sizeof(name), p, 0, b);
+			fprintf(c->out, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", p->id, name,
+				p->subs[0].addr, p->subs[0].len);
+			continue;
+		}
+		fprintf(c->out, "# bpf_prog_info %u:\n", p->id);
+		for (uint32_t k = 0; k < p->nr_subs; k++) {
+			bpf_sub_name(name, sizeof(name), p, k, b);
+			fprintf(c->out, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", k, name, p->subs[k].addr,
+				p->subs[k].len);
+		}
+	}
+	free(by_id);
+	hwprof_feat_free(btf);
 }
 
 static void print_clock_data(struct ctx *c, const struct hwprof_feat *f)
@@ -341,10 +412,7 @@ static void print_feature(struct ctx *c, const struct hwprof_feat *f)
 	case HWPROF_FEAT_DIR_FORMAT:
 		fprintf(o, "# directory data version : %" PRIu64 "\n", f->u.dir_version);
 		break;
-	case HWPROF_FEAT_BPF_PROG_INFO:
-		/* perf prints each program from bpf_prog_info and its ksyms;
-		 * not done yet: programs are counted, not printed. */
-		break;
+	case HWPROF_FEAT_BPF_PROG_INFO: print_bpf_progs(c, f); break;
 	case HWPROF_FEAT_BPF_BTF: print_btf(c, f); break;
 	case HWPROF_FEAT_COMPRESSED:
 		fprintf(o, "# compressed : %s, level = %d, ratio = %d\n",

@@ -20,6 +20,10 @@ struct hdr_view {
 	const uint8_t *feat_data[HWPROF_FEAT_LAST];
 	uint64_t feat_size[HWPROF_FEAT_LAST];
 	bool feat_present[HWPROF_FEAT_LAST];
+	/* the events' names in file order (perf's evsel__name()), for the
+	 * group listing of a file without EVENT_DESC; NULL: none known */
+	uint32_t nr_evsels;
+	const char *const *evsel_names;
 };
 
 /* `perf report --header-only` (header_only) or the header part of

@@ -1,6 +1,7 @@
 /* print_header() for a reader handle: collects the header facts and the
  * feature payloads through the public reader API into a struct hdr_view.
  * Pipes are read to their end, since features arrive as records. */
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
 
@@ -32,11 +33,13 @@ static int view_from_handle(struct hwprof_perfdata *h, struct hdr_view *v)
 		if (hwprof_perfdata_feature(h, f, &v->feat_data[f], &v->feat_size[f], &off) == 1)
 			v->feat_present[f] = true;
 	}
-	/* "captured on" is the input's mtime, as perf takes it from fstat() */
+	/* "captured on" is the input's mtime, as perf takes it from fstat()
+	 * of the file it read the header from: a directory's "data" file */
 	struct stat st;
 	const char *name = hwprof_perfdata_name(h);
+	const char *file = v->pipe ? name : hwprof_perfdata_file_path(h, 0);
 	if (v->pipe && (!name || !strcmp(name, "pipe") || !strcmp(name, "-")) ? fstat(0, &st) == 0
-									      : (name && stat(name, &st) == 0))
+									      : (file && stat(file, &st) == 0))
 		v->mtime = st.st_mtime;
 	return 0;
 }
@@ -47,7 +50,20 @@ int print_header_opts(FILE *out, struct hwprof_perfdata *h, bool header_only, bo
 	int r = view_from_handle(h, &v);
 	if (r < 0)
 		return r;
-	return print_header_view(out, &v, header_only, full);
+	/* names as recorded (EVENT_UPDATE) or derived from the attrs */
+	uint32_t n = hwprof_perfdata_nr_evsels(h);
+	char (*buf)[128] = calloc(n ? n : 1, sizeof(*buf));
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	if (buf && names) {
+		for (uint32_t i = 0; i < n; i++)
+			names[i] = hwprof_evsel_name(hwprof_perfdata_evsel(h, i), buf[i], sizeof(buf[i]));
+		v.nr_evsels = n;
+		v.evsel_names = names;
+	}
+	r = print_header_view(out, &v, header_only, full);
+	free(names);
+	free(buf);
+	return r;
 }
 
 int print_header(FILE *out, struct hwprof_perfdata *h, bool header_only)

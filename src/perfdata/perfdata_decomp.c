@@ -26,10 +26,10 @@ int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t s
 	size_t src_len = size - 8u;
 	if (type == HWPROF_RECORD_COMPRESSED2) {
 		if (size < 16)
-			return pdata_error(h, HWPROF_E_CORRUPT, offset, "COMPRESSED2 record too short");
+			return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, offset), "COMPRESSED2 record too short");
 		uint64_t n = ld64(rec + 8);
 		if (n > size - 16u)
-			return pdata_error(h, HWPROF_E_CORRUPT, offset,
+			return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, offset),
 					   "COMPRESSED2 data size %llu exceeds the record",
 					   (unsigned long long)n);
 		src = rec + 16;
@@ -38,7 +38,7 @@ int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t s
 	if (!d->dctx) {
 		d->dctx = ZSTD_createDCtx();
 		if (!d->dctx)
-			return pdata_error(h, HWPROF_E_NOMEM, offset, "cannot create a zstd context");
+			return pdata_error(h, HWPROF_E_NOMEM, pdata_rec_off(h, offset), "cannot create a zstd context");
 	}
 	/* Carry the undelivered tail of the previous batch to the front. */
 	size_t keep = d->out.len - d->pos;
@@ -50,17 +50,17 @@ int pdata_decomp_start(struct hwprof_perfdata *h, const uint8_t *rec, uint32_t s
 	while (in.pos < in.size) {
 		if (d->out.cap - d->out.len < 65536) {
 			if (d->out.cap >= PDATA_MAX_DECOMP)
-				return pdata_error(h, HWPROF_E_NOMEM, offset,
+				return pdata_error(h, HWPROF_E_NOMEM, pdata_rec_off(h, offset),
 						   "compressed batch expands past %u MB", PDATA_MAX_DECOMP >> 20);
 			if (pdata_buf_reserve(&d->out, d->out.cap ? d->out.cap * 2 : 1u << 20))
-				return pdata_error(h, HWPROF_E_NOMEM, offset, "out of memory");
+				return pdata_error(h, HWPROF_E_NOMEM, pdata_rec_off(h, offset), "out of memory");
 		}
 		ZSTD_outBuffer out = { d->out.p, d->out.cap, d->out.len };
 		size_t r = ZSTD_decompressStream(d->dctx, &out, &in);
 		if (ZSTD_isError(r))
-			return pdata_error(h, HWPROF_E_DECOMPRESS, offset, "zstd: %s", ZSTD_getErrorName(r));
+			return pdata_error(h, HWPROF_E_DECOMPRESS, pdata_rec_off(h, offset), "zstd: %s", ZSTD_getErrorName(r));
 		if (out.pos == d->out.len && in.pos < in.size && out.pos < out.size)
-			return pdata_error(h, HWPROF_E_DECOMPRESS, offset, "zstd made no progress");
+			return pdata_error(h, HWPROF_E_DECOMPRESS, pdata_rec_off(h, offset), "zstd made no progress");
 		d->out.len = out.pos;
 	}
 	d->container = offset;
@@ -82,7 +82,7 @@ int pdata_decomp_next(struct hwprof_perfdata *h, struct hwprof_record *rec)
 	uint32_t type = ld32s(p, swap);
 	uint16_t size = ld16s(p + 6, swap);
 	if (size < 8)
-		return pdata_error(h, HWPROF_E_CORRUPT, d->container,
+		return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, d->container),
 				   "record of size %u inside the compressed batch", size);
 	if (size > avail) {
 		d->active = false; /* the rest comes with the next batch */

@@ -346,6 +346,69 @@ static int p_mem_topology(struct cur *c, struct hwprof_feat *f)
 	return c->failed;
 }
 
+/* struct bpf_prog_info offsets (uapi) of what perf's listing uses; a
+ * shorter info_len reads as zeros past its end, as perf pads it */
+enum {
+	BPI_NAME = 64, BPI_NR_JITED_KSYMS = 104, BPI_NR_JITED_FUNC_LENS = 108, BPI_JITED_KSYMS = 112,
+	BPI_JITED_FUNC_LENS = 120, BPI_BTF_ID = 128, BPI_FUNC_INFO_REC_SIZE = 132, BPI_FUNC_INFO = 136,
+	BPI_NR_FUNC_INFO = 144, BPI_NR_PROG_TAGS = 180, BPI_PROG_TAGS = 184,
+};
+/* perf's bpil `arrays` bits: which info fields are offsets into data */
+enum { BPIL_JITED_KSYMS = 3, BPIL_JITED_FUNC_LENS = 4, BPIL_FUNC_INFO = 5, BPIL_PROG_TAGS = 8 };
+
+static uint64_t info_u(const uint8_t *info, uint32_t info_len, uint32_t off, unsigned bytes, int swap)
+{
+	if (off + bytes > info_len)
+		return 0;
+	return bytes == 4 ? ld32s(info + off, swap) : ld64s(info + off, swap);
+}
+
+/* Where array `bit` (n elements of `elem` bytes) lies in data, or NULL. */
+static const uint8_t *bpil_array(const struct hwprof_feat_bpf_prog *b, const uint8_t *info, const uint8_t *data,
+				 int bit, uint32_t off_field, uint64_t n, uint64_t elem, int swap)
+{
+	if (!n)
+		return data;
+	if (!(b->arrays & (1ULL << bit)))
+		return NULL;
+	uint64_t off = info_u(info, b->info_len, off_field, 8, swap);
+	if (off > b->data_len || n > (b->data_len - off) / elem)
+		return NULL;
+	return data + off;
+}
+
+static int bpf_subs(struct cur *c, struct hwprof_feat_bpf_prog *b, const uint8_t *info, const uint8_t *data)
+{
+	int sw = c->swap;
+	memcpy(b->name, info + BPI_NAME, b->info_len >= BPI_NAME + 16 ? 16 : 0);
+	b->btf_id = (uint32_t)info_u(info, b->info_len, BPI_BTF_ID, 4, sw);
+	uint32_t n = (uint32_t)info_u(info, b->info_len, BPI_NR_JITED_KSYMS, 4, sw);
+	if (n != info_u(info, b->info_len, BPI_NR_PROG_TAGS, 4, sw) ||
+	    n != info_u(info, b->info_len, BPI_NR_JITED_FUNC_LENS, 4, sw))
+		return 0;
+	const uint8_t *ks = bpil_array(b, info, data, BPIL_JITED_KSYMS, BPI_JITED_KSYMS, n, 8, sw);
+	const uint8_t *lens = bpil_array(b, info, data, BPIL_JITED_FUNC_LENS, BPI_JITED_FUNC_LENS, n, 4, sw);
+	const uint8_t *tags = bpil_array(b, info, data, BPIL_PROG_TAGS, BPI_PROG_TAGS, n, 8, sw);
+	uint32_t rec = (uint32_t)info_u(info, b->info_len, BPI_FUNC_INFO_REC_SIZE, 4, sw);
+	uint32_t nfi = (uint32_t)info_u(info, b->info_len, BPI_NR_FUNC_INFO, 4, sw);
+	const uint8_t *fi = rec >= 8 ? bpil_array(b, info, data, BPIL_FUNC_INFO, BPI_FUNC_INFO, nfi, rec, sw) : NULL;
+	if (!ks || !lens || !tags)
+		return 0;
+	b->subs = array(c, n, sizeof(*b->subs), 0, "bpf sub-programs");
+	if (!b->subs)
+		return c->failed;
+	for (uint32_t i = 0; i < n; i++) {
+		b->subs[i].addr = ld64s(ks + 8 * i, sw);
+		b->subs[i].len = ld32s(lens + 4 * i, sw);
+		memcpy(b->subs[i].tag, tags + 8 * i, 8);
+		if (fi && i < nfi) /* struct bpf_func_info { u32 insn_off, type_id; } */
+			b->subs[i].func_type_id = ld32s(fi + (uint64_t)rec * i + 4, sw);
+	}
+	b->nr_subs = n;
+	b->listed = true;
+	return 0;
+}
+
 static int p_bpf_prog_info(struct cur *c, struct hwprof_feat *f)
 {
 	uint32_t nr;
@@ -360,10 +423,13 @@ static int p_bpf_prog_info(struct cur *c, struct hwprof_feat *f)
 			return c->failed;
 		if (need(c, (uint64_t)b[i].info_len + b[i].data_len, "bpf_prog_info and data"))
 			return c->failed;
+		const uint8_t *info = c->p + c->pos;
 		if (b[i].info_len >= 8) {
-			b[i].type = ld32s(c->p + c->pos, c->swap);
-			b[i].id = ld32s(c->p + c->pos + 4, c->swap);
+			b[i].type = ld32s(info, c->swap);
+			b[i].id = ld32s(info + 4, c->swap);
 		}
+		if (bpf_subs(c, &b[i], info, info + b[i].info_len))
+			return c->failed;
 		c->pos += (uint64_t)b[i].info_len + b[i].data_len;
 	}
 	f->u.bpf_prog_info.nr = nr;
@@ -383,6 +449,7 @@ static int p_bpf_btf(struct cur *c, struct hwprof_feat *f)
 		if (u32_(c, &b[i].id, "id") || u32_(c, &b[i].data_size, "data_size") ||
 		    need(c, b[i].data_size, "btf data"))
 			return c->failed;
+		b[i].data = c->p + c->pos;
 		c->pos += b[i].data_size;
 	}
 	f->u.bpf_btf.nr = nr;
@@ -614,6 +681,10 @@ HWPROF_API enum hwprof_arch hwprof_perfdata_arch(struct hwprof_perfdata *h)
 		enum hwprof_arch a = hwprof_arch_from_name(name);
 		if (a != HWPROF_ARCH_UNKNOWN)
 			return a;
+		/* a named architecture without register names (riscv,
+		 * loongarch, ...): perf prints "unknown" for each */
+		if (name[0])
+			return HWPROF_ARCH_OTHER;
 	}
 	return hwprof_arch_host();
 }

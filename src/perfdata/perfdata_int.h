@@ -93,6 +93,10 @@ struct hwprof_perfdata {
 /* Sets the handle's error (code, offset, printf message); returns -code. */
 int pdata_error(struct hwprof_perfdata *h, int code, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The file byte offset an error about a record names: record offsets in
+ * pipe mode count from after the 16-byte pipe header (as perf's dump
+ * prints them), a file offset does not. */
+#define pdata_rec_off(h, rec_offset) ((rec_offset) + ((h)->info.pipe ? PDATA_PIPE_HEADER_SIZE : 0))
 
 int pdata_add_evsel(struct hwprof_perfdata *h, const uint8_t *attr, uint32_t avail,
 		    const uint8_t *ids, uint64_t nr_ids, uint64_t offset);

@@ -667,12 +667,12 @@ static int absorb(struct hwprof_perfdata *h, const struct hwprof_record *rec)
 	case HWPROF_RECORD_HEADER_ATTR: {
 		uint32_t body = rec->size - 8u;
 		if (body < 8)
-			return pdata_error(h, HWPROF_E_CORRUPT, rec->offset, "HEADER_ATTR record too short");
+			return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, rec->offset), "HEADER_ATTR record too short");
 		uint32_t asz = ld32(d + 12);
 		if (asz == 0)
 			asz = HWPROF_ATTR_SIZE_VER0;
 		if (asz > body)
-			return pdata_error(h, HWPROF_E_CORRUPT, rec->offset,
+			return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, rec->offset),
 					   "HEADER_ATTR attr size %u exceeds the record", asz);
 		/* d is host order already: decode without swapping */
 		int sw = h->info.swapped;
@@ -683,7 +683,7 @@ static int absorb(struct hwprof_perfdata *h, const struct hwprof_record *rec)
 	}
 	case HWPROF_RECORD_HEADER_FEATURE: {
 		if (rec->size < 16)
-			return pdata_error(h, HWPROF_E_CORRUPT, rec->offset, "HEADER_FEATURE record too short");
+			return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, rec->offset), "HEADER_FEATURE record too short");
 		uint64_t id = ld64(d + 8);
 		if (id >= HWPROF_FEAT_BITS || id == HWPROF_FEAT_RESERVED)
 			return 0; /* the end marker (HEADER_LAST_FEATURE) or unknown */
@@ -691,7 +691,7 @@ static int absorb(struct hwprof_perfdata *h, const struct hwprof_record *rec)
 		free(f->copy);
 		f->copy = malloc(rec->size - 16u + 1);
 		if (!f->copy)
-			return pdata_error(h, HWPROF_E_NOMEM, rec->offset, "out of memory");
+			return pdata_error(h, HWPROF_E_NOMEM, pdata_rec_off(h, rec->offset), "out of memory");
 		/* Feature payloads are kept in file order: copy the original bytes. */
 		memcpy(f->copy, d + 16, rec->size - 16u);
 		f->size = rec->size - 16u;

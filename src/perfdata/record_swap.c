@@ -111,6 +111,40 @@ static size_t trailer_size(uint64_t st)
 
 #define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return; } while (0)
 
+/* A branch entry's flags are a bitfield, laid out from the low bit on a
+ * little-endian kernel and from the high bit on a big-endian one; after
+ * the u64 is swapped each field still has to move to its mirrored place
+ * (fields in order: mispred 1, predicted 1, in_tx 1, abort 1, cycles 16,
+ * type 4, spec 2, new_type 4, priv 3, reserved 31). Values are returned
+ * in the little-endian layout, which is what hwprof's printers read. */
+static const uint8_t branch_field_bits[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31 };
+
+static uint64_t branch_flags_from_be(uint64_t v)
+{
+	uint64_t out = 0;
+	unsigned pos = 0;
+	for (size_t i = 0; i < sizeof(branch_field_bits); i++) {
+		unsigned n = branch_field_bits[i];
+		uint64_t m = (1ULL << n) - 1;
+		out |= ((v >> (64 - pos - n)) & m) << pos;
+		pos += n;
+	}
+	return out;
+}
+
+static uint64_t branch_flags_to_be(uint64_t v)
+{
+	uint64_t out = 0;
+	unsigned pos = 0;
+	for (size_t i = 0; i < sizeof(branch_field_bits); i++) {
+		unsigned n = branch_field_bits[i];
+		uint64_t m = (1ULL << n) - 1;
+		out |= ((v >> pos) & m) << (64 - pos - n);
+		pos += n;
+	}
+	return out;
+}
+
 static void swap_regs(uint8_t **pp, uint8_t *end, uint64_t mask, bool th)
 {
 	uint8_t *p = *pp;
@@ -177,8 +211,16 @@ static void swap_sample(uint8_t *p, uint8_t *end, const struct hwprof_attr *a, b
 		uint64_t n = sw64v(p, th);
 		p += 8;
 		if (a->branch_sample_type & (1ULL << 17)) { NEED(8); sw64(p); p += 8; }
-		for (uint64_t i = 0; i < 3 * n && end - p >= 8; i++, p += 8)
+		for (uint64_t i = 0; i < 3 * n && end - p >= 8; i++, p += 8) {
+			if (i % 3 == 2 && !th)
+				st64(p, branch_flags_to_be(ld64(p)));
 			sw64(p);
+			if (i % 3 == 2 && th)
+				st64(p, branch_flags_from_be(ld64(p)));
+		}
+		if (a->branch_sample_type & (1ULL << 19)) /* PERF_SAMPLE_BRANCH_COUNTERS: one u64 per entry */
+			for (uint64_t i = 0; i < n && end - p >= 8; i++, p += 8)
+				sw64(p);
 	}
 	if (st & HWPROF_SAMPLE_REGS_USER)
 		swap_regs(&p, end, a->sample_regs_user, th);

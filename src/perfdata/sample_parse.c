@@ -41,7 +41,7 @@ struct cursor {
 
 static int overrun(struct cursor *c, const char *field, uint64_t need)
 {
-	return pdata_error(c->h, HWPROF_E_CORRUPT, c->rec->offset,
+	return pdata_error(c->h, HWPROF_E_CORRUPT, pdata_rec_off(c->h, c->rec->offset),
 			   "sample field %s needs %llu bytes at record offset %ld but the record has %u bytes",
 			   field, (unsigned long long)need, (long)(c->p - c->rec->data), c->rec->size);
 }
@@ -86,7 +86,7 @@ static int parse_regs(struct cursor *c, const char *name, struct hwprof_regs *r,
 	TAKE64(c, r->pred_qwords, "SIMD pred_qwords");
 	/* Each factor is bounded by the record size (64 KiB) before multiplying. */
 	if (r->nr_vectors > 65536 || r->vector_qwords > 65536 || r->nr_pred > 65536 || r->pred_qwords > 65536)
-		return pdata_error(c->h, HWPROF_E_CORRUPT, c->rec->offset,
+		return pdata_error(c->h, HWPROF_E_CORRUPT, pdata_rec_off(c->h, c->rec->offset),
 				   "SIMD header (nr_vectors %llu, vector_qwords %llu, nr_pred %llu, pred_qwords %llu) "
 				   "exceeds any record size",
 				   (unsigned long long)r->nr_vectors, (unsigned long long)r->vector_qwords,
@@ -101,7 +101,7 @@ HWPROF_API int hwprof_sample_parse(struct hwprof_perfdata *h, const struct hwpro
 	memset(s, 0, sizeof(*s));
 	const struct hwprof_evsel *ev = hwprof_perfdata_record_evsel(h, rec);
 	if (!ev)
-		return pdata_error(h, HWPROF_E_CORRUPT, rec->offset, "sample with an unknown event id");
+		return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, rec->offset), "sample with an unknown event id");
 	const struct hwprof_attr *a = &ev->attr;
 	uint64_t st = a->sample_type;
 	struct cursor cur = { rec->data + 8, rec->data + rec->size, h, rec }, *c = &cur;
@@ -252,7 +252,7 @@ HWPROF_API int hwprof_sample_id_parse(struct hwprof_perfdata *h, const struct hw
 #define BACK(name)                                                                              \
 	do {                                                                                    \
 		if (p - lim < 8)                                                                \
-			return pdata_error(h, HWPROF_E_CORRUPT, rec->offset,                    \
+			return pdata_error(h, HWPROF_E_CORRUPT, pdata_rec_off(h, rec->offset),         \
 					   "record of type %u (size %u) too short for its sample_id " \
 					   "trailer (%s)", rec->type, rec->size, name);               \
 		p -= 8;                                                                         \

@@ -30,6 +30,17 @@ HWPROF_API enum hwprof_arch hwprof_arch_from_name(const char *name)
 		return HWPROF_ARCH_I386;
 	if (!strcmp(name, "aarch64") || !strcmp(name, "arm64") || !strcmp(name, "aarch64_be"))
 		return HWPROF_ARCH_ARM64;
+	/* the others as perf normalizes uname -m */
+	if (!strncmp(name, "ppc", 3) || !strncmp(name, "powerpc", 7))
+		return HWPROF_ARCH_POWERPC;
+	if (!strncmp(name, "s390", 4))
+		return HWPROF_ARCH_S390;
+	if (!strncmp(name, "arm", 3))
+		return HWPROF_ARCH_ARM;
+	if (!strncmp(name, "mips", 4))
+		return HWPROF_ARCH_MIPS;
+	if (!strcmp(name, "csky"))
+		return HWPROF_ARCH_CSKY;
 	return HWPROF_ARCH_UNKNOWN;
 }
 
@@ -52,6 +63,12 @@ HWPROF_API const char *hwprof_arch_name(enum hwprof_arch arch)
 	case HWPROF_ARCH_X86_64: return "x86_64";
 	case HWPROF_ARCH_I386: return "i386";
 	case HWPROF_ARCH_ARM64: return "arm64";
+	case HWPROF_ARCH_POWERPC: return "powerpc";
+	case HWPROF_ARCH_S390: return "s390";
+	case HWPROF_ARCH_ARM: return "arm";
+	case HWPROF_ARCH_MIPS: return "mips";
+	case HWPROF_ARCH_CSKY: return "csky";
+	case HWPROF_ARCH_OTHER: return "other";
 	case HWPROF_ARCH_UNKNOWN: break;
 	}
 	return "unknown";
@@ -65,6 +82,12 @@ HWPROF_API const char *hwprof_reg_name(enum hwprof_arch arch, uint64_t abi, unsi
 	case HWPROF_ARCH_X86_64:
 	case HWPROF_ARCH_I386: return regs_x86_name(abi, bit);
 	case HWPROF_ARCH_ARM64: return regs_arm64_name(bit);
+	case HWPROF_ARCH_POWERPC:
+	case HWPROF_ARCH_S390:
+	case HWPROF_ARCH_ARM:
+	case HWPROF_ARCH_MIPS:
+	case HWPROF_ARCH_CSKY: return regs_other_name(arch, bit);
+	case HWPROF_ARCH_OTHER:
 	case HWPROF_ARCH_UNKNOWN: break;
 	}
 	return NULL;
@@ -78,7 +101,7 @@ HWPROF_API uint64_t hwprof_reg_lookup(enum hwprof_arch arch, uint64_t abi, const
 	case HWPROF_ARCH_X86_64: return regs_x86_lookup(1, abi, name);
 	case HWPROF_ARCH_I386: return regs_x86_lookup(0, abi, name);
 	case HWPROF_ARCH_ARM64: return regs_arm64_lookup(name);
-	case HWPROF_ARCH_UNKNOWN: break;
+	default: break; /* no recording on the others */
 	}
 	return 0;
 }
@@ -123,7 +146,7 @@ HWPROF_API void hwprof_regs_avail_default(struct hwprof_regs_avail *avail, enum 
 		avail->abi = HWPROF_REGS_ABI_64;
 		avail->mask = HWPROF_ARM64_GPR_MASK;
 		break;
-	case HWPROF_ARCH_UNKNOWN:
+	default: /* none to record on the others */
 		break;
 	}
 }

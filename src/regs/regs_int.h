@@ -10,6 +10,7 @@ uint64_t regs_x86_lookup(int is64, uint64_t abi, const char *name);
 extern const struct hwprof_simd_class regs_x86_classes[HWPROF_SIMD_NR_CLASSES];
 
 const char *regs_arm64_name(unsigned bit);
+const char *regs_other_name(enum hwprof_arch arch, unsigned bit);
 uint64_t regs_arm64_lookup(const char *name);
 
 /* Case-insensitive ASCII compare of a name against a table entry. */

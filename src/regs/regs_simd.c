@@ -59,7 +59,7 @@ static int check_gpr_mask(uint64_t mask, int simd, int have_simd_regs, enum hwpr
 	case HWPROF_ARCH_ARM64:
 		bad = mask & ~(HWPROF_ARM64_GPR_MASK | HWPROF_ARM64_VG_MASK);
 		break;
-	case HWPROF_ARCH_UNKNOWN:
+	default: /* architectures hwprof only reads files of */
 		break;
 	}
 	if (bad)

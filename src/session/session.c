@@ -22,6 +22,7 @@ struct hwprof_session {
 	bool done;
 	struct hwprof_record last; /* delivered last: its state change is applied next call */
 	bool have_last;
+	bool unordered;           /* perf's fallback without sample_id_all */
 };
 
 static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data, struct hwprof_error *err)
@@ -30,6 +31,11 @@ static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data
 	if (s) {
 		ord_init(&s->q);
 		s->data = data;
+		/* perf checks its first event once the attrs are read: a pipe
+		 * has none yet (and is ordered) */
+		const struct hwprof_evsel *first = hwprof_perfdata_evsel(data, 0);
+		s->unordered = !hwprof_perfdata_info(data)->pipe && first &&
+			       !HWPROF_ATTR_HAS(&first->attr, HWPROF_ATTR_SAMPLE_ID_ALL);
 		/* perf registers the idle task up front: pid/tid 0 is "swapper". */
 		if (!sess_machine_init(&s->m) && !sess_process_comm(&s->m, 0, 0, "swapper")) {
 			*out = s;
@@ -232,19 +238,24 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			}
 			return deliver(s, &rec, ev);
 		}
-		uint64_t t = record_time(s, &rec);
+		uint64_t t = s->unordered ? (uint64_t)-1 : record_time(s, &rec);
 		if (t == 0 || t == (uint64_t)-1)
 			return deliver(s, &rec, ev);
 		if (t > s->max_ts)
 			s->max_ts = t;
 		rc = ord_push(&s->q, &rec, t, !in_map(s->data, &rec));
 		if (rc) {
-			s->err = pdata_error(s->data, HWPROF_E_NOMEM, rec.offset, "out of memory queueing records");
+			s->err = pdata_error(s->data, HWPROF_E_NOMEM, pdata_rec_off(s->data, rec.offset), "out of memory queueing records");
 			s->final = true;
 			s->draining = true;
 			s->drain_limit = UINT64_MAX;
 		}
 	}
+}
+
+HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s)
+{
+	return !s->unordered;
 }
 
 HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int32_t pid, int32_t tid)

@@ -58,6 +58,31 @@ else
   fail "could not find a sample to corrupt"
 fi
 
+# pipe mode through stdin: the error names the byte offset in the stream
+# (perf's dump counts pipe offsets from after the 16-byte header; the
+# error must not), here a callchain count past the end of the first sample
+if "$TOOLS/mkperfdata" pipe "$TMP/p.data"; then
+  at=$(python3 - "$TMP/p.data" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 16
+while off + 8 <= len(d):
+    t, m, s = struct.unpack_from('<IHH', d, off)
+    if t == 9:  # IP TID TIME ID PERIOD, then the callchain nr at +48
+        struct.pack_into('<Q', d, off + 48, 1 << 40)
+        open(sys.argv[1], 'wb').write(d)
+        print(hex(off))
+        break
+    off += s
+PY
+)
+  timeout 20 "$HWPROF" report -D -i - <"$TMP/p.data" >"$TMP/out" 2>"$TMP/err"; rc=$?
+  if [ $rc -eq 1 ] && [ -n "$at" ] && grep -q "^hwprof report: <stdin>: offset $at: sample field CALLCHAIN" "$TMP/err" &&
+     grep -q PERF_RECORD_COMM "$TMP/out"; then
+    pass "pipe: absurd callchain count: $(cat "$TMP/err")"
+  else fail "pipe: absurd callchain count: exit $rc, want offset $at"; cat "$TMP/err"; fi
+else fail "pipe: mkperfdata"; fi
+
 # random garbage after a valid header, and random bytes everywhere
 head -c $((data_off)) "$base" >"$TMP/garbage.data"; head -c 4096 /dev/urandom >>"$TMP/garbage.data"
 timeout 20 "$HWPROF" report -D -i "$TMP/garbage.data" >/dev/null 2>"$TMP/err"; rc=$?

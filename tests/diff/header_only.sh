@@ -63,6 +63,13 @@ done
 if command -v perf >/dev/null && perf list 2>/dev/null | grep -q 'sched:sched_switch'; then
 	rec trace record -e sched:sched_switch -a -o "$tmp/trace.data" -- sleep 0.05 && check trace
 fi
+# perf record --threads: a directory (DIR_FORMAT); "captured on" is the
+# mtime of its header file "data", not of the directory (set apart here)
+if rec threads record --threads -e cpu-clock -o "$tmp/threads.data" -- ls "$W"; then
+	touch -d '2001-02-03 04:05:06' "$tmp/threads.data"
+	check threads
+	check threads -I
+fi
 # sections this machine cannot record, added to a recorded file
 INJECT=${HWPROF_BUILD:-build}/tools/feat_inject
 if [ ! -x "$INJECT" ]; then

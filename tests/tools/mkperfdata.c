@@ -5,17 +5,28 @@
  *   pipe        a small recording in pipe mode
  *   arm64       an aarch64 file with arm64 user/intr registers
  *   simd        SIMD/eGPR/SSP register blocks (attr size 176)
- *   xmm         legacy XMM pairs in sample_regs (bits 32+2n, 33+2n) on
- *               both sides, as PEBS kernels write them
  *   future      a 200-byte attr, record types and a feature perf 6.1 lacks
  *   mem         x86 memory samples (perf record -d -W): data addresses,
  *               data sources, weights
  *   branch      branch stacks with perf's BRANCH_STACK feature
+ *   xmm         legacy XMM pairs in sample_regs (bits 32+2n, 33+2n) on
+ *               both sides, as PEBS kernels write them
  *   branch-syms branch stacks over this program's own symbols, kernel and
  *               unmapped addresses, every branch flag
  *   chains      callchains over this program's symbols in three processes
  *               (perf's non-transitive chain compare, synthesized FORKs)
+ *   group       two events by IDENTIFIER, group reads, WEIGHT_STRUCT, build ids
+ *   lbr         --call-graph lbr call stacks, branch entries of every type
+ *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
+ *   brcntr      branch stacks with branch counters (kernel 6.8)
+ *   noidall     no sample_id_all: samples out of time order, processed unordered
+ *   auxsample   samples with AUX area data
+ *   regs-ARCH   all 64 register bits of a sample from architecture ARCH
+ *   topo        the header of a two-socket NUMA machine (topo-old: perf < 5.2 topology)
+ *   attrN       one event whose attr is N bytes
+ *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +141,30 @@ static void allrecords(void)
 	memset(b, 0, sizeof(b));
 	st64(b, 2); st64(b + 8, 1); memcpy(b + 16, "cpu-clock", 9);
 	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 32);
+	/* EVENT_UPDATE unit, scale and cpus (a cpu list and a range) */
+	memset(b, 0, sizeof(b));
+	st64(b, 0); st64(b + 8, 1); memcpy(b + 16, "msec", 4);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 24);
+	memset(b, 0, sizeof(b));
+	double scale = 1e-6;
+	st64(b, 1); st64(b + 8, 1); memcpy(b + 16, &scale, 8);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 24);
+	memset(b, 0, sizeof(b));
+	st64(b, 3); st64(b + 8, 1); st16(b + 16, 0); st16(b + 18, 3); st16(b + 20, 0); st16(b + 22, 2); st16(b + 24, 3);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 32);
+	memset(b, 0, sizeof(b));
+	st64(b, 3); st64(b + 8, 1); st16(b + 16, 2); b[18] = 1; st16(b + 20, 4); st16(b + 22, 7);
+	user_rec(HWPROF_RECORD_EVENT_UPDATE, b, 24);
+	/* ID_INDEX with perf's second array, {machine_pid, vcpu} per id
+	 * (perf inject --guest-data; machine_pid 0 keeps the id on the host) */
+	memset(b, 0, sizeof(b));
+	st64(b, 1); st64(b + 8, 1); st64(b + 16, 0); st64(b + 24, 1); st64(b + 32, 100);
+	st64(b + 40, 0); st64(b + 48, 3);
+	user_rec(HWPROF_RECORD_ID_INDEX, b, 56);
+	/* TIME_CONV as perf before 5.10 wrote it (3 u64s) */
+	memset(b, 0, sizeof(b));
+	st64(b, 10); st64(b + 8, 123456); st64(b + 16, 99);
+	user_rec(HWPROF_RECORD_TIME_CONV, b, 24);
 	memset(b, 0, sizeof(b));
 	st64(b, 10); st64(b + 8, 123456); st64(b + 16, 99); st64(b + 24, 5); st64(b + 32, 0xffffffff);
 	b[40] = 1; b[41] = 1;
@@ -164,23 +199,35 @@ static void allrecords(void)
 	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
 	st64(b, 0x1000); st64(b + 8, 0x2000); st64(b + 16, 3);
 	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1700);
+	st64(b + 16, 0xff0c); /* partial, collision, a PMU format */
+	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1701);
+	st64(b + 16, 0);
+	kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 1702);
 	st32(b, 100); st32(b + 4, 101);
 	kern(&a, HWPROF_RECORD_ITRACE_START, 0, b, 8, 1710);
 	st64(b, 42);
 	kern(&a, HWPROF_RECORD_LOST_SAMPLES, 0, b, 8, 1720);
+	kern(&a, HWPROF_RECORD_LOST_SAMPLES, 1u << 15, b, 8, 1721); /* newer perf: lost by a BPF filter */
 	kern(&a, HWPROF_RECORD_SWITCH, 0, b, 0, 1730);
 	kern(&a, HWPROF_RECORD_SWITCH, HWPROF_MISC_SWITCH_OUT | HWPROF_MISC_SWITCH_OUT_PREEMPT, b, 0, 1731);
 	st32(b, 101); st32(b + 4, 102);
 	kern(&a, HWPROF_RECORD_SWITCH_CPU_WIDE, HWPROF_MISC_SWITCH_OUT, b, 8, 1740);
 	kern(&a, HWPROF_RECORD_SWITCH_CPU_WIDE, 0, b, 8, 1741);
 	memset(b, 0, sizeof(b));
-	st32(b, 100); st32(b + 4, 100); st64(b + 8, 2); st64(b + 16, 4); st64(b + 24, 0xf0000001);
-	st64(b + 32, 4); st64(b + 40, 0xf0000002);
-	kern(&a, HWPROF_RECORD_NAMESPACES, 0, b, 48, 1750);
+	/* 9 namespaces: perf wraps the list every 4, names past cgroup unknown */
+	st32(b, 100); st32(b + 4, 100); st64(b + 8, 9);
+	for (int i = 0; i < 9; i++) {
+		st64(b + 16 + 16 * i, 4);
+		st64(b + 24 + 16 * i, 0xf0000001 + (uint64_t)i);
+	}
+	kern(&a, HWPROF_RECORD_NAMESPACES, 0, b, 16 + 16 * 9, 1750);
 	memset(b, 0, sizeof(b));
 	st64(b, 0xffffffffc0001000ULL); st32(b + 8, 0x80); st16(b + 12, 1); st16(b + 14, 0);
 	memcpy(b + 16, "bpf_prog_fixture", 17);
 	kern(&a, HWPROF_RECORD_KSYMBOL, HWPROF_MISC_KERNEL, b, 33, 1760);
+	st16(b + 12, 2); st16(b + 14, 1); /* an out-of-line BPF symbol, unregistered */
+	kern(&a, HWPROF_RECORD_KSYMBOL, HWPROF_MISC_KERNEL, b, 33, 1761);
+	st16(b + 12, 1); st16(b + 14, 0);
 	struct hwprof_sample ks = id_of(100, 1765); /* a sample inside that BPF program */
 	ks.ip = 0xffffffffc0001010ULL;
 	ks.period = 100000;
@@ -189,12 +236,19 @@ static void allrecords(void)
 	memset(b, 0, sizeof(b));
 	st16(b, 1); st16(b + 2, 0); st32(b + 4, 77); memcpy(b + 8, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	kern(&a, HWPROF_RECORD_BPF_EVENT, 0, b, 16, 1770);
+	st16(b, 2); /* PROG_UNLOAD */
+	kern(&a, HWPROF_RECORD_BPF_EVENT, 0, b, 16, 1771);
 	memset(b, 0, sizeof(b));
 	st64(b, 33); memcpy(b + 8, "/sys/fs/cgroup/fixture", 23);
 	kern(&a, HWPROF_RECORD_CGROUP, 0, b, 31, 1780);
 	memset(b, 0, sizeof(b));
 	st64(b, 0x600000); st16(b + 8, 2); st16(b + 10, 2); memcpy(b + 12, "\x90\x90\xcc\xcc", 4);
 	kern(&a, HWPROF_RECORD_TEXT_POKE, HWPROF_MISC_USER, b, 16, 1790);
+	/* kernel code patched in: no old bytes, 20 new ones (perf prints 16 a line) */
+	st64(b, 0xffffffff81000000ULL); st16(b + 8, 0); st16(b + 10, 20);
+	for (int i = 0; i < 20; i++)
+		b[12 + i] = (uint8_t)(0xe8 + i);
+	kern(&a, HWPROF_RECORD_TEXT_POKE, HWPROF_MISC_KERNEL, b, 32, 1791);
 	st64(b, 0x12);
 	kern(&a, HWPROF_RECORD_AUX_OUTPUT_HW_ID, 0, b, 8, 1795);
 	id.time = 1800;
@@ -480,6 +534,466 @@ static void chains(void)
 	}
 }
 
+
+/* Two events of a group told apart by IDENTIFIER: read values in group
+ * format with ids and lost counts (samples and READ records), the
+ * sample_id_all trailer with every id field on each kernel record,
+ * WEIGHT_STRUCT, and an MMAP2 carrying a build id. */
+static void group(void)
+{
+	uint64_t st = HWPROF_SAMPLE_IDENTIFIER | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+		      HWPROF_SAMPLE_ID | HWPROF_SAMPLE_STREAM_ID | HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD |
+		      HWPROF_SAMPLE_READ;
+	struct hwprof_attr a = sw_attr(st), b2 = sw_attr(st | HWPROF_SAMPLE_WEIGHT_STRUCT | HWPROF_SAMPLE_DATA_SRC);
+	a.read_format = b2.read_format = HWPROF_FORMAT_GROUP | HWPROF_FORMAT_ID | HWPROF_FORMAT_LOST |
+					 HWPROF_FORMAT_TOTAL_TIME_ENABLED | HWPROF_FORMAT_TOTAL_TIME_RUNNING;
+	b2.config = 1; /* task-clock */
+	b2.flags &= ~((1ULL << HWPROF_ATTR_DISABLED) | (1ULL << HWPROF_ATTR_MMAP) | (1ULL << HWPROF_ATTR_COMM) |
+		      (1ULL << HWPROF_ATTR_MMAP2) | (1ULL << HWPROF_ATTR_COMM_EXEC));
+	uint64_t ids1[1] = { 11 }, ids2[1] = { 22 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids1, 1);
+	hwprof_writer_add_evsel(w, &b2, "task-clock", ids2, 1);
+	features("x86_64");
+	struct hwprof_sample id = { 0 };
+	id.pid = id.tid = 100;
+	id.id = 11;
+	id.stream_id = 11;
+	id.cpu = 1;
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 100, 100, "grouped", 1));
+	id.time = 1100;
+	id.id = id.stream_id = 22;
+	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	int n = hwprof_build_mmap2(rb, sizeof(rb), &b2, &id, HWPROF_MISC_USER | HWPROF_MISC_MMAP_BUILD_ID, 100, 100,
+				   0x400000, 0x10000, 0, 0, 0, 0, 0, 5, 2, "/usr/bin/grouped");
+	if (n < 0)
+		die("mmap2");
+	rb[40] = 20; /* build_id_size, reserved, then the id where maj/min/ino were */
+	memset(rb + 41, 0, 3);
+	memcpy(rb + 44, bid, 20);
+	emit(n);
+	uint8_t vals[3 * 8 * 2];
+	for (int k = 0; k < 4; k++) {
+		const struct hwprof_attr *e = k & 1 ? &b2 : &a;
+		struct hwprof_sample s = { 0 };
+		s.pid = s.tid = 100;
+		s.time = 2000 + 10 * (uint64_t)k;
+		s.id = s.stream_id = k & 1 ? 22 : 11;
+		s.cpu = (uint32_t)k;
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 4 * (uint64_t)k;
+		s.period = 100000;
+		s.read_nr = 2;
+		s.time_enabled = 5000 + (uint64_t)k;
+		s.time_running = 4000 + (uint64_t)k;
+		st64(vals, 100 + (uint64_t)k); st64(vals + 8, 11); st64(vals + 16, (uint64_t)k);
+		st64(vals + 24, 200 + (uint64_t)k); st64(vals + 32, 22); st64(vals + 40, 0);
+		s.read_values = vals;
+		s.read_value_stride = 24;
+		s.weight = 0x11223344;
+		s.ins_lat = 0x55;
+		s.p_stage_cyc = 0x66;
+		s.data_src = 0x68100142ULL;
+		emit(hwprof_build_sample(rb, sizeof(rb), e, &s));
+	}
+	/* READ records: pid, tid, then the group read values */
+	uint8_t b[128] = { 0 };
+	st32(b, 100); st32(b + 4, 100);
+	st64(b + 8, 2); st64(b + 16, 7000); st64(b + 24, 6000);
+	st64(b + 32, 300); st64(b + 40, 11); st64(b + 48, 1);
+	st64(b + 56, 400); st64(b + 64, 22); st64(b + 72, 2);
+	id.time = 3000;
+	id.id = id.stream_id = 11;
+	emit(hwprof_build_kernel_record(rb, sizeof(rb), &a, &id, HWPROF_RECORD_READ, 0, b, 80));
+	id.time = 3010;
+	id.id = id.stream_id = 22;
+	emit(hwprof_build_kernel_record(rb, sizeof(rb), &b2, &id, HWPROF_RECORD_READ, 0, b, 80));
+	id.time = 3020;
+	emit(hwprof_build_task(rb, sizeof(rb), &b2, &id, HWPROF_RECORD_EXIT, 100, 1, 100, 1, 3020));
+	memset(b, 0, sizeof(b));
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* One event with an attr of `size` bytes (64 = PERF_ATTR_SIZE_VER0 ...),
+ * in file or pipe mode. */
+static void attrsize(uint32_t size)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+				       HWPROF_SAMPLE_PERIOD);
+	a.size = size;
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	for (int k = 0; k < 3; k++) {
+		struct hwprof_sample s = id_of(100, 3000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * (uint64_t)k;
+		s.period = 100000;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* What `perf record --call-graph lbr` writes on Intel: a callchain plus a
+ * branch call stack with hw_idx (branch_sample_type USER | CALL_STACK |
+ * NO_FLAGS | NO_CYCLES | HW_INDEX); and a second event with a plain
+ * branch stack whose flags use every field (mispred, predicted, in_tx,
+ * abort, cycles, type, spec, new_type, priv). */
+static void lbr(void)
+{
+	uint64_t st = HWPROF_SAMPLE_IDENTIFIER | HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+		      HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK;
+	struct hwprof_attr a = sw_attr(st), b2 = sw_attr(st);
+	a.type = b2.type = HWPROF_TYPE_HARDWARE;
+	a.branch_sample_type = 0x1 | (1ULL << 11) | (1ULL << 14) | (1ULL << 15) | (1ULL << 17);
+	b2.config = 1;
+	b2.branch_sample_type = 0x1 | 0x8;
+	b2.flags &= ~((1ULL << HWPROF_ATTR_MMAP) | (1ULL << HWPROF_ATTR_COMM) | (1ULL << HWPROF_ATTR_MMAP2) |
+		      (1ULL << HWPROF_ATTR_COMM_EXEC));
+	uint64_t ids1[1] = { 1 }, ids2[1] = { 2 };
+	hwprof_writer_add_evsel(w, &a, "cycles:u", ids1, 1);
+	hwprof_writer_add_evsel(w, &b2, "instructions:u", ids2, 1);
+	features("x86_64");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t chain[8 * 3], br[8 * 3 * 3], all[8 * 3 * 16], ext[8 * 3 * 16];
+	st64(chain, HWPROF_CONTEXT_USER); st64(chain + 8, 0x401234); st64(chain + 16, 0x401100);
+	for (int i = 0; i < 3; i++) {
+		st64(br + 24 * i, 0x402000 + 0x40 * (uint64_t)i);
+		st64(br + 24 * i + 8, 0x403000 + 0x10 * (uint64_t)i);
+		st64(br + 24 * i + 16, 0);
+	}
+	/* the plain stack: entry i has branch type i (0..15) and the other
+	 * fields varied: flags bits 0-3, cycles 4-19, type 20-23, spec
+	 * 24-25, new_type 26-29, priv 30-32, reserved 33-63 */
+	for (uint64_t i = 0; i < 16; i++) {
+		st64(all + 24 * i, 0x402000 + 0x40 * i);
+		st64(all + 24 * i + 8, 0x403000 + 0x10 * i);
+		st64(all + 24 * i + 16, (i & 0xf) | ((i * 4099) & 0xffff) << 4 | i << 20 | (i & 3) << 24 |
+						  ((15 - i) & 0xf) << 26 | (i & 7) << 30 | (i % 3) << 33);
+		/* type 15 (EXTEND_ABI): new_type names the branch (the kernel
+		 * defines 0-7; perf 6.1 crashes on exit past them) */
+		st64(ext + 24 * i, 0x404000 + 0x40 * i);
+		st64(ext + 24 * i + 8, 0x405000 + 0x10 * i);
+		st64(ext + 24 * i + 16, 15ULL << 20 | (i & 7) << 26 | (i & 7) << 30);
+	}
+	for (int k = 0; k < 6; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.id = k & 1 ? 2 : 1;
+		s.ip = 0x401234;
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		s.callchain_nr = 3; /* (perf 6.1 crashes on an LBR sample whose chain has no user part) */
+		s.callchain = chain;
+		s.branch_nr = k & 1 ? (uint64_t)(k == 5 ? 0 : 16) : (uint64_t)(k == 4 ? 2 : k % 4);
+		s.branch_hw_idx = 5;
+		s.branches = k & 1 ? (k == 1 ? all : ext) : br;
+		emit(hwprof_build_sample(rb, sizeof(rb), k & 1 ? &b2 : &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* One BPF program entry of the BPF_PROG_INFO feature as perf writes it:
+ * u32 info_len, u32 data_len, u64 arrays, bpf_prog_info (info_len bytes,
+ * here 192), data; array fields of the info hold offsets into data. */
+static size_t bpf_prog(uint8_t *o, uint32_t id, const char *name, uint32_t nsub, uint32_t ntags, uint32_t btf_id,
+		       uint32_t func_type)
+{
+	enum { INFO = 192 };
+	uint8_t *info = o + 16, *data = info + INFO;
+	memset(o, 0, 16 + INFO);
+	uint32_t dl = 0;
+	st32(info, 2); /* BPF_PROG_TYPE_KPROBE */
+	st32(info + 4, id);
+	memcpy(info + 64, name, strlen(name));
+	st32(info + 104, nsub); st32(info + 108, nsub); st32(info + 180, ntags);
+	st64(info + 112, dl); /* jited_ksyms */
+	for (uint32_t i = 0; i < nsub; i++, dl += 8)
+		st64(data + dl, 0xffffffffc0100000ULL + 0x1000ULL * id + 0x100 * i);
+	st64(info + 120, dl); /* jited_func_lens */
+	for (uint32_t i = 0; i < nsub; i++, dl += 4)
+		st32(data + dl, 40 + 8 * i + id);
+	dl = (dl + 7) & ~7u;
+	st64(info + 184, dl); /* prog_tags */
+	for (uint32_t i = 0; i < ntags; i++, dl += 8)
+		for (int k = 0; k < 8; k++)
+			data[dl + k] = (uint8_t)(0x10 * k + i + id);
+	if (btf_id) {
+		st32(info + 128, btf_id);
+		st32(info + 132, 8); st32(info + 144, nsub); /* func_info_rec_size, nr_func_info */
+		st64(info + 136, dl);
+		for (uint32_t i = 0; i < nsub; i++, dl += 8) {
+			st32(data + dl, 10 * i);
+			st32(data + dl + 4, func_type + i);
+		}
+	}
+	/* arrays: JITED_KSYMS, JITED_FUNC_LENS, FUNC_INFO, PROG_TAGS */
+	st32(o, INFO); st32(o + 4, dl); st64(o + 8, (1u << 3) | (1u << 4) | (1u << 5) | (1u << 8));
+	return 16 + INFO + dl;
+}
+
+/* A `perf record -a` file from a machine with BPF programs loaded: the
+ * BPF_PROG_INFO listing (one or several jited sub-programs, names from
+ * the program, from BTF, or perf's _F, a program whose counts disagree,
+ * a duplicate id) and the BPF_BTF section it names functions from. */
+static void bpf(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+				       HWPROF_SAMPLE_PERIOD);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	static uint8_t pi[8192];
+	size_t n = 4;
+	n += bpf_prog(pi + n, 42, "sd_devices", 1, 1, 0, 0);
+	n += bpf_prog(pi + n, 7, "", 1, 1, 0, 0);
+	n += bpf_prog(pi + n, 19, "tracer", 3, 3, 0, 0);
+	n += bpf_prog(pi + n, 23, "with_btf", 2, 2, 5, 3);
+	n += bpf_prog(pi + n, 24, "one_btf", 1, 1, 5, 4);
+	n += bpf_prog(pi + n, 30, "mismatch", 2, 1, 0, 0);
+	n += bpf_prog(pi + n, 7, "dup", 1, 1, 0, 0);
+	st32(pi, 7);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BPF_PROG_INFO, pi, n);
+	/* BTF id 5: [1] INT int, [2] FUNC_PROTO, [3] FUNC handle_exec,
+	 * [4] FUNC handle_exit, [5] STRUCT s {int a;} */
+	static const char strs[] = "\0int\0handle_exec\0handle_exit\0s\0a";
+	uint8_t bt[256] = { 0 };
+	uint32_t t = 24, tl = 0;
+	const uint32_t types[][3] = { { 1, 1u << 24, 4 }, { 0, 13u << 24, 1 }, { 5, 12u << 24, 2 },
+				      { 17, 12u << 24, 2 }, { 29, 4u << 24 | 1, 4 } };
+	for (int i = 0; i < 5; i++) {
+		st32(bt + t + tl, types[i][0]); st32(bt + t + tl + 4, types[i][1]); st32(bt + t + tl + 8, types[i][2]);
+		tl += 12;
+		if (i == 0) { st32(bt + t + tl, 32); tl += 4; }          /* INT: 32 bits */
+		if (i == 4) { st32(bt + t + tl, 31); st32(bt + t + tl + 4, 1); st32(bt + t + tl + 8, 0); tl += 12; }
+	}
+	st16(bt, 0xeb9f); bt[2] = 1; st32(bt + 4, 24); st32(bt + 8, 0); st32(bt + 12, tl);
+	st32(bt + 16, tl); st32(bt + 20, sizeof(strs));
+	memcpy(bt + t + tl, strs, sizeof(strs));
+	uint32_t btf_len = 24 + tl + (uint32_t)sizeof(strs);
+	static uint8_t bs[512];
+	st32(bs, 1); st32(bs + 4, 5); st32(bs + 8, btf_len);
+	memcpy(bs + 12, bt, btf_len);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BPF_BTF, bs, 12 + btf_len);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* Branch counters (PERF_SAMPLE_BRANCH_COUNTERS, kernel 6.8, perf record
+ * -j any,counter on Intel): one u64 per branch entry after the entries,
+ * before the user registers; the cpu PMU's caps give their geometry.
+ * perf 6.1 cannot read this; tests/data/golden/brcntr.dump is checked by
+ * hand. */
+static void brcntr(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_BRANCH_STACK | HWPROF_SAMPLE_REGS_USER);
+	a.type = HWPROF_TYPE_HARDWARE;
+	a.branch_sample_type = 0x1 | 0x8 | HWPROF_BRANCH_HW_INDEX | HWPROF_BRANCH_COUNTERS;
+	a.sample_regs_user = 0x3; /* AX BX */
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cycles:u", ids, 1);
+	features("x86_64");
+	static const char caps[] = "branch_counter_nr\0" "4\0" "branch_counter_width\0" "2\0" "max_precise\0" "3";
+	uint8_t c[4 + 6 * 68] = { 0 };
+	size_t n = 4;
+	st32(c, 3);
+	for (const char *q = caps; q < caps + sizeof(caps); q += strlen(q) + 1, n += 68) {
+		st32(c + n, 64);
+		memcpy(c + n + 4, q, strlen(q));
+	}
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CPU_PMU_CAPS, c, n);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t br[8 * 3 * 3], cnt[8 * 3], ru[16];
+	for (int i = 0; i < 3; i++) {
+		st64(br + 24 * i, 0x401000 + 0x40 * (uint64_t)i);
+		st64(br + 24 * i + 8, 0x401100 + 0x10 * (uint64_t)i);
+		st64(br + 24 * i + 16, 0x2 | ((uint64_t)(5 + i) << 4) | (1ULL << 20));
+		st64(cnt + 8 * i, 0x1b + (uint64_t)i); /* counters of 2 bits, 4 of them */
+	}
+	st64(ru, 0xa); st64(ru + 8, 0xb);
+	for (int k = 0; k < 2; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000;
+		s.period = 1000;
+		s.branch_nr = k ? 3 : 1;
+		s.branch_hw_idx = 2;
+		s.branches = br;
+		s.branch_counters = cnt;
+		s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = ru };
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* Events without sample_id_all (what perf stat record and kernels before
+ * 2.6.38 write): perf cannot order by time and processes the records as
+ * they come, samples out of time order included. */
+static void noidall(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_CPU |
+				       HWPROF_SAMPLE_PERIOD);
+	a.flags &= ~(1ULL << HWPROF_ATTR_SAMPLE_ID_ALL);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	static const uint64_t t[] = { 3000, 2000, 5000, 1000, 4000 };
+	uint8_t b[8] = { 0 };
+	for (int k = 0; k < 5; k++) {
+		struct hwprof_sample s = id_of(100, t[k]);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * (uint64_t)k;
+		s.period = 100000;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+		if (k == 2)
+			user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+	}
+	struct hwprof_sample id = id_of(100, 0);
+	emit(hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_EXIT, 100, 1, 100, 1, 6000));
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+/* Samples with AUX area data (perf record --aux-sample): the u64 size and
+ * the bytes come last, after the page sizes. */
+static void auxsample(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_AUX | HWPROF_SAMPLE_CODE_PAGE_SIZE);
+	a.aux_sample_size = 32;
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t aux[32];
+	for (int i = 0; i < 32; i++)
+		aux[i] = (uint8_t)(0x40 + i);
+	for (int k = 0; k < 3; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000;
+		s.period = 1000;
+		s.code_page_size = 4096;
+		s.aux_size = k == 1 ? 0 : 8 * (uint64_t)(k + 2);
+		s.aux_data = aux;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
+static void small_task(const char *arch, struct hwprof_attr *a);
+/* A feature payload under construction. */
+struct fb { uint8_t d[4096]; size_t n; };
+static void fb32(struct fb *f, uint32_t v) { st32(f->d + f->n, v); f->n += 4; }
+static void fb64(struct fb *f, uint64_t v) { st64(f->d + f->n, v); f->n += 8; }
+static void fbstr(struct fb *f, const char *s)
+{
+	uint32_t len = (uint32_t)((strlen(s) + 1 + 63) / 64 * 64);
+	fb32(f, len);
+	memset(f->d + f->n, 0, len);
+	memcpy(f->d + f->n, s, strlen(s));
+	f->n += len;
+}
+
+/* The header of a bigger machine than this one: 2 sockets x 2 cores x 2
+ * threads with one cpu offline, 2 NUMA nodes, 3 cache levels, 2 memory
+ * nodes, an event group, several PMUs, clock data. old != 0: the
+ * CPU_TOPOLOGY of perf before 5.2 (no die section). */
+static void topo(int old)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_ID);
+	struct hwprof_attr b2 = a;
+	b2.config = 1;
+	b2.flags &= ~(1ULL << HWPROF_ATTR_DISABLED);
+	uint64_t ids1[2] = { 1, 2 }, ids2[2] = { 3, 4 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids1, 2);
+	hwprof_writer_add_evsel(w, &b2, "task-clock", ids2, 2);
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_HOSTNAME, "bigbox");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_OSRELEASE, "5.15.0-91-generic");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_VERSION, "5.15.126");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_CPUDESC, "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_CPUID, "GenuineIntel,6,85,7");
+	struct fb f = { .n = 0 };
+	fb32(&f, 8); fb32(&f, 7);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_NRCPUS, f.d, f.n);
+	f.n = 0; fb64(&f, 196608000);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_TOTAL_MEM, f.d, f.n);
+	f.n = 0; fb32(&f, 5); fbstr(&f, "/usr/bin/perf"); fbstr(&f, "record"); fbstr(&f, "-a");
+	fbstr(&f, "--"); fbstr(&f, "sh -c 'sleep 1'");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CMDLINE, f.d, f.n);
+	/* sockets, threads, then per cpu {core, socket}, then dies */
+	f.n = 0; fb32(&f, 2); fbstr(&f, "0-1,4-5"); fbstr(&f, "2-3,6-7");
+	fb32(&f, 4); fbstr(&f, "0,4"); fbstr(&f, "1,5"); fbstr(&f, "2,6"); fbstr(&f, "3,7");
+	static const uint32_t core[8] = { 0, 1, 0, 1, 0, 1, 0, (uint32_t)-1 }, sock[8] = { 0, 0, 1, 1, 0, 0, 1, (uint32_t)-1 };
+	for (int i = 0; i < 8; i++) { fb32(&f, core[i]); fb32(&f, sock[i]); }
+	if (!old) {
+		fb32(&f, 2); fbstr(&f, "0-1,4-5"); fbstr(&f, "2-3,6-7");
+		for (int i = 0; i < 8; i++) fb32(&f, i == 7 ? (uint32_t)-1 : sock[i]);
+	}
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CPU_TOPOLOGY, f.d, f.n);
+	f.n = 0; fb32(&f, 2);
+	fb32(&f, 0); fb64(&f, 98000000); fb64(&f, 12345678); fbstr(&f, "0-1,4-5");
+	fb32(&f, 1); fb64(&f, 98304000); fb64(&f, 23456789); fbstr(&f, "2-3,6");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_NUMA_TOPOLOGY, f.d, f.n);
+	f.n = 0; fb32(&f, 5);
+	fb32(&f, 1); fbstr(&f, "software"); fb32(&f, 4); fbstr(&f, "cpu"); fb32(&f, 2); fbstr(&f, "tracepoint");
+	fb32(&f, 10); fbstr(&f, "uncore_imc_0"); fb32(&f, 8); fbstr(&f, "intel_pt");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_PMU_MAPPINGS, f.d, f.n);
+	f.n = 0; fb32(&f, 1); fbstr(&f, "{cpu-clock,task-clock}"); fb32(&f, 0); fb32(&f, 2);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_GROUP_DESC, f.d, f.n);
+	f.n = 0; fb32(&f, 1); fb32(&f, 4);
+	static const struct { uint32_t level, line, sets, ways; const char *type, *size, *map; } c[4] = {
+		{ 1, 64, 64, 8, "Data", "32K", "0,4" }, { 1, 64, 64, 8, "Instruction", "32K", "0,4" },
+		{ 2, 64, 1024, 16, "Unified", "1024K", "0,4" }, { 3, 64, 32768, 11, "Unified", "22528K", "0-1,4-5" } };
+	for (int i = 0; i < 4; i++) {
+		fb32(&f, c[i].level); fb32(&f, c[i].line); fb32(&f, c[i].sets); fb32(&f, c[i].ways);
+		fbstr(&f, c[i].type); fbstr(&f, c[i].size); fbstr(&f, c[i].map);
+	}
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CACHE, f.d, f.n);
+	f.n = 0; fb64(&f, 1000000000ULL); fb64(&f, 3500000000ULL);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_SAMPLE_TIME, f.d, f.n);
+	/* memory blocks of 128M: node 0 blocks 0-15 and 32, node 1 blocks 16-31 */
+	f.n = 0; fb64(&f, 1); fb64(&f, 0x8000000); fb64(&f, 2);
+	fb64(&f, 0); fb64(&f, 17ULL * 0x8000000); fb64(&f, 64); fb64(&f, 0x10000ffffULL);
+	fb64(&f, 1); fb64(&f, 16ULL * 0x8000000); fb64(&f, 64); fb64(&f, 0xffff0000ULL);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_MEM_TOPOLOGY, f.d, f.n);
+	f.n = 0; fb64(&f, 1);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CLOCKID, f.d, f.n);
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+/* A file from another architecture (ARCH feature `arch`, e.g. ppc64le,
+ * s390x, armv7l, mips64): one sample with all 64 user and interrupt
+ * register bits, named as perf names that architecture's registers. */
+static void regs_arch(const char *arch)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
+	a.sample_regs_user = a.sample_regs_intr = ~0ULL;
+	small_task(arch, &a);
+	static uint8_t r[8 * 64];
+	for (int i = 0; i < 64; i++)
+		st64(r + 8 * i, 0x1000 + (uint64_t)i);
+	struct hwprof_sample s = id_of(100, 4000);
+	s.misc = HWPROF_MISC_USER;
+	s.ip = 0x401000;
+	s.period = 100000;
+	s.user_regs = (struct hwprof_regs){ .abi = 2, .mask = a.sample_regs_user, .regs = r };
+	s.intr_regs = (struct hwprof_regs){ .abi = 1, .mask = a.sample_regs_intr, .regs = r };
+	emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 static void small_task(const char *arch, struct hwprof_attr *a)
 {
 	uint64_t ids[2] = { 1, 2 };
@@ -513,11 +1027,11 @@ static void arm64(void)
 {
 	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
 				       HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_REGS_INTR);
-	a.sample_regs_user = (1ULL << 33) - 1;   /* x0..x30, sp, pc */
+	a.sample_regs_user = ((1ULL << 33) - 1) | (1ULL << 46); /* x0..x30, sp, pc, vg (SVE) */
 	a.sample_regs_intr = 0x7ULL | (1ULL << 29) | (1ULL << 30) | (1ULL << 31) | (1ULL << 32);
 	small_task("aarch64", &a);
-	uint8_t ru[8 * 33], ri[8 * 7];
-	for (int i = 0; i < 33; i++) st64(ru + 8 * i, 0xaaaa0000 + i);
+	uint8_t ru[8 * 34], ri[8 * 7];
+	for (int i = 0; i < 34; i++) st64(ru + 8 * i, 0xaaaa0000 + i);
 	for (int i = 0; i < 7; i++) st64(ri + 8 * i, 0xffff800008000000ULL + i);
 	struct hwprof_sample s = id_of(100, 4000);
 	s.misc = HWPROF_MISC_USER;
@@ -615,9 +1129,9 @@ static void future(void)
 	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
 				       HWPROF_SAMPLE_PERIOD);
 	a.size = 200;
-	small_task("x86_64", &a);
 	uint8_t f[16] = "future feature";
-	hwprof_writer_add_feature(w, 40, f, sizeof(f));
+	hwprof_writer_add_feature(w, 40, f, sizeof(f)); /* before any record: pipe mode writes features first */
+	small_task("x86_64", &a);
 	uint8_t b[64] = { 0 };
 	st64(b, 0xfeed);
 	kern(&a, 30, 0, b, 8, 6000);      /* a kernel type from the future */
@@ -648,12 +1162,14 @@ static void future(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata allrecords|allsample|pipe|arm64|simd|xmm|future|mem|branch|branch-syms|chains OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|topo|attrN|xmm|branch-syms|chains OUT\n");
 		return 2;
 	}
-	const char *k = argv[1];
+	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
+	bool pipe = !strncmp(argv[1], "pipe", 4);
+	const char *k = pipe && argv[1][4] ? argv[1] + 4 : argv[1];
 	struct hwprof_error err;
-	if (hwprof_writer_open(&w, argv[2], strcmp(k, "pipe") ? HWPROF_WRITE_FILE : HWPROF_WRITE_PIPE, &err)) {
+	if (hwprof_writer_open(&w, argv[2], pipe ? HWPROF_WRITE_PIPE : HWPROF_WRITE_FILE, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);
 		return 1;
 	}
@@ -662,12 +1178,21 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "pipe")) pipe_mode();
 	else if (!strcmp(k, "arm64")) arm64();
 	else if (!strcmp(k, "simd")) simd();
-	else if (!strcmp(k, "xmm")) xmm();
 	else if (!strcmp(k, "future")) future();
 	else if (!strcmp(k, "mem")) mem();
 	else if (!strcmp(k, "branch")) branch();
+	else if (!strcmp(k, "xmm")) xmm();
 	else if (!strcmp(k, "branch-syms")) branch_syms();
 	else if (!strcmp(k, "chains")) chains();
+	else if (!strcmp(k, "group")) group();
+	else if (!strcmp(k, "lbr")) lbr();
+	else if (!strcmp(k, "bpf")) bpf();
+	else if (!strcmp(k, "brcntr")) brcntr();
+	else if (!strcmp(k, "noidall")) noidall();
+	else if (!strcmp(k, "auxsample")) auxsample();
+	else if (!strncmp(k, "regs-", 5)) regs_arch(k + 5);
+	else if (!strcmp(k, "topo") || !strcmp(k, "topo-old")) topo(k[4] == '-');
+	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
 	if (hwprof_writer_close(w, &err)) {
 		fprintf(stderr, "mkperfdata: %s\n", err.msg);

@@ -1,7 +1,7 @@
 /* Test tool: rewrites a little-endian file-mode perf.data as big-endian
  * (the layout a big-endian machine's perf writes), so that cross-endian
  * reading can be checked against perf itself. Keeps the attrs, ids, every
- * record and the ARCH/HOSTNAME/OSRELEASE/VERSION/NRCPUS features.
+ * record and the ARCH/HOSTNAME/OSRELEASE/VERSION/NRCPUS/BRANCH_STACK features.
  *   perfdata_bswap IN OUT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,15 +86,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	uint64_t data_size = pos - data_off;
-	/* features: string ones (u32 len + bytes) and NRCPUS (2 x u32) */
+	/* features: string ones (u32 len + bytes), NRCPUS (2 x u32) and
+	 * BRANCH_STACK (empty; it puts perf's report in branch mode) */
 	static const unsigned keep[] = { HWPROF_FEAT_HOSTNAME, HWPROF_FEAT_OSRELEASE, HWPROF_FEAT_VERSION,
-					 HWPROF_FEAT_ARCH, HWPROF_FEAT_NRCPUS };
+					 HWPROF_FEAT_ARCH, HWPROF_FEAT_NRCPUS, HWPROF_FEAT_BRANCH_STACK };
 	uint64_t feats[4] = { 0 };
-	const uint8_t *fp[5];
-	uint64_t fsz[5];
+	const uint8_t *fp[6];
+	uint64_t fsz[6];
 	unsigned nf = 0;
-	for (unsigned i = 0; i < 5; i++) {
-		if (hwprof_perfdata_feature(h, keep[i], &fp[nf], &fsz[nf], NULL) == 1 && fsz[nf] >= 8) {
+	for (unsigned i = 0; i < 6; i++) {
+		if (hwprof_perfdata_feature(h, keep[i], &fp[nf], &fsz[nf], NULL) == 1 &&
+		    (fsz[nf] >= 8 || keep[i] == HWPROF_FEAT_BRANCH_STACK)) {
 			feats[keep[i] / 64] |= 1ULL << (keep[i] % 64);
 			nf++;
 		}
@@ -108,6 +110,8 @@ int main(int argc, char **argv)
 		payload_pos += fsz[i];
 	}
 	for (unsigned i = 0; i < nf; i++) {
+		if (!fsz[i])
+			continue;
 		uint8_t *c = malloc(fsz[i]);
 		memcpy(c, fp[i], fsz[i]);
 		st32(c, __builtin_bswap32(ld32(c)));
