@@ -43,6 +43,7 @@ enum hwprof_hist_key {
 	HWPROF_HK_ADDR,     /* "addr": the sample's address */
 	HWPROF_HK_INS_LAT,  /* "ins_lat": instruction latency of the entry's
 	                     * first sample, shown times its samples */
+	HWPROF_HK_TIME,     /* "time": the sample's time, in quanta */
 	HWPROF_HK_SRCLINE,  /* "srcline": entries by address and DSO, merged
 	                     * by their source line text (the caller's
 	                     * hwprof_hist_set_srcline() function names it) */
@@ -105,6 +106,7 @@ struct hwprof_hist_branch {
 struct hwprof_hist_sample {
 	const char *comm;           /* comm at sample time (copied) */
 	int32_t pid, tid, cpu;
+	uint64_t time;              /* sample time, quantized (the time key) */
 	const char *dso;            /* DSO long name (kept by the caller for the
 	                             * hist's lifetime), NULL without a map */
 	bool kernel_map;            /* the map is a kernel map (modules get
@@ -148,6 +150,7 @@ struct hwprof_hist_frame {
 struct hwprof_hist_entry {
 	const char *comm;           /* interned */
 	int32_t pid, tid, cpu;
+	uint64_t time;
 	const char *dso;            /* long name of the first sample, or NULL */
 	const char *dso_short;      /* interned short name, or NULL */
 	const struct hwprof_sym *sym;

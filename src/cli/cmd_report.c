@@ -181,6 +181,8 @@ struct report_args {
 	int branch_mode;            /* -1: the file decides, 0: --no-branch-stack,
 	                             * 1: -b/--branch-stack */
 	bool group_set, group;      /* --group / --no-group given; which */
+	uint64_t time_quantum;      /* --time-quantum (ns); the time key's buckets */
+	bool nanosecs;              /* --ns */
 };
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
@@ -438,6 +440,12 @@ static int report_stdio(const struct report_args *a, bool full)
 		hwprof_session_close(s);
 		return 1;
 	}
+	if (aux && has_key(sort, nr_sort, HWPROF_HK_TIME)) {
+		hwprof_session_close(s);
+		return cli_error("report", "%s: the time key on samples synthesized from AUX trace data is not "
+					   "supported in this build",
+				 shown);
+	}
 	for (size_t i = 0; i < nr_sort && !branch; i++)
 		if (sort[i] >= HWPROF_HK_DSO_FROM && sort[i] <= HWPROF_HK_CYCLES) {
 			/* perf: the branch keys exist in its branch view only */
@@ -493,6 +501,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	run.max_stack = a->max_stack;
 	run.mem_mode = a->mem_mode;
 	run.branch_mode = branch;
+	run.time_quantum = a->time_quantum;
+	l.nanosecs = a->nanosecs;
 	if (report_filter_any(&a->filter) || a->filter.cpus_set)
 		run.filter = &a->filter;
 	/* perf's sort__setup_elide(): a column whose filter names a single
@@ -613,7 +623,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -652,6 +662,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "branch-stack", no_argument, NULL, 'b' },
 		{ "group", no_argument, NULL, O_GROUP },
 		{ "no-group", no_argument, NULL, O_NO_GROUP },
+		{ "time-quantum", required_argument, NULL, O_TIME_QUANTUM },
+		{ "ns", no_argument, NULL, O_NS },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -745,6 +757,29 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			break;
 		case O_MEM_MODE: ap->mem_mode = true; break;
 		case O_NO_BRANCH_STACK: ap->branch_mode = 0; break;
+		case O_TIME_QUANTUM: {
+			/* perf's parse_time_quantum(): a number, in ns unless
+			 * followed by s, ms, us or ns */
+			char *end;
+			unsigned long long q = strtoull(optarg, &end, 0);
+			while (*end == ' ')
+				end++;
+			if (end == optarg)
+				return cli_usage_error("report", "Cannot parse time quantum `%s'", optarg);
+			if (!q)
+				return cli_usage_error("report", "time quantum cannot be 0");
+			if (!strcmp(end, "s"))
+				q *= 1000000000ULL;
+			else if (!strcmp(end, "ms"))
+				q *= 1000000ULL;
+			else if (!strcmp(end, "us"))
+				q *= 1000ULL;
+			else if (*end && strcmp(end, "ns"))
+				return cli_usage_error("report", "Cannot parse time quantum `%s'", optarg);
+			ap->time_quantum = q;
+			break;
+		}
+		case O_NS: ap->nanosecs = true; break;
 		case O_GROUP:
 		case O_NO_GROUP:
 			ap->group_set = true;
@@ -878,6 +913,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args a;
 	memset(&a, 0, sizeof(a));
 	a.branch_mode = -1;
+	a.time_quantum = 100000000ULL; /* perf's default: 100 ms */
 	int rc = report_cmd(&a, argc, argv);
 	report_filter_free(&a.filter);
 	return rc;

@@ -28,6 +28,7 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_DSO_SIZE: return "DSO size";
 	case HWPROF_HK_ADDR: return "Address";
 	case HWPROF_HK_INS_LAT: return "INSTR Latency";
+	case HWPROF_HK_TIME: return "Time";
 	case HWPROF_HK_SRCLINE: return "Source:Line";
 	case HWPROF_HK_LOCAL_WEIGHT: return "Local Weight";
 	case HWPROF_HK_WEIGHT: return "Weight";
@@ -68,7 +69,7 @@ static int imax(int a, int b)
 }
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
-struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2]; };
+struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time; };
 
 static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, struct widths *w)
 {
@@ -155,6 +156,7 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_DSO_SIZE: v = 0; break;
 	case HWPROF_HK_ADDR: v = 16 + 2; break;
 	case HWPROF_HK_INS_LAT: v = 13; break;
+	case HWPROF_HK_TIME: v = w->time; break;
 	case HWPROF_HK_SRCLINE: v = w->srcline; break;
 	case HWPROF_HK_LOCAL_WEIGHT: v = 12; break;
 	case HWPROF_HK_WEIGHT: v = 12; break;
@@ -310,6 +312,16 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		return fprintf(f, "%*s", wd, "unknown");
 	case HWPROF_HK_ADDR: return fprintf(f, "%-#*llx", wd, (unsigned long long)hwprof_hist_entry_addr(e));
 	case HWPROF_HK_INS_LAT: return fprintf(f, "%-*u", wd, (unsigned)(e->ins_lat1 * e->nr_samples));
+	case HWPROF_HK_TIME: {
+		char t[48];
+		if (l->nanosecs)
+			snprintf(t, sizeof(t), "%llu.%09llu", (unsigned long long)(e->time / 1000000000ULL),
+				 (unsigned long long)(e->time % 1000000000ULL));
+		else
+			snprintf(t, sizeof(t), "%llu.%06llu", (unsigned long long)(e->time / 1000000000ULL),
+				 (unsigned long long)(e->time / 1000ULL % 1000000ULL));
+		return fprintf(f, "%-.*s", wd, t);
+	}
 	case HWPROF_HK_IPC_NULL: /* "-" for the IPC, "-" for the coverage */
 		return fprintf(f, "%-*s", wd, "-      -");
 	case HWPROF_HK_LOCAL_WEIGHT:
@@ -404,6 +416,7 @@ void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, 
 {
 	struct widths w;
 	calc_widths(h, s, &w);
+	w.time = l->nanosecs ? 16 : 12;
 	if (!l->quiet) {
 		print_samples_line(f, l, h, evname, l->relative);
 		print_header(f, l, &w, group_cols(h));

@@ -35,6 +35,7 @@ struct report_layout {
 	const char *sort_order;
 	bool plural;            /* "of events": a group's leader (perf says so
 	                         * also outside the group view) */
+	bool nanosecs;          /* --ns: the time key in nanoseconds */
 	const char *mispredict; /* the mispredict column's last text: perf keeps
 	                         * it (a static) for branches that are neither
 	                         * predicted nor mispredicted (NULL: "N/A") */

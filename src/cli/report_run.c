@@ -539,6 +539,8 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
 	hs.weight = sm->weight; /* perf keeps them in every entry */
 	hs.ins_lat = sm->ins_lat;
+	if (sm->sample_type & HWPROF_SAMPLE_TIME) /* perf's hist_time() */
+		hs.time = r->time_quantum ? sm->time / r->time_quantum * r->time_quantum : sm->time;
 	if (r->branch_mode)
 		return add_branches(r, &hs, sm, ev->idx);
 	if (r->mem_mode) {

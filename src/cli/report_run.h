@@ -44,6 +44,7 @@ struct report_run {
 	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
 	uint64_t elided;                  /* hwprof_hist_elide() keys (bits) */
 	bool mem_mode;                    /* --mem-mode: memory info, weights */
+	uint64_t time_quantum;            /* the time key's buckets (ns) */
 	bool branch_mode;                 /* perf's branch view: an entry per
 	                                   * branch of the samples' stacks */
 	struct report_srclines *srclines; /* the srcline key's texts */

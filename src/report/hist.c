@@ -62,7 +62,7 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "overhead", HWPROF_HK_OVERHEAD }, { "overhead_children", HWPROF_HK_CHILDREN },
 	{ "sample", HWPROF_HK_SAMPLES }, { "period", HWPROF_HK_PERIOD }, { "srcline", HWPROF_HK_SRCLINE },
 	{ "symbol_size", HWPROF_HK_SYM_SIZE }, { "dso_size", HWPROF_HK_DSO_SIZE }, { "addr", HWPROF_HK_ADDR },
-	{ "ins_lat", HWPROF_HK_INS_LAT }, { "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "weight", HWPROF_HK_WEIGHT }, { "mem", HWPROF_HK_MEM },
+	{ "ins_lat", HWPROF_HK_INS_LAT }, { "time", HWPROF_HK_TIME }, { "local_weight", HWPROF_HK_LOCAL_WEIGHT }, { "weight", HWPROF_HK_WEIGHT }, { "mem", HWPROF_HK_MEM },
 	{ "symbol_daddr", HWPROF_HK_SYM_DADDR }, { "dso_daddr", HWPROF_HK_DSO_DADDR }, { "snoop", HWPROF_HK_SNOOP },
 	{ "tlb", HWPROF_HK_TLB }, { "locked", HWPROF_HK_LOCKED }, { "blocked", HWPROF_HK_BLOCKED },
 	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
@@ -346,6 +346,7 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	}
 	case HWPROF_HK_ADDR: return sgn64((int64_t)(hwprof_hist_entry_addr(b) - hwprof_hist_entry_addr(a)));
 	case HWPROF_HK_INS_LAT: return sgn64((int64_t)(a->ins_lat1 - b->ins_lat1));
+	case HWPROF_HK_TIME: return sgn64((int64_t)(b->time - a->time));
 	case HWPROF_HK_SYM: {
 		if (!a->sym && !b->sym)
 			return sgn64((int64_t)(b->ip - a->ip));
@@ -495,6 +496,7 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->pid = s->pid;
 	k->tid = s->tid;
 	k->cpu = s->cpu;
+	k->time = s->time;
 	k->dso = dso;
 	k->dso_id = UINT32_MAX;
 	if (dso && (rc = dso_short_id(h, dso, kernel_map, &k->dso_id, &k->dso_short)) < 0)
@@ -681,9 +683,14 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
 				   f->map_pgoff)) < 0)
 			return rc;
+		/* perf compares with an entry that has no time (its he_tmp),
+		 * so with the time key a frame is counted again */
 		bool dup = false;
+		uint64_t t = k.time;
+		k.time = 0;
 		for (size_t j = 0; j < nc && !dup; j++)
 			dup = entry_eq(h, &h->e[h->cache[j]], &k);
+		k.time = t;
 		if (dup)
 			continue;
 		int64_t x = findnew(h, &k, s->period, false);

@@ -95,7 +95,7 @@ if [ "$prc" = "$hrc" ]; then pass "bad --percentage: exit $hrc like perf"; else 
 # tests/tools/mkperfdata
 if "$TOOLS/mkperfdata" chains "$TMP/chains.data"; then
   for o in "" "--no-children" "-g callee" "--sort pid,sym" "-g folded" "-g flat" \
-           "--sort dso,sym -g caller,0.5,callee" "-g graph,0,caller,function,count"; do
+           "--sort dso,sym -g caller,0.5,callee" "-g graph,0,caller,function,count" "--sort time,comm --time-quantum 3us"; do
     # shellcheck disable=SC2086
     compare "chains $o" "$TMP/chains.data" $o
   done

@@ -61,6 +61,9 @@ OPTS=(
   "--sort cpu,pid -n"
   "--sort sample,comm"
   "--sort period,dso -n"
+  "--sort time"
+  "--sort time,comm --time-quantum 10ms"
+  "--sort comm,time -n --ns --time-quantum 1ms"
   "--sort symbol_size"
   "--sort dso,dso_size -n"
   "--sort addr"
@@ -124,6 +127,7 @@ fi
 # callchain files: children mode and call graphs by default
 GRAPH_OPTS=(
   ""
+  "--sort time,comm --time-quantum 20ms"
   "--no-children"
   "-g none"
   "--no-children -g none"
