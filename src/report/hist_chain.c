@@ -81,6 +81,17 @@ static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t
 	return ke < kn;
 }
 
+/* perf's match_chain() == MATCH_EQ: the same frame, or names that are
+ * equal when either frame is an inlined stand-in (perf compares those by
+ * name alone, so a function merges with its own inlined copy). */
+static bool match_eq(const struct hc_trie *t, uint32_t existing, uint32_t frame)
+{
+	if (t->n[existing].frame == frame)
+		return true;
+	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
+	return e->sym && n->sym && (e->sym->inlined || n->sym->inlined) && !strcmp(e->sym->name, n->sym->name);
+}
+
 /* perf's append_chain_children(): the child of parent that matches the
  * frame, found by walking the children's insertion tree, or a new one
  * linked where the walk ended. */
@@ -89,7 +100,7 @@ static int child(struct hc_trie *t, uint32_t parent, uint32_t frame, uint64_t ip
 	uint32_t y = t->n[parent].kids_root, at = HT_NIL;
 	bool left = false;
 	while (y != HT_NIL) {
-		if (t->n[y].frame == frame) {
+		if (match_eq(t, y, frame)) {
 			*out = y;
 			return 0;
 		}
