@@ -81,6 +81,8 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 	r->max_stack = -1;
 	memcpy(r->sort, sort, nr_sort * sizeof(*sort));
 	r->nr_sort = nr_sort;
+	for (size_t i = 0; i < nr_sort; i++)
+		r->map_sizes |= sort[i] == HWPROF_HK_DSO_SIZE;
 	if (dsos_from_build_ids(r) < 0 || add_dso(r, "[kernel.kallsyms]") < 0)
 		return -HWPROF_E_NOMEM;
 	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
@@ -372,7 +374,8 @@ static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int3
 		hs->dso = mi.dso;
 		hs->map_start = mi.start;
 		hs->map_pgoff = mi.pgoff;
-		hs->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
+		if (r->map_sizes)
+			hs->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
 		hs->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 		hs->sym = res.sym;
 		hs->ip = res.addr;
@@ -478,7 +481,8 @@ static void resolve_branch_end(struct report_run *r, struct hwprof_hist_branch_e
 		b->al_addr = res.addr;
 		b->map_start = mi.start;
 		b->map_pgoff = mi.pgoff;
-		b->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
+		if (r->map_sizes)
+			b->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
 		b->level = level;
 		return;
 	}

@@ -45,6 +45,9 @@ struct report_run {
 	uint64_t elided;                  /* hwprof_hist_elide() keys (bits) */
 	bool mem_mode;                    /* --mem-mode: memory info, weights */
 	uint64_t time_quantum;            /* the time key's buckets (ns) */
+	bool map_sizes;                   /* the dso_size key: maps' sizes as
+	                                   * perf shows them (only then: the
+	                                   * kernel's needs its symbols) */
 	bool branch_mode;                 /* perf's branch view: an entry per
 	                                   * branch of the samples' stacks */
 	struct report_srclines *srclines; /* the srcline key's texts */
