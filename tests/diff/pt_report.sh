@@ -20,9 +20,41 @@ compare() { # name file report-args...
   if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc"; return; fi
   if [ "$(wc -l <"$TMP/p.txt")" -gt 12 ] && cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then
     pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
+  elif [ -n "$ties_by_heap" ] && cmp -s "$TMP/pe" "$TMP/he" && equal_but_tied_siblings "$TMP/p.txt" "$TMP/h.txt"; then
+    # perf orders call-graph siblings with equal counts by its DSO
+    # objects' heap addresses (match_chain_dso_addresses); we use their
+    # creation order, which is right most of the time but not always.
+    # The same lines, and a tie in perf's output, pass.
+    pass "$name: identical but for the order of siblings with equal counts in different DSOs"
   else
     fail "$name: differs: $(diff "$TMP/p.txt" "$TMP/h.txt" | head -4 | cut -c1-160 | tr '\n' ' ') $(diff "$TMP/pe" "$TMP/he" | head -3 | tr '\n' ' ')"
   fi
+}
+
+# The same lines in both (tree glyphs aside, in any order) and, in perf's
+# output, two adjacent siblings with the same value.
+equal_but_tied_siblings() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+def norm(path):
+    return sorted(re.sub(r"[| ]", "", l) for l in open(path))
+p, h = sys.argv[1], sys.argv[2]
+if norm(p) != norm(h):
+    sys.exit(1)
+last = {}
+for l in open(p):
+    if not l.startswith(" "):
+        last = {}
+    m = re.search(r"--([0-9.]+%?)--", l)
+    if not m:
+        continue
+    col = m.start()
+    if last.get(col) == m.group(1):
+        sys.exit(0)
+    last = {c: v for c, v in last.items() if c < col}
+    last[col] = m.group(1)
+sys.exit(1)
+PY
 }
 
 cases=("loops tests/data/pt/loops.c -O0 -static|"
@@ -35,6 +67,9 @@ for c in "${cases[@]}"; do
   build=${c%%|*} eopts=${c#*|}
   set -- $build
   name=$1 src=$2; shift 2
+  # the signals program's trace changes from run to run (a timer), so
+  # its call graphs sometimes hold siblings with equal counts
+  ties_by_heap=; [ "$name" = signals ] && ties_by_heap=1
   if [[ $HWPROF_BUILD == *san* ]] && [ "$name" != loops ] && [ "$name" != percpu ]; then continue; fi
   if ! gcc "$@" -pthread -o "$TMP/$name" "$src" -lm 2>/dev/null ||
      ! "$emu" $eopts "$TMP/$name" "$TMP/$name" >/dev/null 2>&1; then
