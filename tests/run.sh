@@ -49,7 +49,9 @@ run_build() {
     [ -f "$t" ] || continue
     name=$(basename "$t" .sh)
     out="$log/$name.$(basename "$b")"
+    SECONDS=0
     bash "$t" >"$out" 2>&1; rc=$?
+    echo "  $name: ${SECONDS} s"
     p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     pass=$((pass + p)); fail=$((fail + f))

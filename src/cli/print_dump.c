@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/print_dump.h"
+#include "cli/kptr_warn.h"
 #include "hwprof/perfdata_feat.h"
 #include "cli/progress.h"
 #include "cli/print_pt.h"
@@ -794,7 +795,7 @@ static void branch_counter_caps(struct dump *d)
 
 /* The ARCH feature (u32 len + string), as perf_env__arch() uses it. */
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, int branch_mode,
-	       struct cli_progress *progress)
+	       struct cli_progress *progress, bool *kernel_map)
 {
 	uint64_t nrec = 0;
 	struct dump d = { .out = out, .s = s, .h = hwprof_session_data(s), .path = display_path };
@@ -828,6 +829,8 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, in
 			d.nr_events[ev.rec.type]++;
 		d.nr_events[0]++;
 		print_event(&d, &ev);
+		if (ev.rec.type == HWPROF_RECORD_MMAP || ev.rec.type == HWPROF_RECORD_MMAP2)
+			*kernel_map |= kptr_is_kernel_map(&ev.rec);
 		if (progress && (nrec++ & 4095) == 0)
 			cli_progress_update(progress, ev.rec.offset);
 		if (ev.parse_err < 0) {

@@ -3,6 +3,7 @@
 #ifndef HWPROF_CLI_PRINT_DUMP_H
 #define HWPROF_CLI_PRINT_DUMP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "hwprof/session.h"
@@ -10,8 +11,9 @@
 /* Returns 0, or the reader's negative error after printing what came
  * before the damage. */
 struct cli_progress;
-/* progress (may be NULL) is fed the file offset as records go by. */
+/* progress (may be NULL) is fed the file offset as records go by;
+ * *kernel_map is set when a record made perf's host kernel map. */
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, int branch_mode,
-	       struct cli_progress *progress);
+	       struct cli_progress *progress, bool *kernel_map);
 
 #endif

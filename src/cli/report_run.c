@@ -11,6 +11,7 @@
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
 #include "hwprof/unwind.h"
+#include "cli/kptr_warn.h"
 
 #define PROGRESS_EVERY 4096
 
@@ -173,6 +174,7 @@ static int note_mmap(struct report_run *r, const struct hwprof_record *rec)
 	unsigned cpumode = rec->misc & HWPROF_MISC_CPUMODE_MASK;
 	if (cpumode == HWPROF_MISC_KERNEL && !strncmp(name, "[kernel.kallsyms]", 17))
 		name = "[kernel.kallsyms]";
+	r->kernel_map |= kptr_is_kernel_map(rec);
 	return add_dso(r, name);
 }
 

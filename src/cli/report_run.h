@@ -58,6 +58,7 @@ struct report_run {
 	uint64_t *ips;                    /* unwound addresses (scratch) */
 	const char *last_dso_name;
 	uint32_t last_dso_rank;
+	bool kernel_map;            /* a record made perf's host kernel map */
 };
 
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,

@@ -359,9 +359,15 @@ static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **ou
 		return 0;
 	int np = find_path(&cu, vaddr, path, 0, MAX_INLINE, 0);
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
-	/* no function (assembly, or a unit without line rows here): one
-	 * frame the caller names from the symbol table, as addr2line does;
-	 * inside a unit but without a line row binutils names the file "" */
+	/* neither a function nor a line row (top-level asm in a C unit,
+	 * glibc's __restore_rt): binutils' DWARF lookup finds nothing and
+	 * addr2line names the file from the symbol table's STT_FILE, as
+	 * for no debug info at all */
+	if (!np && !line)
+		return 0;
+	/* no function (assembly): one frame the caller names from the
+	 * symbol table, as addr2line does; inside a function but without a
+	 * line row binutils names the file "" */
 	int nf = np ? np : 1;
 	struct hwprof_srcframe *f = calloc((size_t)nf, sizeof(*f));
 	if (!f)

@@ -44,9 +44,14 @@ for k in lbr group allsample allrecords; do
   f="$TMP/$k.data" be="$TMP/$k.be.data"
   if ! "$TOOLS/mkperfdata" $k "$f" || ! "$TOOLS/perfdata_bswap" "$f" "$be"; then fail "$k: fixture"; continue; fi
   # (the converted file has no EVENT_DESC: events are named by their attrs)
-  perf report -D -i "$f" 2>/dev/null | grep -v ' stats:$' >"$TMP/$k.le.perf"
-  "$HWPROF" report -D -i "$be" 2>&1 | sed "s|@$be |@$f |" | grep -v ' stats:$' >"$TMP/$k.be.hw"
-  if [ -s "$TMP/$k.le.perf" ] && diff -q "$TMP/$k.le.perf" "$TMP/$k.be.hw" >/dev/null; then
+  perf report -D -i "$f" 2>"$TMP/$k.le.perf.err" | grep -v ' stats:$' >"$TMP/$k.le.perf"
+  "$HWPROF" report -D -i "$be" 2>"$TMP/$k.be.hw.err" | sed "s|@$be |@$f |" | grep -v ' stats:$' >"$TMP/$k.be.hw"
+  if [ -s "$TMP/$k.le.perf" ] && diff -q "$TMP/$k.le.perf" "$TMP/$k.be.hw" >/dev/null &&
+     # (perf 6.1's own warning about namespaces it does not know aside;
+     # allrecords' lost-event warnings are not compared here)
+     { [ $k = allrecords ] ||
+       cmp -s <(grep -v -e 'more namespaces than perf' -e 'updating the perf tool' -e '^$' "$TMP/$k.le.perf.err") \
+              <(grep -v '^$' "$TMP/$k.be.hw.err"); }; then
     pass "$k fixture: big-endian dump equals perf's little-endian dump"
   else
     fail "$k fixture: big-endian dump differs"; diff "$TMP/$k.le.perf" "$TMP/$k.be.hw" | head

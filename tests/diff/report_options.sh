@@ -78,6 +78,28 @@ for d in flat g dwarf; do
     compare "$d $o" "$TMP/$d.data" $o
   done
 done
+# srcline at chosen places of the system's libc: function starts and
+# middles from .dynsym, and, with libc6-dbg, local assembly symbols from
+# its debug file (__restore_rt: top-level asm in a C unit, no DWARF line
+# row and no function, so addr2line names the symbol table's STT_FILE)
+LIBC=$(ldd /bin/true 2>/dev/null | awk '/libc\.so/{print $3}')
+if [ -n "$LIBC" ] && [ -r "$LIBC" ]; then
+  offs=$(nm -D --defined-only "$LIBC" 2>/dev/null | awk '$2 ~ /^[Tt]$/ {print $1}' | sort -u | awk 'NR % 97 == 1' | head -40 |
+         while read -r a; do printf '%x,%x,' $((0x$a)) $((0x$a + 0x13)); done)
+  bid=$(readelf -n "$LIBC" 2>/dev/null | awk '/Build ID/{print $3}')
+  dbg=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
+  if [ -n "$bid" ] && [ -r "$dbg" ]; then
+    offs+=$(readelf -sW "$dbg" 2>/dev/null | awk '$4 == "FUNC" && $5 == "LOCAL" && $3 == 0 {print $2}' | head -20 |
+            while read -r a; do printf '%x,%x,' $((0x$a)) $((0x$a + 4)); done)
+  fi
+  if "$TOOLS/mkperfdata" "dso:$LIBC@${offs%,}" "$TMP/libc.data"; then
+    for o in "--sort srcline" "--sort srcline,sym -n"; do
+      compare "libc places $o" "$TMP/libc.data" $o
+    done
+  else
+    fail "mkperfdata dso:$LIBC"
+  fi
+fi
 # --cpu needs CPU in the samples (perf's message otherwise, and success)
 compare "sys -C 0" "$TMP/sys.data" -C 0
 compare "sys -C 0-1 --sort cpu,comm" "$TMP/sys.data" -C 0-1 --sort cpu,comm

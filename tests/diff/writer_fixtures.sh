@@ -28,10 +28,9 @@ done
 for arch in ppc64le s390x armv7l mips64 csky riscv64 loongarch64 i686; do
   if ! "$MK" regs-$arch ra_$arch.data; then fail "regs-$arch: mkperfdata"; continue; fi
   have_perf || { skip "regs-$arch: perf not installed"; continue; }
-  perf report -D -i ra_$arch.data >ra_$arch.perf 2>/dev/null
-  perf script -F ip,iregs,uregs -i ra_$arch.data >>ra_$arch.perf 2>/dev/null
-  { "$HWPROF" report -D -i ra_$arch.data; "$HWPROF" script -F ip,iregs,uregs -i ra_$arch.data; } >ra_$arch.hw 2>&1
-  if [ -s ra_$arch.perf ] && cmp -s ra_$arch.perf ra_$arch.hw; then pass "regs-$arch: register names as perf's in report -D and script"
+  { perf report -D -i ra_$arch.data; perf script -F ip,iregs,uregs -i ra_$arch.data; } >ra_$arch.perf 2>ra_$arch.perf.err
+  { "$HWPROF" report -D -i ra_$arch.data; "$HWPROF" script -F ip,iregs,uregs -i ra_$arch.data; } >ra_$arch.hw 2>ra_$arch.hw.err
+  if [ -s ra_$arch.perf ] && cmp -s ra_$arch.perf ra_$arch.hw && cmp -s ra_$arch.perf.err ra_$arch.hw.err; then pass "regs-$arch: register names as perf's in report -D and script"
   else fail "regs-$arch: register names differ"; diff ra_$arch.perf ra_$arch.hw | head -6; fi
 done
 
@@ -68,8 +67,8 @@ if have_perf && [ -s xmm.data ]; then
     pass "xmm: script -F ip,iregs,uregs identical (legacy XMM pairs, abi NONE)"
   else fail "xmm: script -F ip,iregs,uregs differs"; diff xs.perf xs.hw | head -6; fi
 fi
-"$HWPROF" report -D -i - <pipe.data >pipe.stdin.hw 2>&1
-if diff -q pipe.perf pipe.stdin.hw >/dev/null 2>&1; then pass "pipe fixture through stdin"; else fail "pipe fixture through stdin"; fi
+"$HWPROF" report -D -i - <pipe.data >pipe.stdin.hw 2>pipe.stdin.err
+if diff -q pipe.perf pipe.stdin.hw >/dev/null 2>&1 && cmp -s pipe.perf.err pipe.stdin.err; then pass "pipe fixture through stdin"; else fail "pipe fixture through stdin"; fi
 
 "$MK" simd simd.data || fail "simd: mkperfdata"
 if "$HWPROF" report -D -i simd.data >simd.hw 2>simd.err && diff -q "$OLDPWD/tests/data/golden/simd.dump" simd.hw >/dev/null; then

@@ -1159,10 +1159,49 @@ static void future(void)
 	user_rec(HWPROF_RECORD_COMPRESSED2, body, (8 + zn + 7) & ~(size_t)7);
 }
 
+/* "dso:PATH@OFF,OFF,...": PATH mapped from offset 0 in one process, a
+ * user sample at each offset (hex); for lookups that depend on a file
+ * found on the machine (srcline of the system's libc). */
+static void dso_at(const char *spec)
+{
+	const char *at = strrchr(spec, '@');
+	if (!at || at == spec)
+		die("dso:PATH@OFF,...");
+	char path[4096];
+	size_t pl = (size_t)(at - spec);
+	if (pl >= sizeof(path))
+		die("path too long");
+	memcpy(path, spec, pl);
+	path[pl] = 0;
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cycles", ids, 1);
+	features("x86_64");
+	struct hwprof_sample id = id_of(100, 10);
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 100, 100, "worker", 0));
+	const uint64_t base = 0x7f0000000000ULL;
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, base, 0x10000000, 0, 8, 1, 4321,
+				0, 5, 2, path));
+	uint64_t t = 1000;
+	for (const char *p = at + 1; *p;) {
+		char *end;
+		uint64_t off = strtoull(p, &end, 16);
+		if (end == p)
+			die("bad offset");
+		struct hwprof_sample s = id_of(100, t += 10);
+		s.ip = base + off;
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+		p = *end == ',' ? end + 1 : end;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|topo|attrN|xmm|branch-syms|chains OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|topo|attrN|xmm|branch-syms|chains|dso:PATH@OFF,.. OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -1191,6 +1230,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "noidall")) noidall();
 	else if (!strcmp(k, "auxsample")) auxsample();
 	else if (!strncmp(k, "regs-", 5)) regs_arch(k + 5);
+	else if (!strncmp(k, "dso:", 4)) dso_at(k + 4);
 	else if (!strcmp(k, "topo") || !strcmp(k, "topo-old")) topo(k[4] == '-');
 	else if (!strncmp(k, "attr", 4) && atoi(k + 4) >= 64) attrsize((uint32_t)atoi(k + 4));
 	else { fprintf(stderr, "mkperfdata: unknown kind %s\n", k); return 2; }
