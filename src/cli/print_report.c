@@ -241,7 +241,9 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 	fputs("\n#\n", f);
 }
 
-/* One value of an overhead column (perf's hpp__fmt). */
+/* One value of an overhead column (perf's hpp__fmt): a space, then the
+ * number right-aligned in what is left, so a value wider than that (a
+ * children share of 1000% and more) pushes the line right as in perf. */
 static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e, uint64_t total)
 {
 	switch (k) {
@@ -249,10 +251,10 @@ static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 	case HWPROF_HK_CHILDREN: {
 		uint64_t v = !e ? 0 : k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
 		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
-		return fprintf(f, "%*.2f%%", wd - 1, pct);
+		return fprintf(f, " %*.2f%%", wd - 2, pct);
 	}
-	case HWPROF_HK_SAMPLES: return fprintf(f, "%*llu", wd, (unsigned long long)(e ? e->nr_samples : 0));
-	default: return fprintf(f, "%*llu", wd, (unsigned long long)(e ? e->period : 0));
+	case HWPROF_HK_SAMPLES: return fprintf(f, " %*llu", wd - 1, (unsigned long long)(e ? e->nr_samples : 0));
+	default: return fprintf(f, " %*llu", wd - 1, (unsigned long long)(e ? e->period : 0));
 	}
 }
 
