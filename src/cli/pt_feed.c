@@ -69,6 +69,9 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if (f->itrace.add_callchain && others)
 		return "--itrace option G (callchains from the trace for the file's other events) is not "
 		       "supported for Intel PT yet";
+	if (f->itrace.add_last_branch && others)
+		return "--itrace option L (branch stacks from the trace for the file's other events) is not "
+		       "supported for Intel PT yet";
 	if (!f->pt) /* perf says so only in its debug output and shows nothing */
 		return NULL;
 	uint64_t config = f->pt->attr.config;
@@ -218,6 +221,9 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
 		st &= ~HWPROF_SAMPLE_PERIOD;
 	if (type == PT_FEED_TYPE_SYNTH)
 		st |= HWPROF_SAMPLE_RAW;
+	/* l: every event after branches carries a branch stack */
+	if (f->itrace.last_branch && (type != 0 || config != 4))
+		st |= HWPROF_SAMPLE_BRANCH_STACK;
 	e->attr.sample_type = st;
 	const uint64_t excl = 1ULL << HWPROF_ATTR_EXCLUDE_USER | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
 			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |

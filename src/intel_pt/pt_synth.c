@@ -79,8 +79,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 	/* options that add samples or events we do not make yet */
 	static const struct { size_t off; const char *what; } no[] = {
 		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
-		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
-		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
 	};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		if (*(const bool *)((const char *)o + no[i].off)) {
@@ -140,6 +138,11 @@ struct run {
 	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
 	uint64_t chain[HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1];
 	bool thread_stack;       /* callindent or callchains need it */
+	/* l: perf's branch ring of the thread stack, every taken branch
+	 * (from/to pairs); lbr_pos is the newest entry, lbr_nr how many are
+	 * held (at most lbr_sz); lbr_out the newest first for a sample */
+	uint64_t *lbr, *lbr_out;
+	uint32_t lbr_sz, lbr_pos, lbr_nr;
 	/* perf's queue time (timed decoding): the latest of its decoder's
 	 * sample times, except where it takes the estimate instead */
 	bool timed, started;
@@ -158,6 +161,30 @@ static void fill_chain(struct run *r, struct hwprof_pt_sample *s)
 		r->chain[n++] = r->stack[r->depth - j].ret;
 	s->chain = r->chain;
 	s->nchain = n;
+}
+
+/* perf's thread_stack__update_br_stack(): the ring fills downwards */
+static void lbr_push(struct run *r, uint64_t from, uint64_t to)
+{
+	r->lbr_pos = (r->lbr_pos ? r->lbr_pos : r->lbr_sz) - 1;
+	r->lbr[2 * r->lbr_pos] = from;
+	r->lbr[2 * r->lbr_pos + 1] = to;
+	if (r->lbr_nr < r->lbr_sz)
+		r->lbr_nr++;
+}
+
+/* perf's thread_stack__br_sample(): the held branches, newest first */
+static void fill_lbr(struct run *r, struct hwprof_pt_sample *s)
+{
+	if (!r->lbr)
+		return;
+	uint32_t n = r->lbr_nr, first = r->lbr_sz - r->lbr_pos;
+	if (first > n)
+		first = n;
+	memcpy(r->lbr_out, r->lbr + 2 * r->lbr_pos, 2 * first * sizeof(*r->lbr));
+	memcpy(r->lbr_out + 2 * first, r->lbr, 2 * (n - first) * sizeof(*r->lbr));
+	s->brstack = r->lbr_out;
+	s->nbr = n;
 }
 
 /* perf's intel_pt_skip_event(): the first `skip` samples are dropped */
@@ -255,6 +282,7 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 		memcpy(c.insn, s->insn, sizeof(c.insn));
 		if (r->cfg->itrace.callchain)
 			fill_chain(r, &c);
+		fill_lbr(r, &c);
 		int rc = r->cfg->emit(r->cfg->ctx, &c);
 		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
 			return rc;
@@ -311,6 +339,8 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 {
 	if (r->thread_stack)
 		ts_branch(r, flags, from, to, len);
+	if (r->lbr)
+		lbr_push(r, from, to);
 	qtime(r, ev, from, to, ev->tsc);
 	int rc = r->end_gated ? 0 : gate(r);
 	r->end_gated = false;
@@ -363,6 +393,7 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 	insn_bytes(r, &s, ip, len);
 	if (r->cfg->itrace.callchain)
 		fill_chain(r, &s);
+	fill_lbr(r, &s);
 	bool skipped = false;
 	int rc = emit(r, &s, &skipped);
 	/* perf counts a skipped sample's instructions into the next one's
@@ -554,6 +585,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	stamp(r, &s);
 	if (r->cfg->itrace.callchain)
 		fill_chain(r, &s);
+	fill_lbr(r, &s);
 	return emit(r, &s, NULL);
 }
 
@@ -625,11 +657,25 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.events = cfg->events ? cfg->events : &r.own_events;
 	r.timed = cfg->timed;
 	cbr_setup(&r, &cfg->flow);
+	if (cfg->itrace.last_branch) {
+		/* perf's ring may be larger (L adds room), but a sample takes
+		 * the newest last_branch_sz of it */
+		r.lbr_sz = cfg->itrace.last_branch_sz ? cfg->itrace.last_branch_sz
+						      : HWPROF_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+		if (r.lbr_sz > HWPROF_ITRACE_MAX_LAST_BRANCH_SZ)
+			r.lbr_sz = HWPROF_ITRACE_MAX_LAST_BRANCH_SZ;
+		r.lbr = malloc(4 * (size_t)r.lbr_sz * sizeof(*r.lbr));
+		if (!r.lbr)
+			return -HWPROF_E_NOMEM;
+		r.lbr_out = r.lbr + 2 * r.lbr_sz;
+	}
 
 	struct hwprof_pt_flow *flow;
 	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
-	if (rc < 0)
+	if (rc < 0) {
+		free(r.lbr);
 		return rc;
+	}
 	const struct hwprof_pt_event *ev;
 	struct hwprof_pt_event first; /* the first timed state, with its estimate */
 	while (!rc && (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1) {
@@ -723,5 +769,6 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	}
 	hwprof_pt_flow_free(flow);
 	free(r.stack);
+	free(r.lbr);
 	return rc;
 }
