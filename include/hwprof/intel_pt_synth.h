@@ -120,6 +120,8 @@ struct hwprof_pt_synth_config {
 	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
 	bool timed;                         /* samples get perf's times (else 0:
 					     * timeless decoding) */
+	bool no_branch;                     /* the trace has no control flow
+					     * packets (intel_pt branch=0) */
 	bool thread_stack;                  /* keep perf's per-thread call stack
 					     * (sample depth, for callindent; on
 					     * anyway for g callchains) */

@@ -76,6 +76,8 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 		return NULL;
 	uint64_t config = f->pt->attr.config;
 	f->timing_bits = config & (cyc_bit | tsc_bit | mtc_bit);
+	/* perf: pt on with branch off means no control flow packets */
+	f->cfg.no_branch = (config & 1) && !(config & 0x2000);
 	if (config & noretcomp_bit)
 		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
 	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
@@ -92,6 +94,9 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if (f->per_cpu && f->cfg.timed && f->have_sched_switch && !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL))
 		return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
 		       "(perf follows context switches in the trace there); --itrace=...Z decodes without";
+	if (f->itrace.quick && f->cfg.timed)
+		return "--itrace option q (quick decoding) on a trace with timestamps is not supported for Intel PT "
+		       "yet; --itrace=...Z decodes without";
 	unsigned kinds;
 	const char *what;
 	if (hwprof_pt_synth_kinds(&f->itrace, &kinds, &what) < 0) {

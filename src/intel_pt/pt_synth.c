@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwprof/intel_pt_synth.h"
+#include "intel_pt/pt_hop.h"
 
 uint32_t hwprof_pt_iclass_flags(unsigned iclass)
 {
@@ -85,10 +86,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 			*what = no[i].what;
 			return -HWPROF_E_UNSUPPORTED;
 		}
-	if (o->quick) {
-		*what = "q (quick decoding)";
-		return -HWPROF_E_UNSUPPORTED;
-	}
 	if (o->error_plus_flags || o->error_minus_flags) {
 		*what = "e+/-flags";
 		return -HWPROF_E_UNSUPPORTED;
@@ -626,6 +623,70 @@ static void cbr_setup(struct run *r, const struct hwprof_pt_flow_config *fc)
 	r->cbr2khz = r->max_nonturbo ? (uint32_t)(tsc_freq / r->max_nonturbo / 1000) : 0;
 }
 
+/* perf's sample flags for a quick-decoding state (its
+ * intel_pt_sample_flags(): no instruction is decoded, so a state from an
+ * address has no branch type of its own) */
+static uint32_t hop_flags(const struct pt_hop_state *st)
+{
+	uint32_t f;
+	if (st->type & PT_HOP_ASYNC)
+		f = st->to ? HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_INTERRUPT
+			   : HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_TRACE_END;
+	else
+		f = st->from ? 0 : HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN;
+	if (st->type & PT_HOP_TRACE_BEGIN)
+		f |= HWPROF_PT_FLAG_TRACE_BEGIN;
+	if (st->type & PT_HOP_TRACE_END)
+		f |= HWPROF_PT_FLAG_TRACE_END;
+	return f;
+}
+
+/* perf's quick decoding (q, qq): the samples of each state pt_hop gives,
+ * in perf's order (psb, cbr, instruction, then the branch); an
+ * instruction sample for every instruction state, period 1 */
+static int synth_hop(struct run *r, const void *buf, size_t len)
+{
+	struct pt_hop h;
+	int rc = pt_hop_init(&h, buf, len, r->cfg->itrace.quick, !r->cfg->no_branch);
+	if (rc < 0)
+		return rc;
+	struct pt_hop_state st;
+	while (!rc && pt_hop_next(&h, &st) == 1) {
+		struct hwprof_pt_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.ip = st.from;
+		ev.offset = st.psb_offset;
+		if (st.cbr != r->cbr) {
+			r->cbr = st.cbr;
+			if (r->want_pwr && r->cbr != r->cbr_seen)
+				r->cbr_pending = true;
+		}
+		if (st.err) {
+			rc = on_error(r, &ev, st.err);
+			continue;
+		}
+		uint32_t flags = hop_flags(&st);
+		if (st.type & PT_HOP_PSB)
+			rc = on_psb(r, &ev);
+		if (!rc && (st.type & PT_HOP_INSN) && r->want_insn) {
+			struct hwprof_pt_sample s;
+			memset(&s, 0, sizeof(s));
+			s.kind = HWPROF_PT_SAMPLE_INSTRUCTIONS;
+			s.ip = st.from;
+			s.addr = st.to;
+			s.flags = flags;
+			s.period = 1;
+			if (r->cfg->itrace.callchain)
+				fill_chain(r, &s);
+			fill_lbr(r, &s);
+			rc = emit(r, &s, NULL);
+		}
+		if (!rc && (st.type & PT_HOP_BRANCH))
+			rc = emit_branch(r, &ev, st.from, st.to, flags, 0);
+	}
+	return rc;
+}
+
 int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf, size_t len)
 {
 	if (!cfg || !cfg->emit || !cfg->img || (!buf && len))
@@ -670,6 +731,12 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		r.lbr_out = r.lbr + 2 * r.lbr_sz;
 	}
 
+	if (cfg->itrace.quick) {
+		rc = synth_hop(&r, buf, len);
+		free(r.stack);
+		free(r.lbr);
+		return rc;
+	}
 	struct hwprof_pt_flow *flow;
 	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
 	if (rc < 0) {

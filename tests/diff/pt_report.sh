@@ -4,7 +4,8 @@
 # call graphs) summed per symbol, with sort keys and -n; timeless and timed traces (several threads: the sums do
 # not depend on perf's interleaving); a trace with flipped bytes and e
 # (its "instruction trace errors" warning on stderr); perf's per-cpu layout;
-# l[N] branch stacks in perf's branch view (its default with l or L). The files come from
+# l[N] branch stacks in perf's branch view (its default with l or L);
+# q / qq quick decoding (Z: without timestamps). The files come from
 # the ptrace emulator (tests/tools/pt_emulate). Output must be identical
 # (the random tip line aside). Options report does not make samples for
 # are refused in one line.
@@ -85,7 +86,8 @@ for c in "${cases[@]}"; do
               "--itrace=i10ig4 --no-children" "--itrace=i100ig -g caller,0.5,callee --sort sym" \
               "--stdio" "--no-children -n" "--itrace=i1usgp" "--itrace=i100tpG --sort sym" "--itrace=bp" \
               "--itrace=i100il" "--itrace=bpi3il8 -n" "--itrace=i10il4 --sort dso_from,dso_to" \
-              "--itrace=i50tl --no-branch-stack" "--itrace=i300igl2" "--itrace=i7il3 --comms loops,threads"; do
+              "--itrace=i50tl --no-branch-stack" "--itrace=i300igl2" "--itrace=i7il3 --comms loops,threads" \
+              "--itrace=i1iqZ" "--itrace=bpiqZ -n" "--itrace=i10iqgZ" "--itrace=piqqZ --sort dso,sym"; do
     # shellcheck disable=SC2086
     compare "$name ($eopts) $args" "$f" $args
   done

@@ -468,7 +468,7 @@ static void test_kinds(void **state)
 		assert_int_equal(hwprof_itrace_opts_parse(&o, taken[i], false), 0);
 		assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
 	}
-	static const char *const refused[] = { "d", "q", "e+o" };
+	static const char *const refused[] = { "d", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
@@ -515,6 +515,34 @@ static void test_last_branch(void **state)
 		assert_int_equal(g.s[i].nbr, 0);
 }
 
+/* q: no code walked, TNT ignored; an instruction sample (period 1) at
+ * the trace begin's address and at each TIP's target; qq: PSB+ only */
+static void test_quick(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1iq", &t, &g), 0);
+	static const uint64_t want[] = { 0x1000, 0x1020, 0x1030 };
+	assert_int_equal(g.n, 3);
+	for (size_t i = 0; i < g.n; i++) {
+		assert_int_equal(g.s[i].kind, HWPROF_PT_SAMPLE_INSTRUCTIONS);
+		assert_int_equal(g.s[i].ip, want[i]);
+		assert_int_equal(g.s[i].period, 1);
+		assert_int_equal(g.s[i].flags, 0);
+	}
+	assert_int_equal(run("i100iq", &t, &g), 0); /* the period is not used */
+	assert_int_equal(g.n, 3);
+	assert_int_equal(run("bq", &t, &g), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.s[0].ip, 0);
+	assert_int_equal(g.s[0].addr, 0x1000);
+	assert_int_equal(g.s[0].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN);
+	assert_int_equal(run("ibqq", &t, &g), 0); /* no FUP in the PSB+ */
+	assert_int_equal(g.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_period_ticks),
 		cmocka_unit_test(test_branches),
 		cmocka_unit_test(test_last_branch),
+		cmocka_unit_test(test_quick),
 		cmocka_unit_test(test_both_and_stop),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_psb_cbr),
