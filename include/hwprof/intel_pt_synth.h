@@ -7,6 +7,9 @@
  *   branches      every taken branch, trace begin (from 0) and trace end
  *                 (to 0), filtered to calls / returns by c / r
  * and decoder errors become "instruction trace error" records (e).
+ * With l[N], instruction, psb and cbr samples carry the last N taken
+ * branches of the queue (perf's thread stack ring, not cleared between
+ * samples, trace begins and ends included).
  * Each sample carries perf's fields: ip, addr (branch target), the branch
  * flags (PERF_IP_FLAG_*), the instruction bytes and length, the period and
  * the TSC / perf time.
@@ -102,6 +105,11 @@ struct hwprof_pt_sample {
 	const uint64_t *chain;   /* g: ip and the return addresses on the thread
 				  * stack, newest first (valid during emit) */
 	uint32_t nchain;
+	/* l: the last branches before the sample, newest first, as from/to
+	 * pairs (brstack[2k], brstack[2k+1]); perf's entries carry no other
+	 * flags for a trace without transactions (valid during emit) */
+	const uint64_t *brstack;
+	uint32_t nbr;
 };
 
 typedef int (*hwprof_pt_emit_fn)(void *ctx, const struct hwprof_pt_sample *s);
@@ -112,6 +120,8 @@ struct hwprof_pt_synth_config {
 	struct hwprof_pt_image *img;        /* code (also for instruction bytes) */
 	bool timed;                         /* samples get perf's times (else 0:
 					     * timeless decoding) */
+	bool no_branch;                     /* the trace has no control flow
+					     * packets (intel_pt branch=0) */
 	bool thread_stack;                  /* keep perf's per-thread call stack
 					     * (sample depth, for callindent; on
 					     * anyway for g callchains) */

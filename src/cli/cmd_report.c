@@ -390,8 +390,11 @@ static int report_stdio(const struct report_args *a, bool full)
 		if (branch && !has_br && !itrace_l)
 			return perf_refusal(s, a->quiet,
 					    "Error:\nSelected -b but no branch data. Did you call perf record without -b?\n");
+		/* perf's branch view adds no call graphs of the trace's g
+		 * callchains (and accumulates no children) */
+		if (branch && itrace_l && !has_callchains(h))
+			cc = false;
 		const char *why = !branch ? NULL
-				  : itrace_l ? "branch stacks synthesized from a trace (--itrace=l)"
 				  : cc || a->graph_given ? "call graphs"
 				  : a->filter.dsos.n || a->filter.syms.n ? "--dsos or --symbols"
 				  : a->sort && strstr(a->sort, "symbol") ? "sort keys naming symbol (perf adds its ipc_lbr column)"

@@ -2,6 +2,7 @@
  * print_pt_samples.h). Widths and orders checked field by field against
  * /usr/bin/perf on emulator traces (tests/diff/pt_script.sh). */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/print_pt_samples.h"
@@ -84,6 +85,22 @@ static void put(struct line *l, const char *s, size_t n)
 		n = l->cap - 1 - l->n;
 	memcpy(l->b + l->n, s, n);
 	l->n += n;
+}
+
+/* Room for n more bytes: the caller's buffer grows (a line with a
+ * 1024-entry branch stack is long); a line on the stack is cut. */
+static void reserve(struct line *l, struct pt_print_fmt *fmt, size_t n)
+{
+	if (l->cap - l->n > n || l->b != fmt->out)
+		return;
+	size_t c = fmt->out_cap * 2;
+	while (c - l->n <= n)
+		c *= 2;
+	char *b = realloc(fmt->out, c);
+	if (!b)
+		return;
+	fmt->out = l->b = b;
+	fmt->out_cap = l->cap = c;
 }
 
 static void puts_(struct line *l, const char *s)
@@ -202,6 +219,34 @@ static void synth(struct line *l, const struct hwprof_pt_sample *s)
 		return;
 	put(l, b, (size_t)n);
 	spaces(l, 34 - n);
+}
+
+/* perf's brstack (" 0xfrom(dso)/0xto(dso)/...") or, when brstack is
+ * not asked for, brstacksym ("sym+0xoff(dso)/sym+0xoff(dso)/..."); the
+ * flags of a trace's branches: not predicted or mispredicted, no TSX,
+ * no cycles, no type */
+static void brstack(struct line *l, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	bool sym = !F(BRSTACK);
+	if (!F(BRSTACK) && !F(BRSTACKSYM))
+		return;
+	for (uint32_t i = 0; i < s->nbr; i++) {
+		for (int end = 0; end < 2; end++) {
+			uint64_t a = s->brstack[2 * i + (uint32_t)end];
+			reserve(l, fmt, 8192);
+			if (end)
+				put(l, "/", 1);
+			if (sym) {
+				l->n += fmt->brend(fmt->ctx, s->ip, a, true, F(DSO), l->b + l->n, l->cap - l->n);
+			} else {
+				put(l, end ? "0x" : " 0x", end ? 2 : 3);
+				num(l, a, false, 16, 0, false);
+				if (F(DSO))
+					l->n += fmt->brend(fmt->ctx, s->ip, a, false, true, l->b + l->n, l->cap - l->n);
+			}
+		}
+		puts_(l, "/-/-/-/0/ ");
+	}
 }
 
 static void insn(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
@@ -345,6 +390,7 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 			num(&l, s->ip, false, 16, 16, false);
 			sym(&l, fmt, s->ip);
 		}
+		brstack(&l, fmt, s);
 		insn(&l, fmt, s);
 		ipc(&l, fmt, s);
 	}

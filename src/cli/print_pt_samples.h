@@ -2,7 +2,7 @@
  * them: the sample prefix (comm, pid/tid, cpu, time, period, event name),
  * the flags column ("  %-21s "), then for the branches event perf's BTS
  * layout ("ip sym (dso) => addr sym (dso)", IPC, insn) and for the others
- * the plain one (addr, ip sym (dso), insn, IPC); error records as
+ * the plain one (addr, ip sym (dso), branch stack, insn, IPC); error records as
  * " instruction trace error type 1 ...". Symbols come from the caller. */
 #ifndef HWPROF_CLI_PRINT_PT_SAMPLES_H
 #define HWPROF_CLI_PRINT_PT_SAMPLES_H
@@ -20,6 +20,11 @@ typedef size_t (*pt_sym_fn)(void *ctx, bool synth, uint64_t addr, char *buf, siz
 
 /* A callchain line "\taddr sym (dso)" for addr; returns the length. */
 typedef size_t (*pt_chain_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
+
+/* One end (addr) of a branch stack entry of a sample at ip: "sym+0xoff"
+ * (sym) then "(dso)" (dso), as perf's brstack / brstacksym show it;
+ * returns the length. */
+typedef size_t (*pt_brend_fn)(void *ctx, uint64_t ip, uint64_t addr, bool sym, bool dso, char *buf, size_t size);
 
 /* The symbol name at addr (NULL: none) and its DSO's name (NULL: no map). */
 typedef const char *(*pt_symname_fn)(void *ctx, uint64_t addr, const char **dso);
@@ -39,6 +44,7 @@ struct pt_print_fmt {
 	pt_sym_fn sym;
 	pt_symname_fn symname;
 	pt_chain_fn chain;
+	pt_brend_fn brend;
 	bool callchains;          /* perf's use_callchain (g): samples with a
 				   * chain print it instead of ip, comm unpadded */
 	void *ctx;

@@ -318,6 +318,40 @@ size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid
 	return sym_text(p, t, pid, tid, cpumode, ip, false, buf, size, &addr);
 }
 
+size_t script_branch_end(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr,
+			 bool sym, bool dso, char *buf, size_t size)
+{
+	/* perf's thread__find_map_fb(): the sample's cpumode, then the other */
+	unsigned other = cpumode == HWPROF_MISC_KERNEL ? HWPROF_MISC_USER : HWPROF_MISC_KERNEL;
+	struct hwprof_map_info mi;
+	struct hwprof_symres r = { 0 };
+	char level;
+	bool have_map = script_printer_find_map(p, pid, tid, cpumode, addr, &mi, &level) == 1 ||
+			script_printer_find_map(p, pid, tid, other, addr, &mi, &level) == 1;
+	size_t n = 0;
+	buf[0] = 0;
+	if (sym) {
+		if (have_map)
+			hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, addr, &r);
+		if (r.sym) {
+			/* perf's symbol__fprintf_symname_offs(): always an offset */
+			uint64_t off = r.addr < r.sym->end ? r.addr - r.sym->start : r.addr - mi.start - r.sym->start;
+			char hex[24];
+			n = str_add(buf, n, size, r.sym->name);
+			n = str_add(buf, n, size, "+0x");
+			n = str_add(buf, n, size, hex_str(hex, off));
+		} else {
+			n = str_add(buf, n, size, "[unknown]");
+		}
+	}
+	if (dso) {
+		n = str_add(buf, n, size, "(");
+		n = str_add(buf, n, size, have_map ? mi.dso : "[unknown]");
+		n = str_add(buf, n, size, ")");
+	}
+	return n;
+}
+
 void script_printer_add_event_name(struct script_printer *p, const char *name)
 {
 	int l = (int)strlen(name);

@@ -88,6 +88,12 @@ int script_printer_check_synth(struct script_printer *p, const struct hwprof_evs
 size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		       char *buf, size_t size);
 
+/* One end of a brstack / brstacksym entry as perf prints it: "sym+0xoff"
+ * ("[unknown]" without a symbol) when sym, then "(dso)" when dso; the
+ * map of the sample's cpumode or else the other one. Returns the length. */
+size_t script_branch_end(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr,
+			 bool sym, bool dso, char *buf, size_t size);
+
 /* Callchain lines (src/cli/print_callchain.c): the sample's own chain,
  * then for DWARF-mode samples the unwound user stack, one "\t<addr>
  * sym+off (dso)" line per frame, inlined functions expanded like perf. */

@@ -69,10 +69,15 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if (f->itrace.add_callchain && others)
 		return "--itrace option G (callchains from the trace for the file's other events) is not "
 		       "supported for Intel PT yet";
+	if (f->itrace.add_last_branch && others)
+		return "--itrace option L (branch stacks from the trace for the file's other events) is not "
+		       "supported for Intel PT yet";
 	if (!f->pt) /* perf says so only in its debug output and shows nothing */
 		return NULL;
 	uint64_t config = f->pt->attr.config;
 	f->timing_bits = config & (cyc_bit | tsc_bit | mtc_bit);
+	/* perf: pt on with branch off means no control flow packets */
+	f->cfg.no_branch = (config & 1) && !(config & 0x2000);
 	if (config & noretcomp_bit)
 		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
 	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
@@ -89,6 +94,9 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if (f->per_cpu && f->cfg.timed && f->have_sched_switch && !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL))
 		return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
 		       "(perf follows context switches in the trace there); --itrace=...Z decodes without";
+	if (f->itrace.quick && f->cfg.timed)
+		return "--itrace option q (quick decoding) on a trace with timestamps is not supported for Intel PT "
+		       "yet; --itrace=...Z decodes without";
 	unsigned kinds;
 	const char *what;
 	if (hwprof_pt_synth_kinds(&f->itrace, &kinds, &what) < 0) {
@@ -218,6 +226,9 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
 		st &= ~HWPROF_SAMPLE_PERIOD;
 	if (type == PT_FEED_TYPE_SYNTH)
 		st |= HWPROF_SAMPLE_RAW;
+	/* l: every event after branches carries a branch stack */
+	if (f->itrace.last_branch && (type != 0 || config != 4))
+		st |= HWPROF_SAMPLE_BRANCH_STACK;
 	e->attr.sample_type = st;
 	const uint64_t excl = 1ULL << HWPROF_ATTR_EXCLUDE_USER | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
 			      1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_EXCLUDE_HOST |

@@ -70,6 +70,19 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		return 0;
 	unsigned mode = s->ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	uint32_t h = x->hist[s->kind];
+	if (x->r->branch_mode) {
+		/* perf's branch view takes samples with a branch stack only:
+		 * with l, the branches event's is its own branch (perf makes
+		 * a one-entry stack for it there), the others' their l stack */
+		if (!x->feed.itrace.last_branch)
+			return 0;
+		uint64_t one[2] = { s->ip, s->addr };
+		int rc = s->kind == HWPROF_PT_SAMPLE_BRANCHES
+				 ? report_run_add_branches(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, one, 1)
+				 : report_run_add_branches(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, s->brstack,
+							   s->nbr);
+		return rc < 0 ? rc : 0;
+	}
 	int rc = report_run_add_chain(x->r, h, x->pid, x->tid, x->cpu, mode, s->ip, s->period, s->chain,
 				      s->nchain);
 	return rc < 0 ? rc : 0;
@@ -86,8 +99,6 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 		it->callchain = true;
 		it->add_callchain = true;
 	}
-	if (it->last_branch || it->add_last_branch)
-		return fail("Intel PT: --itrace l and L are not supported by report yet");
 	const char *why = pt_feed_start(&x->feed, rec);
 	if (why)
 		return fail(why);

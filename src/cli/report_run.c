@@ -492,18 +492,17 @@ static void resolve_branch_end(struct report_run *r, struct hwprof_hist_branch_e
 
 /* perf report's branch view: each branch of the stack is an entry of its
  * own, keyed by its target as the sample's address, with period 1 and
- * the branch's cycles (or 1) as weight. Samples without a stack count
- * nothing. */
-static int add_branches(struct report_run *r, struct hwprof_hist_sample *hs, const struct hwprof_sample *sm,
-			uint32_t idx)
+ * the branch's cycles (or 1) as weight. Entry i is from/to/flags at
+ * v[3i..3i+2] (stride 3, a sample's PERF_SAMPLE_BRANCH_STACK words) or
+ * from/to at v[2i..2i+1] with no flags (stride 2). */
+static int add_branch_entries(struct report_run *r, struct hwprof_hist_sample *hs, uint32_t idx, int32_t pid,
+			      int32_t tid, const uint8_t *v, uint64_t n, unsigned stride)
 {
-	if (!(sm->sample_type & HWPROF_SAMPLE_BRANCH_STACK))
-		return 0;
-	for (uint64_t i = 0; i < sm->branch_nr; i++) {
+	for (uint64_t i = 0; i < n; i++) {
 		struct hwprof_hist_branch b;
-		uint64_t fl = hwprof_u64_at(sm->branches, 3 * i + 2);
-		resolve_branch_end(r, &b.from, (int32_t)sm->pid, (int32_t)sm->tid, hwprof_u64_at(sm->branches, 3 * i));
-		resolve_branch_end(r, &b.to, (int32_t)sm->pid, (int32_t)sm->tid, hwprof_u64_at(sm->branches, 3 * i + 1));
+		uint64_t fl = stride == 3 ? hwprof_u64_at(v, 3 * i + 2) : 0;
+		resolve_branch_end(r, &b.from, pid, tid, hwprof_u64_at(v, stride * i));
+		resolve_branch_end(r, &b.to, pid, tid, hwprof_u64_at(v, stride * i + 1));
 		b.mispred = fl & 1;
 		b.predicted = fl >> 1 & 1;
 		b.in_tx = fl >> 2 & 1;
@@ -524,6 +523,30 @@ static int add_branches(struct report_run *r, struct hwprof_hist_sample *hs, con
 			return rc;
 	}
 	return 0;
+}
+
+/* Samples without a stack count nothing in the branch view. */
+static int add_branches(struct report_run *r, struct hwprof_hist_sample *hs, const struct hwprof_sample *sm,
+			uint32_t idx)
+{
+	if (!(sm->sample_type & HWPROF_SAMPLE_BRANCH_STACK))
+		return 0;
+	return add_branch_entries(r, hs, idx, (int32_t)sm->pid, (int32_t)sm->tid, sm->branches, sm->branch_nr, 3);
+}
+
+int report_run_add_branches(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
+			    unsigned cpumode, uint64_t ip, const uint64_t *pairs, size_t n)
+{
+	if (idx >= r->nr_hists)
+		return -HWPROF_E_INVAL;
+	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
+		return 0;
+	struct hwprof_hist_sample hs;
+	memset(&hs, 0, sizeof(hs));
+	resolve_ip(r, &hs, pid, tid, cpumode, ip);
+	hs.cpu = cpu;
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
+	return add_branch_entries(r, &hs, idx, pid, tid, (const uint8_t *)pairs, n, 2);
 }
 
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)

@@ -83,6 +83,10 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
  * addresses, newest first), kept when the report shows call graphs. */
 int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
 			 unsigned cpumode, uint64_t ip, uint64_t period, const uint64_t *chain, size_t nchain);
+/* A synthesized sample's branch stack into histogram idx for perf's
+ * branch view: n from/to pairs (pairs[2i], pairs[2i+1]), no flags. */
+int report_run_add_branches(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
+			    unsigned cpumode, uint64_t ip, const uint64_t *pairs, size_t n);
 /* Decode Arm SPE AUX data with these --itrace options while reading. */
 int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts *itrace);
 /* One parsed sample into its event's histogram. */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwprof/intel_pt_synth.h"
+#include "intel_pt/pt_hop.h"
 
 uint32_t hwprof_pt_iclass_flags(unsigned iclass)
 {
@@ -79,18 +80,12 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 	/* options that add samples or events we do not make yet */
 	static const struct { size_t off; const char *what; } no[] = {
 		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
-		{ offsetof(struct hwprof_itrace_opts, last_branch), "l (last branch)" },
-		{ offsetof(struct hwprof_itrace_opts, add_last_branch), "L (last branch)" },
 	};
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
 		if (*(const bool *)((const char *)o + no[i].off)) {
 			*what = no[i].what;
 			return -HWPROF_E_UNSUPPORTED;
 		}
-	if (o->quick) {
-		*what = "q (quick decoding)";
-		return -HWPROF_E_UNSUPPORTED;
-	}
 	if (o->error_plus_flags || o->error_minus_flags) {
 		*what = "e+/-flags";
 		return -HWPROF_E_UNSUPPORTED;
@@ -140,6 +135,11 @@ struct run {
 	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
 	uint64_t chain[HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1];
 	bool thread_stack;       /* callindent or callchains need it */
+	/* l: perf's branch ring of the thread stack, every taken branch
+	 * (from/to pairs); lbr_pos is the newest entry, lbr_nr how many are
+	 * held (at most lbr_sz); lbr_out the newest first for a sample */
+	uint64_t *lbr, *lbr_out;
+	uint32_t lbr_sz, lbr_pos, lbr_nr;
 	/* perf's queue time (timed decoding): the latest of its decoder's
 	 * sample times, except where it takes the estimate instead */
 	bool timed, started;
@@ -158,6 +158,30 @@ static void fill_chain(struct run *r, struct hwprof_pt_sample *s)
 		r->chain[n++] = r->stack[r->depth - j].ret;
 	s->chain = r->chain;
 	s->nchain = n;
+}
+
+/* perf's thread_stack__update_br_stack(): the ring fills downwards */
+static void lbr_push(struct run *r, uint64_t from, uint64_t to)
+{
+	r->lbr_pos = (r->lbr_pos ? r->lbr_pos : r->lbr_sz) - 1;
+	r->lbr[2 * r->lbr_pos] = from;
+	r->lbr[2 * r->lbr_pos + 1] = to;
+	if (r->lbr_nr < r->lbr_sz)
+		r->lbr_nr++;
+}
+
+/* perf's thread_stack__br_sample(): the held branches, newest first */
+static void fill_lbr(struct run *r, struct hwprof_pt_sample *s)
+{
+	if (!r->lbr)
+		return;
+	uint32_t n = r->lbr_nr, first = r->lbr_sz - r->lbr_pos;
+	if (first > n)
+		first = n;
+	memcpy(r->lbr_out, r->lbr + 2 * r->lbr_pos, 2 * first * sizeof(*r->lbr));
+	memcpy(r->lbr_out + 2 * first, r->lbr, 2 * (n - first) * sizeof(*r->lbr));
+	s->brstack = r->lbr_out;
+	s->nbr = n;
 }
 
 /* perf's intel_pt_skip_event(): the first `skip` samples are dropped */
@@ -255,6 +279,7 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 		memcpy(c.insn, s->insn, sizeof(c.insn));
 		if (r->cfg->itrace.callchain)
 			fill_chain(r, &c);
+		fill_lbr(r, &c);
 		int rc = r->cfg->emit(r->cfg->ctx, &c);
 		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
 			return rc;
@@ -311,6 +336,8 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 {
 	if (r->thread_stack)
 		ts_branch(r, flags, from, to, len);
+	if (r->lbr)
+		lbr_push(r, from, to);
 	qtime(r, ev, from, to, ev->tsc);
 	int rc = r->end_gated ? 0 : gate(r);
 	r->end_gated = false;
@@ -363,6 +390,7 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 	insn_bytes(r, &s, ip, len);
 	if (r->cfg->itrace.callchain)
 		fill_chain(r, &s);
+	fill_lbr(r, &s);
 	bool skipped = false;
 	int rc = emit(r, &s, &skipped);
 	/* perf counts a skipped sample's instructions into the next one's
@@ -554,6 +582,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	stamp(r, &s);
 	if (r->cfg->itrace.callchain)
 		fill_chain(r, &s);
+	fill_lbr(r, &s);
 	return emit(r, &s, NULL);
 }
 
@@ -594,6 +623,70 @@ static void cbr_setup(struct run *r, const struct hwprof_pt_flow_config *fc)
 	r->cbr2khz = r->max_nonturbo ? (uint32_t)(tsc_freq / r->max_nonturbo / 1000) : 0;
 }
 
+/* perf's sample flags for a quick-decoding state (its
+ * intel_pt_sample_flags(): no instruction is decoded, so a state from an
+ * address has no branch type of its own) */
+static uint32_t hop_flags(const struct pt_hop_state *st)
+{
+	uint32_t f;
+	if (st->type & PT_HOP_ASYNC)
+		f = st->to ? HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_INTERRUPT
+			   : HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC | HWPROF_PT_FLAG_TRACE_END;
+	else
+		f = st->from ? 0 : HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN;
+	if (st->type & PT_HOP_TRACE_BEGIN)
+		f |= HWPROF_PT_FLAG_TRACE_BEGIN;
+	if (st->type & PT_HOP_TRACE_END)
+		f |= HWPROF_PT_FLAG_TRACE_END;
+	return f;
+}
+
+/* perf's quick decoding (q, qq): the samples of each state pt_hop gives,
+ * in perf's order (psb, cbr, instruction, then the branch); an
+ * instruction sample for every instruction state, period 1 */
+static int synth_hop(struct run *r, const void *buf, size_t len)
+{
+	struct pt_hop h;
+	int rc = pt_hop_init(&h, buf, len, r->cfg->itrace.quick, !r->cfg->no_branch);
+	if (rc < 0)
+		return rc;
+	struct pt_hop_state st;
+	while (!rc && pt_hop_next(&h, &st) == 1) {
+		struct hwprof_pt_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.ip = st.from;
+		ev.offset = st.psb_offset;
+		if (st.cbr != r->cbr) {
+			r->cbr = st.cbr;
+			if (r->want_pwr && r->cbr != r->cbr_seen)
+				r->cbr_pending = true;
+		}
+		if (st.err) {
+			rc = on_error(r, &ev, st.err);
+			continue;
+		}
+		uint32_t flags = hop_flags(&st);
+		if (st.type & PT_HOP_PSB)
+			rc = on_psb(r, &ev);
+		if (!rc && (st.type & PT_HOP_INSN) && r->want_insn) {
+			struct hwprof_pt_sample s;
+			memset(&s, 0, sizeof(s));
+			s.kind = HWPROF_PT_SAMPLE_INSTRUCTIONS;
+			s.ip = st.from;
+			s.addr = st.to;
+			s.flags = flags;
+			s.period = 1;
+			if (r->cfg->itrace.callchain)
+				fill_chain(r, &s);
+			fill_lbr(r, &s);
+			rc = emit(r, &s, NULL);
+		}
+		if (!rc && (st.type & PT_HOP_BRANCH))
+			rc = emit_branch(r, &ev, st.from, st.to, flags, 0);
+	}
+	return rc;
+}
+
 int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf, size_t len)
 {
 	if (!cfg || !cfg->emit || !cfg->img || (!buf && len))
@@ -625,11 +718,31 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.events = cfg->events ? cfg->events : &r.own_events;
 	r.timed = cfg->timed;
 	cbr_setup(&r, &cfg->flow);
+	if (cfg->itrace.last_branch) {
+		/* perf's ring may be larger (L adds room), but a sample takes
+		 * the newest last_branch_sz of it */
+		r.lbr_sz = cfg->itrace.last_branch_sz ? cfg->itrace.last_branch_sz
+						      : HWPROF_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+		if (r.lbr_sz > HWPROF_ITRACE_MAX_LAST_BRANCH_SZ)
+			r.lbr_sz = HWPROF_ITRACE_MAX_LAST_BRANCH_SZ;
+		r.lbr = malloc(4 * (size_t)r.lbr_sz * sizeof(*r.lbr));
+		if (!r.lbr)
+			return -HWPROF_E_NOMEM;
+		r.lbr_out = r.lbr + 2 * r.lbr_sz;
+	}
 
+	if (cfg->itrace.quick) {
+		rc = synth_hop(&r, buf, len);
+		free(r.stack);
+		free(r.lbr);
+		return rc;
+	}
 	struct hwprof_pt_flow *flow;
 	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
-	if (rc < 0)
+	if (rc < 0) {
+		free(r.lbr);
 		return rc;
+	}
 	const struct hwprof_pt_event *ev;
 	struct hwprof_pt_event first; /* the first timed state, with its estimate */
 	while (!rc && (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1) {
@@ -723,5 +836,6 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	}
 	hwprof_pt_flow_free(flow);
 	free(r.stack);
+	free(r.lbr);
 	return rc;
 }

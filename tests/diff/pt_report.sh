@@ -3,7 +3,9 @@
 # in instructions, c/r filters, s skips, Z, g callchains: children and
 # call graphs) summed per symbol, with sort keys and -n; timeless and timed traces (several threads: the sums do
 # not depend on perf's interleaving); a trace with flipped bytes and e
-# (its "instruction trace errors" warning on stderr); perf's per-cpu layout. The files come from
+# (its "instruction trace errors" warning on stderr); perf's per-cpu layout;
+# l[N] branch stacks in perf's branch view (its default with l or L);
+# q / qq quick decoding (Z: without timestamps). The files come from
 # the ptrace emulator (tests/tools/pt_emulate). Output must be identical
 # (the random tip line aside). Options report does not make samples for
 # are refused in one line.
@@ -82,7 +84,10 @@ for c in "${cases[@]}"; do
   for args in "--itrace=i1i" "--itrace=i1iZ" "--itrace=i100i" "--itrace=b" "--itrace=cr -n" \
               "--itrace=bi7i --sort dso,sym" "--itrace=i3is50 --sort comm,sym" "--itrace=i100ig" \
               "--itrace=i10ig4 --no-children" "--itrace=i100ig -g caller,0.5,callee --sort sym" \
-              "--stdio" "--no-children -n" "--itrace=i1usgp" "--itrace=i100tpG --sort sym" "--itrace=bp"; do
+              "--stdio" "--no-children -n" "--itrace=i1usgp" "--itrace=i100tpG --sort sym" "--itrace=bp" \
+              "--itrace=i100il" "--itrace=bpi3il8 -n" "--itrace=i10il4 --sort dso_from,dso_to" \
+              "--itrace=i50tl --no-branch-stack" "--itrace=i300igl2" "--itrace=i7il3 --comms loops,threads" \
+              "--itrace=i1iqZ" "--itrace=bpiqZ -n" "--itrace=i10iqgZ" "--itrace=piqqZ --sort dso,sym"; do
     # shellcheck disable=SC2086
     compare "$name ($eopts) $args" "$f" $args
   done
@@ -111,8 +116,23 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
   done
 fi
 
+# L alone: the branch view (perf's default with l or L) takes only samples
+# with a branch stack, and the trace's own samples have none here: perf's
+# "no samples" lines, compared whole
+for args in "--itrace=i100iL" "--itrace=bL -b"; do
+  # shellcheck disable=SC2086
+  perf report --stdio -i "$TMP/loops.data" $args 2>"$TMP/pe" >"$TMP/p.txt"; prc=$?
+  # shellcheck disable=SC2086
+  "$HWPROF" report --stdio -i "$TMP/loops.data" $args 2>"$TMP/he" >"$TMP/h.txt"; hrc=$?
+  if [ "$prc" = "$hrc" ] && cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he" && [ -s "$TMP/pe" ]; then
+    pass "report $args: as perf ($(head -2 "$TMP/pe" | tail -1))"
+  else
+    fail "report $args: exit $hrc, perf $prc; $(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ') $(diff "$TMP/pe" "$TMP/he" | head -3 | tr '\n' ' ')"
+  fi
+done
+
 # what report does not do yet: one line, non-zero exit, nothing on stdout
-for args in "--itrace=i1il" "--itrace=bL"; do
+for args in "--itrace=i1il --sort symbol_from"; do
   # shellcheck disable=SC2086
   "$HWPROF" report --stdio -i "$TMP/loops.data" $args >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then

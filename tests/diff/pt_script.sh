@@ -5,7 +5,8 @@
 # Dynamic binaries are compared without symbol names: perf 6.1 shows their
 # .plt entries under the overlapping _init symbol (its symbol tree walk),
 # which is the symbol library's business, not this synthesis'.
-# Also: options we do not synthesize fail with one line; flipped trace
+# l[N] branch stacks (-F brstack, brstacksym) on instruction and power
+# samples; q / qq quick decoding (without timestamps: Z). Also: options we do not synthesize fail with one line; flipped trace
 # bytes give error lines in perf's format and no crash. (x, w, o and I are
 # taken: the emulator makes no TSX, PTWRITE, PEBS or event-trace data.)
 source tests/lib/common.sh
@@ -28,9 +29,14 @@ static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|
 	       "b|+flags" "i1i|+flags,+addr,+insn,+insnlen"
 	       "b|ip,sym,symoff,dso,addr,flags,insn,insnlen"
 	       "i1i|comm,tid,pid,event,period,ip,sym,symoff,addr,flags"
-	       "cr|tid,ip,sym,dso,flags" "b|-period,+insnlen" "i3t|" "i37t|+flags")
+	       "cr|tid,ip,sym,dso,flags" "b|-period,+insnlen" "i3t|" "i37t|+flags"
+	       "i1il3|+brstack" "i7il|+brstacksym,+insn" "bpi5il5|+brstack,+flags" "i9igl4|+brstack"
+	       "i3il2|ip,brstacksym,brstack" "i11il2|brstacksym" "i5iL|+brstack" "i13tl6|+brstacksym"
+	       "i1iqZ|+flags,+addr" "bpiqZ|+flags" "bpqqZ|+flags" "crqZ|" "i3iqgl3Z|+brstack")
 dyn_checks=("b|comm,tid,period,event,ip,dso,addr,flags" "i1i|tid,ip,addr,flags,insn,insnlen" "pb|tid,event,ip,synth"
-	    "cr|tid,event,ip,addr,flags" "bi5i|comm,pid,tid,event,period,ip,dso,addr")
+	    "cr|tid,event,ip,addr,flags" "bi5i|comm,pid,tid,event,period,ip,dso,addr"
+	    "i3il4|tid,ip,dso,brstack" "bpi9il|tid,event,ip,brstack" "bpiqZ|tid,event,ip,dso,addr,flags"
+	    "piqqZ|tid,event,ip,dso")
 
 i=0
 for c in "${cases[@]}"; do
@@ -109,7 +115,8 @@ for tc in "${timed_cases[@]}"; do
   fi
   # periods in time: perf's decoder clock plus a tick per instruction
   for it in "b|--ns" "i1i|--ns" "cr|--ns" "i7ig|--ns" "b|" "bZ|" "i1iZ|" "crZ|" \
-            "i1us|--ns" "i100ns|--ns" "i10t|" "i3t|" "i1000tg|--ns" "i200nsZ|" "bi500ns|--ns"; do
+            "i1us|--ns" "i100ns|--ns" "i10t|" "i3t|" "i1000tg|--ns" "i200nsZ|" "bi500ns|--ns" \
+            "i1il3|--ns -F +brstack" "pi300nsl|-F +brstacksym"; do
     iset=${it%%|*} extra=${it#*|}
     perf script -i "$TMP/tz_$name.data" --itrace=$iset $extra -F +flags,+insn >"$TMP/perf.out" 2>/dev/null
     "$HWPROF" script -i "$TMP/tz_$name.data" --itrace=$iset $extra -F +flags,+insn >"$TMP/ours.out" 2>"$TMP/ours.err"
@@ -122,6 +129,13 @@ for tc in "${timed_cases[@]}"; do
   tz="$TMP/tz_$name.data"
 done
 if [ -n "${tz:-}" ]; then
+  # q on a timed trace: refused (Z decodes it without timestamps)
+  "$HWPROF" script -i "$tz" --itrace=iq >"$TMP/o" 2>"$TMP/e"; rc=$?
+  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
+    pass "q with timestamps refused: $(cat "$TMP/e")"
+  else
+    fail "q with timestamps: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+  fi
   "$HWPROF" script -i "$tz" --itrace=bZ -F +ipc >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
     pass "ipc with timing packets refused: $(cat "$TMP/e")"
@@ -133,7 +147,7 @@ fi
 # heap, runs limited by the file's event times)
 if gcc -O0 -static -pthread -o "$TMP/tz_threads" tests/data/pt/threads.c 2>/dev/null &&
    "$emu" --timing --time-zero "$TMP/tz_threads" "$TMP/tz_threads" >/dev/null 2>&1; then
-  for it in "b|--ns" "i1i|--ns" "cr|" "i3is100|--ns" "bZ|" "i100ns|--ns" "i5t|"; do
+  for it in "b|--ns" "i1i|--ns" "cr|" "i3is100|--ns" "bZ|" "i100ns|--ns" "i5t|" "i3il5|-F +brstack"; do
     iset=${it%%|*} extra=${it#*|}
     perf script -i "$TMP/tz_threads.data" --itrace=$iset $extra -F +flags >"$TMP/perf.out" 2>/dev/null
     "$HWPROF" script -i "$TMP/tz_threads.data" --itrace=$iset $extra -F +flags >"$TMP/ours.out" 2>"$TMP/ours.err"
@@ -152,7 +166,7 @@ if gcc -O0 -static -pthread -o "$TMP/pc_threads" tests/data/pt/threads.c 2>/dev/
    "$emu" --timing --time-zero --per-cpu "$TMP/pc_threads" "$TMP/pc_threads" >/dev/null 2>&1 &&
    "$emu" --per-cpu "$TMP/pc_notime" "$TMP/pc_threads" >/dev/null 2>&1; then
   for it in "pc_threads|b|--ns" "pc_threads|i1i|" "pc_threads|cr|-F +flags" "pc_threads|bZ|" "pc_notime|b|" "pc_notime|i3i|-F +flags" \
-            "pc_threads|i300ns|--ns" "pc_notime|i64t|"; do
+            "pc_threads|i300ns|--ns" "pc_notime|i64t|" "pc_threads|i7il3|-F +brstack" "pc_notime|i5il|-F +brstacksym"; do
     IFS='|' read -r f iset extra <<<"$it"
     # shellcheck disable=SC2086
     perf script -i "$TMP/$f.data" --itrace=$iset $extra >"$TMP/perf.out" 2>/dev/null
@@ -167,7 +181,7 @@ if gcc -O0 -static -pthread -o "$TMP/pc_threads" tests/data/pt/threads.c 2>/dev/
 fi
 
 # options whose samples we do not make: one line on stderr, non-zero exit
-for it in d l L5 q e+o; do
+for it in d e+o; do
   "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
     pass "--itrace=$it refused: $(cat "$TMP/e")"
@@ -211,6 +225,16 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
       "$HWPROF" script -i "$TMP/bad.data" --itrace=i10te >"$TMP/o" 2>/dev/null
       if cmp -s "$TMP/p" "$TMP/o"; then pass "flipped bytes (seed $seed): --itrace=i10te as perf's"
       else fail "flipped bytes (seed $seed): --itrace=i10te differs: $(diff "$TMP/p" "$TMP/o" | head -3 | cut -c1-160 | tr '\n' ' ')"; fi
+      # quick decoding across the errors
+      perf script -i "$TMP/bad.data" --itrace=bi1iqe -F +flags >"$TMP/p" 2>/dev/null
+      "$HWPROF" script -i "$TMP/bad.data" --itrace=bi1iqe -F +flags >"$TMP/o" 2>/dev/null
+      if cmp -s "$TMP/p" "$TMP/o"; then pass "flipped bytes (seed $seed): --itrace=bi1iqe as perf's"
+      else fail "flipped bytes (seed $seed): --itrace=bi1iqe differs: $(diff "$TMP/p" "$TMP/o" | head -3 | cut -c1-160 | tr '\n' ' ')"; fi
+      # branch stacks across the errors (the ring is kept, errors add none)
+      perf script -i "$TMP/bad.data" --itrace=i5iel4 -F +brstack >"$TMP/p" 2>/dev/null
+      "$HWPROF" script -i "$TMP/bad.data" --itrace=i5iel4 -F +brstack >"$TMP/o" 2>/dev/null
+      if cmp -s "$TMP/p" "$TMP/o"; then pass "flipped bytes (seed $seed): --itrace=i5iel4 -F +brstack as perf's"
+      else fail "flipped bytes (seed $seed): --itrace=i5iel4 differs: $(diff "$TMP/p" "$TMP/o" | head -3 | cut -c1-160 | tr '\n' ' ')"; fi
     else
       pass "flipped bytes (seed $seed): $nerr error lines in perf's format, decoding went on"
     fi

@@ -71,6 +71,7 @@ static void build(struct trace *t)
 struct got {
 	struct hwprof_pt_sample s[64];
 	uint64_t chain[64][2];  /* the chains live only during the callback */
+	uint64_t br[64][6];     /* the first 3 branch stack entries, likewise */
 	size_t n;
 	int stop_after;   /* >0: return 7 from the emit after that many */
 };
@@ -81,6 +82,8 @@ static int emit(void *ctx, const struct hwprof_pt_sample *s)
 	assert_true(g->n < 64);
 	for (uint32_t i = 0; i < s->nchain && i < 2; i++)
 		g->chain[g->n][i] = s->chain[i];
+	for (uint32_t i = 0; i < 2 * s->nbr && i < 6; i++)
+		g->br[g->n][i] = s->brstack[i];
 	g->s[g->n++] = *s;
 	return g->stop_after && (int)g->n >= g->stop_after ? 7 : 0;
 }
@@ -465,7 +468,7 @@ static void test_kinds(void **state)
 		assert_int_equal(hwprof_itrace_opts_parse(&o, taken[i], false), 0);
 		assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
 	}
-	static const char *const refused[] = { "d", "l", "q", "e+o" };
+	static const char *const refused[] = { "d", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
 		assert_int_equal(hwprof_itrace_opts_parse(&o, refused[i], false), 0);
@@ -478,6 +481,68 @@ static void test_kinds(void **state)
 	assert_int_equal(hwprof_pt_synth_queue(NULL, NULL, 0), -HWPROF_E_INVAL);
 }
 
+/* l3: each instruction sample carries the newest 3 taken branches
+ * (trace begin included), kept across samples; branch samples none */
+static void test_last_branch(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1il3", &t, &g), 0);
+	assert_int_equal(g.n, NPATH);
+	/* 1000: the trace begin only; 100a: its own branch not yet */
+	assert_int_equal(g.s[0].nbr, 1);
+	assert_int_equal(g.br[0][0], 0);
+	assert_int_equal(g.br[0][1], 0x1000);
+	assert_int_equal(g.s[3].nbr, 1);
+	/* 1003 after the first jne: newest first */
+	assert_int_equal(g.s[4].nbr, 2);
+	assert_int_equal(g.br[4][0], 0x100a);
+	assert_int_equal(g.br[4][1], 0x1003);
+	assert_int_equal(g.br[4][3], 0x1000);
+	/* 1020 after the call: at most 3, the begin has dropped out */
+	assert_int_equal(path[11], 0x1020);
+	assert_int_equal(g.s[11].nbr, 3);
+	static const uint64_t want[6] = { 0x100c, 0x1020, 0x100a, 0x1003, 0x100a, 0x1003 };
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(g.br[11][i], want[i]);
+	/* the default size holds all 9 of this trace */
+	assert_int_equal(run("i1il", &t, &g), 0);
+	assert_int_equal(g.s[NPATH - 1].nbr, 8);
+	assert_int_equal(run("bl", &t, &g), 0);
+	for (size_t i = 0; i < g.n; i++)
+		assert_int_equal(g.s[i].nbr, 0);
+}
+
+/* q: no code walked, TNT ignored; an instruction sample (period 1) at
+ * the trace begin's address and at each TIP's target; qq: PSB+ only */
+static void test_quick(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	assert_int_equal(run("i1iq", &t, &g), 0);
+	static const uint64_t want[] = { 0x1000, 0x1020, 0x1030 };
+	assert_int_equal(g.n, 3);
+	for (size_t i = 0; i < g.n; i++) {
+		assert_int_equal(g.s[i].kind, HWPROF_PT_SAMPLE_INSTRUCTIONS);
+		assert_int_equal(g.s[i].ip, want[i]);
+		assert_int_equal(g.s[i].period, 1);
+		assert_int_equal(g.s[i].flags, 0);
+	}
+	assert_int_equal(run("i100iq", &t, &g), 0); /* the period is not used */
+	assert_int_equal(g.n, 3);
+	assert_int_equal(run("bq", &t, &g), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.s[0].ip, 0);
+	assert_int_equal(g.s[0].addr, 0x1000);
+	assert_int_equal(g.s[0].flags, HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN);
+	assert_int_equal(run("ibqq", &t, &g), 0); /* no FUP in the PSB+ */
+	assert_int_equal(g.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +550,8 @@ int main(void)
 		cmocka_unit_test(test_period),
 		cmocka_unit_test(test_period_ticks),
 		cmocka_unit_test(test_branches),
+		cmocka_unit_test(test_last_branch),
+		cmocka_unit_test(test_quick),
 		cmocka_unit_test(test_both_and_stop),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_psb_cbr),
