@@ -88,8 +88,6 @@ if have_perf; then
     n=$((n + 1))
   done
 fi
-  done
-fi
 
 # arm64 EL summary and errors
 out=$(HWPROF_SYSFS=tests/data/sysfs/neoverse "$H" record --dry-run --arch arm64 -e inst_retired:u)
