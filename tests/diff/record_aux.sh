@@ -10,7 +10,7 @@ if ! have_perf; then skip "record AUX (perf not installed)"; finish; fi
 if [ ! -x "$T" ]; then fail "test_record_aux not built"; finish; fi
 f="$TMP/aux.data"
 if ! TEST_RECORD_AUX_OUT="$f" "$T" >"$TMP/unit.out" 2>&1; then fail "test_record_aux failed"; tail -5 "$TMP/unit.out"; finish; fi
-if perf report -D -i "$f" >"$TMP/aux.perf" 2>"$TMP/aux.perr"; then pass "perf report -D reads the fake-kernel AUX recording"
+if command perf report -D -i "$f" >"$TMP/aux.perf" 2>"$TMP/aux.perr"; then pass "perf report -D reads the fake-kernel AUX recording"
 else fail "perf report -D: $(head -2 "$TMP/aux.perr")"; finish; fi
 n=$(grep -c ': PERF_RECORD_AUXTRACE size: ' "$TMP/aux.perf")
 [ "$n" = 2 ] && pass "2 AUXTRACE records: $(grep ': PERF_RECORD_AUXTRACE size: ' "$TMP/aux.perf" | sed 's/.*size: \([0-9a-fx]*\)  offset: \([0-9a-fx]*\).*/\2+\1/' | tr '\n' ' ')" || fail "AUXTRACE records: $n"

@@ -151,7 +151,7 @@ else fail "--delay=-1: $n samples"; fi
 "$HWPROF" record -e task-clock -c 10000 -m 1 --call-graph dwarf,65528 -o lost.data -- \
   sh -c 'head -c 100000000 /dev/zero | md5sum >/dev/null' >/dev/null 2>lost.err
 grep -v '^\[ hwprof record' lost.err >lost.rec
-perf report --stdio -i lost.data 2>&1 >/dev/null | grep -v '^Error:$\|data has no samples!$' >lost.rep
+command perf report --stdio -i lost.data 2>&1 >/dev/null | grep -v '^Error:$\|data has no samples!$' >lost.rep
 if grep -q "^Processed [0-9]* events and lost [0-9]* chunks!$" lost.rec && diff -q lost.rec lost.rep >/dev/null; then
   pass "lost data: warnings as perf's: $(grep '^Processed' lost.rec | tr '\n' ' ')"
 else fail "lost data warnings"; diff lost.rec lost.rep | head -8; fi

@@ -12,3 +12,18 @@ have_perf() { command -v perf >/dev/null 2>&1; }
 # tmpdir removed on exit
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# The sanitizer build's run reads the same inputs, and perf's `report` and
+# `script` there are the plain build's hwprof (HWPROF_REF, set by
+# tests/run.sh when it tests both): the plain run compares with perf, this
+# one with an output already checked against perf, at a fraction of
+# perf's time, and looks for what the sanitizers catch. Other perf
+# commands (record, stat, inject, evlist...) are perf's own; checks of
+# what perf itself makes of a file say `command perf`.
+if [ -n "${HWPROF_REF:-}" ] && [ -x "$HWPROF_REF" ] && [[ $HWPROF_BUILD == *san* ]]; then
+  perf() {
+    case ${1:-} in
+      report|script) "$HWPROF_REF" "$@" ;;
+      *) command perf "$@" ;;
+    esac
+  }
+fi
