@@ -408,17 +408,28 @@ static void resolve_mem(struct report_run *r, struct hwprof_hist_sample *hs, int
 	}
 }
 
-int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
-		   uint64_t ip, uint64_t period, const struct report_mem *m)
+/* A sample's common start: 1 with hs resolved at ip (its cpu set), 0
+ * when --cpu drops it, or an error for a bad event index. */
+static int begin_sample(struct report_run *r, struct hwprof_hist_sample *hs, uint32_t idx, int32_t pid, int32_t tid,
+			int32_t cpu, unsigned cpumode, uint64_t ip)
 {
 	if (idx >= r->nr_hists)
 		return -HWPROF_E_INVAL;
-	struct hwprof_hist_sample hs;
 	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
 		return 0;
-	memset(&hs, 0, sizeof(hs));
-	resolve_ip(r, &hs, pid, tid, cpumode, ip);
-	hs.cpu = cpu;
+	memset(hs, 0, sizeof(*hs));
+	resolve_ip(r, hs, pid, tid, cpumode, ip);
+	hs->cpu = cpu;
+	return 1;
+}
+
+int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu, unsigned cpumode,
+		   uint64_t ip, uint64_t period, const struct report_mem *m)
+{
+	struct hwprof_hist_sample hs;
+	int b = begin_sample(r, &hs, idx, pid, tid, cpu, cpumode, ip);
+	if (b <= 0)
+		return b;
 	hs.period = period;
 	if (m) { /* perf keeps the weights in every entry */
 		hs.weight = m->weight;
@@ -433,14 +444,10 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
 			 unsigned cpumode, uint64_t ip, uint64_t period, const uint64_t *chain, size_t nchain)
 {
-	if (idx >= r->nr_hists)
-		return -HWPROF_E_INVAL;
-	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
-		return 0;
 	struct hwprof_hist_sample hs;
-	memset(&hs, 0, sizeof(hs));
-	resolve_ip(r, &hs, pid, tid, cpumode, ip);
-	hs.cpu = cpu;
+	int b = begin_sample(r, &hs, idx, pid, tid, cpu, cpumode, ip);
+	if (b <= 0)
+		return b;
 	hs.period = period;
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	if (!r->callchain)
@@ -537,14 +544,10 @@ static int add_branches(struct report_run *r, struct hwprof_hist_sample *hs, con
 int report_run_add_branches(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid, int32_t cpu,
 			    unsigned cpumode, uint64_t ip, const uint64_t *pairs, size_t n)
 {
-	if (idx >= r->nr_hists)
-		return -HWPROF_E_INVAL;
-	if (r->filter && report_filter_drops_cpu(r->filter, cpu))
-		return 0;
 	struct hwprof_hist_sample hs;
-	memset(&hs, 0, sizeof(hs));
-	resolve_ip(r, &hs, pid, tid, cpumode, ip);
-	hs.cpu = cpu;
+	int b = begin_sample(r, &hs, idx, pid, tid, cpu, cpumode, ip);
+	if (b <= 0)
+		return b;
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	return add_branch_entries(r, &hs, idx, pid, tid, (const uint8_t *)pairs, n, 2);
 }
