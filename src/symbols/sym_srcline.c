@@ -44,6 +44,17 @@ struct sym_dbg {
 	struct a2l_sym *a2l;       /* by section, value, symbol order */
 	size_t na2l;
 	size_t nsecs;
+	/* units by address from their own ranges, for files without
+	 * .debug_aranges (clang does not write it; libdw's dwarf_addrdie
+	 * finds nothing then); made on the first miss */
+	struct cu_range *cur;
+	size_t ncur;
+	bool cur_made;
+};
+
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off die;             /* the unit DIE's offset */
 };
 
 struct a2l_sym {
@@ -71,6 +82,7 @@ void sym_dbg_free(struct sym_dbg *g)
 	free(g->secs);
 	free(g->min_func);
 	free(g->a2l);
+	free(g->cur);
 	if (g->dw)
 		dwarf_end(g->dw);
 	if (g->elf)
@@ -351,11 +363,66 @@ static const char *file_name(Dwarf_Files *files, size_t idx)
 	return files ? dwarf_filesrc(files, idx, NULL, NULL) : NULL; /* NULL when out of range */
 }
 
+static int cmp_cu_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void make_cu_ranges(struct sym_dbg *g)
+{
+	g->cur_made = true;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cudie;
+	size_t cap = 0;
+	while (dwarf_get_units(g->dw, unit, &unit, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+		while ((o = dwarf_ranges(&cudie, o, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (g->ncur == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				struct cu_range *v = realloc(g->cur, nc * sizeof(*v));
+				if (!v)
+					return; /* what we have still answers */
+				g->cur = v;
+				cap = nc;
+			}
+			g->cur[g->ncur++] = (struct cu_range){ lo, hi, dwarf_dieoffset(&cudie) };
+		}
+	}
+	qsort(g->cur, g->ncur, sizeof(*g->cur), cmp_cu_range);
+}
+
+/* The unit covering vaddr: libdw's answer from .debug_aranges, else the
+ * units' own ranges (binutils reads those when aranges are missing). */
+static bool unit_at(struct sym_dbg *g, uint64_t vaddr, Dwarf_Die *cu)
+{
+	if (dwarf_addrdie(g->dw, vaddr, cu))
+		return true;
+	if (!g->cur_made)
+		make_cu_ranges(g);
+	size_t lo = 0, hi = g->ncur;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->cur[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges may nest or overlap: the nearest start first */
+	for (size_t i = lo; i-- > 0;)
+		if (vaddr < g->cur[i].hi)
+			return dwarf_offdie(g->dw, g->cur[i].die, cu) != NULL;
+	return false;
+}
+
 static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **out)
 {
 	Dwarf_Die cu, path[MAX_INLINE];
 	*out = NULL;
-	if (!g->dw || !dwarf_addrdie(g->dw, vaddr, &cu))
+	if (!g->dw || !unit_at(g, vaddr, &cu))
 		return 0;
 	int np = find_path(&cu, vaddr, path, 0, MAX_INLINE, 0);
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);

@@ -100,6 +100,20 @@ if [ -n "$LIBC" ] && [ -r "$LIBC" ]; then
     fail "mkperfdata dso:$LIBC"
   fi
 fi
+# a clang-built binary: DWARF 5 without .debug_aranges (units found by
+# their own ranges), at every function's start and a few bytes in
+if command -v clang >/dev/null 2>&1 && clang -g -O2 -o "$TMP/clang_prog" tests/data/pt/loops.c 2>/dev/null; then
+  offs=$(nm "$TMP/clang_prog" | awk '$2 ~ /^[Tt]$/ {print $1}' | while read -r a; do printf '%x,%x,' $((0x$a)) $((0x$a + 5)); done)
+  if "$TOOLS/mkperfdata" "dso:$TMP/clang_prog@${offs%,}" "$TMP/clang.data"; then
+    compare "clang DWARF 5 --sort srcline,sym" "$TMP/clang.data" --sort srcline,sym
+    perf script -i "$TMP/clang.data" -F ip,sym,srcline >"$TMP/p.txt" 2>"$TMP/pe"
+    "$HWPROF" script -i "$TMP/clang.data" -F ip,sym,srcline >"$TMP/h.txt" 2>"$TMP/he"
+    if grep -q 'loops.c:[1-9]' "$TMP/p.txt" && cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "clang DWARF 5: script -F ip,sym,srcline identical"
+    else fail "clang DWARF 5: script srcline differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; fi
+  else
+    fail "mkperfdata dso:clang_prog"
+  fi
+fi
 # --cpu needs CPU in the samples (perf's message otherwise, and success)
 compare "sys -C 0" "$TMP/sys.data" -C 0
 compare "sys -C 0-1 --sort cpu,comm" "$TMP/sys.data" -C 0-1 --sort cpu,comm
