@@ -1,12 +1,14 @@
 /* Fuzz target for the Intel PT packet layer: decodes the input in normal and
  * perf dump mode (resyncing after errors), describes every packet, runs the
  * last-IP helper, and checks that re-encoding each decoded packet decodes to
- * the same fields. Any crash, overread or abort() is a bug. */
+ * the same fields; quick decoding (q, qq) runs over the input too. Any
+ * crash, overread or abort() is a bug. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/intel_pt.h"
+#include "intel_pt/pt_hop.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -63,9 +65,27 @@ static void run(const uint8_t *data, size_t size, unsigned flags)
 	}
 }
 
+/* quick decoding (--itrace=q, qq) over the same bytes: it must end, and
+ * a state takes at least one packet's worth of input (a few states per
+ * packet at most), so their number is bounded by the size */
+static void hop(const uint8_t *data, size_t size, unsigned quick, bool branch_enable)
+{
+	struct pt_hop h;
+	struct pt_hop_state s;
+	if (pt_hop_init(&h, data, size, quick, branch_enable) < 0)
+		return;
+	size_t n = 0;
+	while (pt_hop_next(&h, &s) == 1)
+		if (++n > 4 * size + 64)
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	run(data, size, 0);
 	run(data, size, HWPROF_PT_PERF_DUMP);
+	hop(data, size, 1, true);
+	hop(data, size, 2, true);
+	hop(data, size, 1, false);
 	return 0;
 }
