@@ -12,6 +12,7 @@
 #include "cli/print_header.h"
 #include "cli/print_script.h"
 #include "cli/script_pt.h"
+#include "cli/session_warn.h"
 #include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
@@ -260,6 +261,10 @@ int cmd_script(int argc, char **argv)
 	script_spe_sync(spe);
 	if (!status && rc >= 0)
 		status = script_pt_flush(pt);
+	if (!status && rc >= 0) {
+		fflush(stdout);
+		session_warn(s);
+	}
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		script_spe_sync(spe);
