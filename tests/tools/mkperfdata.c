@@ -1207,7 +1207,9 @@ static void dso_at(const char *spec)
  *   warn-unknownrec a kernel record type perf 6.1 does not know
  *   warn-badchain   a callchain longer than the record
  *   warn-guest      a guest kernel sample (no guest machine)
- *   warn-unordered  a sample older than a flushed round */
+ *   warn-unordered  a sample older than a flushed round
+ *   warn-backward   the same and a LOST record, with an event writing its
+ *                   ring backward (perf then says nothing of the order) */
 static void warn(const char *v)
 {
 	bool chain = !strcmp(v, "badchain"), group = !strcmp(v, "unknownid");
@@ -1216,6 +1218,11 @@ static void warn(const char *v)
 				       (chain ? HWPROF_SAMPLE_CALLCHAIN : 0) | (group ? HWPROF_SAMPLE_READ : 0));
 	if (group)
 		a.read_format = HWPROF_FORMAT_GROUP | HWPROF_FORMAT_ID;
+	bool backward = !strcmp(v, "backward");
+	if (backward) {
+		a.flags |= 1ULL << HWPROF_ATTR_WRITE_BACKWARD;
+		v = "unordered";
+	}
 	struct hwprof_attr a2 = a;
 	a2.config = 1; /* task-clock */
 	uint64_t ids[1] = { 1 }, ids2[1] = { 2 };
@@ -1267,6 +1274,10 @@ static void warn(const char *v)
 		struct hwprof_sample id = id_of(100, 2130);
 		emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER | HWPROF_MISC_PROC_MAP_PARSE_TIMEOUT,
 					100, 100, 0x600000, 0x1000, 0, 8, 1, 99, 0, 5, 2, "/usr/lib/libslow.so"));
+	}
+	if (backward) {
+		st64(b, 1); st64(b + 8, 7);
+		kern(&a, HWPROF_RECORD_LOST, 0, b, 16, 2100);
 	}
 	if (!strcmp(v, "unknownrec")) {
 		st64(b, 0xfeed);
