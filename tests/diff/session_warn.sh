@@ -37,6 +37,21 @@ done
 f="$TMP/unknownrec.data"
 "$TOOLS/mkperfdata" warn-unknownrec "$f" && compare warn-unknownrec "$f" script
 
+# perf script prints the file's AUXTRACE_ERROR records as it reads them
+# (each of perf's layouts: fmt 0, 1, 2 with a guest), not with --no-itrace
+same=1
+for o in "" --no-itrace; do
+  perf script $o -i "$TMP/warn-lost.data" 2>/dev/null >"$TMP/po$o"
+  "$HWPROF" script $o -i "$TMP/warn-lost.data" 2>/dev/null >"$TMP/ho$o"
+  cmp -s "$TMP/po$o" "$TMP/ho$o" || { same=0; diff "$TMP/po$o" "$TMP/ho$o" | head -5; }
+done
+n=$(grep -c ' error type ' "$TMP/po")
+if [ $same = 1 ] && [ "$n" -gt 0 ] && ! grep -q ' error type ' "$TMP/po--no-itrace"; then
+  pass "script: the file's $n AUX errors as perf prints them (none with --no-itrace)"
+else
+  fail "script: AUX error lines differ from perf's"
+fi
+
 # -q: none of them (perf report's ui__warning is silent with -q)
 for c in --stdio -D; do
   "$HWPROF" report $c -i "$TMP/warn-lost.data" >/dev/null 2>"$TMP/he.all"

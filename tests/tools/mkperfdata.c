@@ -1294,11 +1294,18 @@ static void warn(const char *v)
 	}
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 	if (!strcmp(v, "lost")) {
-		for (uint32_t t = 0; t < 3; t++) {
+		/* perf's layouts: fmt 0 has the message where the time is, fmt 2
+		 * adds the guest's machine_pid and vcpu after the message */
+		for (uint32_t t = 0; t < 4; t++) {
+			uint32_t fmt = t == 3 ? 2 : t;
 			memset(b, 0, sizeof(b));
-			st32(b, t); st32(b + 4, 3); st32(b + 8, 1); st32(b + 12, 100); st32(b + 16, 100);
-			st64(b + 24, 0x401000); memcpy(b + 32, "fixture error", 14);
-			user_rec(HWPROF_RECORD_AUXTRACE_ERROR, b, 96);
+			st32(b, t % 3); st32(b + 4, 3 + t); st32(b + 8, 1); st32(b + 12, 100); st32(b + 16, 100 + t);
+			st32(b + 20, fmt); st64(b + 24, 0x401000 + t);
+			if (fmt)
+				st64(b + 32, t == 1 ? 0 : 5000000007ULL * t);
+			memcpy(b + (fmt ? 40 : 32), "fixture error", 14);
+			st32(b + 104, t == 2 ? 7 : 0); st32(b + 108, t == 2 ? 1 : 0);
+			user_rec(HWPROF_RECORD_AUXTRACE_ERROR, b, fmt >= 2 ? 112 : 104);
 		}
 	}
 }
