@@ -20,9 +20,12 @@ if grep -q 'PERF_RECORD_AUX offset: 0x1388 size: 0x1b58 flags: 0x5 \[TP\]$' "$TM
 else fail "AUX flags not as recorded"; fi
 if grep -q "^AUX data lost 1 times out of 3!" "$TMP/aux.perr"; then pass "perf warns about the truncated AUX record"
 else fail "perf's AUX warning missing: $(cat "$TMP/aux.perr")"; fi
-"$HWPROF" report -D -i "$f" >"$TMP/aux.hw" 2>&1
+"$HWPROF" report -D -i "$f" >"$TMP/aux.hw" 2>"$TMP/aux.herr"
 # compared in full, perf's "(excludes AUX area ...)" stats note included
 if diff -q "$TMP/aux.perf" "$TMP/aux.hw" >/dev/null; then
   pass "hwprof report -D dumps it as perf ($(wc -l <"$TMP/aux.hw") lines, SPE packets included)"
 else fail "hwprof report -D differs"; diff "$TMP/aux.perf" "$TMP/aux.hw" | head; fi
+# and warns as perf does
+if cmp -s "$TMP/aux.perr" "$TMP/aux.herr"; then pass "hwprof report -D warns about the AUX records as perf"
+else fail "hwprof report -D's warnings differ"; diff "$TMP/aux.perr" "$TMP/aux.herr" | head; fi
 finish
