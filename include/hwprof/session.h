@@ -51,6 +51,33 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
  * without sample_id_all: perf's "falling back to unordered processing") */
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s);
 
+/* ---- what perf counts while reading ------------------------------------- */
+
+/* Record types perf 6.1 keeps counts for (its PERF_RECORD_HEADER_MAX). */
+#define HWPROF_SESSION_STAT_TYPES 83
+
+/* The counts perf's session keeps (its struct events_stats), from which it
+ * warns about lost or odd input when it is done. Counted as perf does:
+ * records by type when read (nr_events[0] is the total, records inside
+ * COMPRESSED ones included), the rest when delivered. */
+struct hwprof_session_stats {
+	uint64_t nr_events[HWPROF_SESSION_STAT_TYPES];
+	uint64_t lost_samples;      /* LOST_SAMPLES' counts, summed */
+	uint64_t aux_truncated, aux_partial, aux_collision; /* AUX records by flag */
+	uint64_t unknown_events;    /* kernel records of a type perf 6.1 does not know */
+	uint64_t unknown_id;        /* sample read values with an id no event has */
+	uint64_t unordered;         /* records queued older than one already delivered */
+	uint64_t auxtrace_errors[2]; /* AUXTRACE_ERRORs of type 0 (unknown) and 1 (instruction trace) */
+	uint64_t proc_map_timeout;  /* MMAP2s perf marked PROC_MAP_PARSE_TIMEOUT */
+};
+
+/* The counts so far (valid until the session is closed). */
+HWPROF_API const struct hwprof_session_stats *hwprof_session_stats(struct hwprof_session *s);
+/* Counts an event a decoder synthesized from AUX data as perf counts the
+ * events its decoders deliver: a SAMPLE, or an AUXTRACE_ERROR of
+ * error_type (1: instruction trace). */
+HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t type, uint32_t error_type);
+
 /* ---- process state ------------------------------------------------------- */
 
 struct hwprof_map_info {

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/kptr_warn.h"
+#include "cli/session_warn.h"
 #include "cli/print_dump.h"
 #include "cli/print_header.h"
 #include "cli/print_report.h"
@@ -541,8 +542,11 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0)
 		rc = report_run_read(&run, &bar);
 	cli_progress_done(&bar);
-	if (rc >= 0 && !a->quiet)
+	/* perf's session warnings, then its kernel map warning */
+	if (rc >= 0 && !a->quiet) {
+		session_warn(run.s);
 		kptr_warn(h, run.kernel_map);
+	}
 	/* perf's group view is on unless --no-group; --group or --no-group
 	 * make one group of a file's events when it has none */
 	struct report_groups groups;
@@ -846,8 +850,10 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	int rc = print_dump(stdout, s, display, ap->branch_mode, &bar, &kernel_map);
 	fflush(stdout);
 	cli_progress_done(&bar);
-	if (rc >= 0 && !ap->quiet)
+	if (rc >= 0 && !ap->quiet) {
+		session_warn(s);
 		kptr_warn(hwprof_session_data(s), kernel_map);
+	}
 	note_unknown_features(input, hwprof_session_data(s));
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));

@@ -11,7 +11,9 @@
 #include "cli/cli.h"
 #include "cli/print_header.h"
 #include "cli/print_script.h"
+#include "cli/print_aux_error.h"
 #include "cli/script_pt.h"
+#include "cli/session_warn.h"
 #include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
@@ -244,6 +246,12 @@ int cmd_script(int argc, char **argv)
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
 			break;
+		if (ev.rec.type == HWPROF_RECORD_AUXTRACE_ERROR && !itrace.dont_decode) {
+			/* perf script prints the file's trace errors as they are read */
+			script_spe_sync(spe);
+			print_aux_error(stdout, &ev.rec);
+			continue;
+		}
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
 			continue;
 		script_spe_sync(spe); /* lines in order with this sample's */
@@ -260,6 +268,10 @@ int cmd_script(int argc, char **argv)
 	script_spe_sync(spe);
 	if (!status && rc >= 0)
 		status = script_pt_flush(pt);
+	if (!status && rc >= 0) {
+		fflush(stdout);
+		session_warn(s);
+	}
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		script_spe_sync(spe);

@@ -29,7 +29,7 @@ struct report_pt {
 	uint32_t hist[HWPROF_PT_SAMPLE_KIND_NR]; /* histogram per sample kind */
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	int32_t pid, tid, cpu;     /* of the queue being decoded */
-	uint64_t events, nerrors;
+	uint64_t events;
 };
 
 int report_pt_new(struct report_pt **out, struct report_run *r, const struct hwprof_itrace_opts *itrace)
@@ -62,8 +62,11 @@ static int fail(const char *msg)
 static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 {
 	struct report_pt *x = ctx;
+	/* perf delivers what its decoder synthesizes through the session,
+	 * which counts it with the file's records (the errors too) */
+	hwprof_session_count_synth(x->s, s->kind == HWPROF_PT_SAMPLE_ERROR ? HWPROF_RECORD_AUXTRACE_ERROR
+									   : HWPROF_RECORD_SAMPLE, 1);
 	if (s->kind == HWPROF_PT_SAMPLE_ERROR) {
-		x->nerrors++;
 		return 0;
 	}
 	if (s->kind >= HWPROF_PT_SAMPLE_KIND_NR)
@@ -181,9 +184,5 @@ int report_pt_flush(struct report_pt *x)
 	int rc = pt_sched_decode(&x->feed, select_queue, x);
 	if (rc < 0)
 		return synth_failed(rc);
-	if (x->nerrors) {
-		fflush(stdout);
-		fprintf(stderr, "Warning:\n%llu instruction trace errors\n", (unsigned long long)x->nerrors);
-	}
 	return 0;
 }

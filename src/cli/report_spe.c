@@ -43,6 +43,8 @@ static void spe_notice(void *ctx, unsigned notice, uint64_t value)
 static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 {
 	struct report_spe *x = ctx;
+	/* perf counts its decoders' samples with the file's records */
+	hwprof_session_count_synth(x->s, HWPROF_RECORD_SAMPLE, 0);
 	if (s->group >= HWPROF_SPE_G_NR)
 		return 0;
 	struct report_mem m = { s->addr, s->data_src, s->weight, 0 };

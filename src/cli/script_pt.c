@@ -43,7 +43,6 @@ struct script_pt {
 	struct pt_feed feed;                /* configuration, image, queues */
 	struct pt_print_fmt fmt;
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
-	uint64_t nerrors;
 	uint64_t events;          /* samples so far, for s<N> across queues */
 	struct symc_entry *symc; /* for the queue being printed */
 	bool symc_valid;
@@ -143,8 +142,11 @@ static size_t pt_brend(void *ctx, uint64_t ip, uint64_t addr, bool sym, bool dso
 static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 {
 	struct script_pt *x = ctx;
+	/* perf delivers what its decoder synthesizes through the session,
+	 * which counts it with the file's records (the errors too) */
+	hwprof_session_count_synth(x->s, s->kind == HWPROF_PT_SAMPLE_ERROR ? HWPROF_RECORD_AUXTRACE_ERROR
+									   : HWPROF_RECORD_SAMPLE, 1);
 	if (s->kind == HWPROF_PT_SAMPLE_ERROR) {
-		x->nerrors++;
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
@@ -322,9 +324,5 @@ int script_pt_flush(struct script_pt *x)
 	if (rc < 0)
 		return synth_failed(x, rc);
 	pt_print_flush(x->f, &x->fmt);
-	if (x->nerrors) {
-		fflush(x->f);
-		fprintf(stderr, "Warning:\n%llu instruction trace errors\n", (unsigned long long)x->nerrors);
-	}
 	return 0;
 }

@@ -248,6 +248,8 @@ static void spe_notice(void *ctx, unsigned notice, uint64_t value)
 static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 {
 	struct script_spe *x = ctx;
+	/* perf counts its decoders' samples with the file's records */
+	hwprof_session_count_synth(x->s, HWPROF_RECORD_SAMPLE, 0);
 	/* perf sizes the event column at the first sample it prints */
 	if (!x->fmt.name_width && (x->fmt.fields & SCRIPT_F_EVENT))
 		x->fmt.name_width = script_printer_name_width(x->p);

@@ -23,6 +23,9 @@ struct hwprof_session {
 	struct hwprof_record last; /* delivered last: its state change is applied next call */
 	bool have_last;
 	bool unordered;           /* perf's fallback without sample_id_all */
+	uint64_t last_flush;      /* time of the last queued record delivered */
+	struct hwprof_session_stats st; /* see count_read() and count_delivered() */
+	struct hwprof_session_stats shown; /* st with the compressed batches added */
 };
 
 static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data, struct hwprof_error *err)
@@ -177,6 +180,75 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 	}
 }
 
+/* perf's events_stats__inc() for a record read (types past its table fail
+ * to process in perf and are not counted) */
+static void count_read(struct hwprof_session_stats *st, uint32_t type)
+{
+	if (type >= HWPROF_SESSION_STAT_TYPES)
+		return;
+	st->nr_events[0]++;
+	st->nr_events[type]++;
+}
+
+/* A read value's id is an event's (perf's deliver_sample_value()); without
+ * PERF_FORMAT_ID it is 0, which no event has. */
+static void count_read_ids(struct hwprof_session *s, const struct hwprof_sample *smp)
+{
+	const struct hwprof_evsel *ev = smp->evsel;
+	if (!ev || !(smp->sample_type & HWPROF_SAMPLE_READ))
+		return;
+	bool has_id = ev->attr.read_format & HWPROF_FORMAT_ID;
+	if (!(ev->attr.read_format & HWPROF_FORMAT_GROUP)) {
+		if (!hwprof_perfdata_evsel_by_id(s->data, has_id ? smp->read_one.id : 0))
+			s->st.unknown_id++;
+		return;
+	}
+	for (uint64_t i = 0; i < smp->read_nr; i++) {
+		/* each entry: value, then the id when there is one */
+		uint64_t id = has_id ? ld64(smp->read_values + i * smp->read_value_stride + 8) : 0;
+		if (!hwprof_perfdata_evsel_by_id(s->data, id))
+			s->st.unknown_id++;
+	}
+}
+
+/* What perf's machines__deliver_event() and user-record processing count. */
+static void count_delivered(struct hwprof_session *s, const struct hwprof_event *ev)
+{
+	const struct hwprof_record *r = &ev->rec;
+	struct hwprof_session_stats *st = &s->st;
+	switch (r->type) {
+	case HWPROF_RECORD_SAMPLE:
+		if (ev->parse_err >= 0)
+			count_read_ids(s, &ev->sample);
+		break;
+	case HWPROF_RECORD_MMAP2:
+		st->proc_map_timeout += !!(r->misc & HWPROF_MISC_PROC_MAP_PARSE_TIMEOUT);
+		break;
+	case HWPROF_RECORD_LOST_SAMPLES:
+		/* perf 6.1 also counts the ones newer perf marks lost by BPF */
+		if (r->size >= 16)
+			st->lost_samples += ld64(r->data + 8);
+		break;
+	case HWPROF_RECORD_AUX:
+		if (r->size >= 32) {
+			uint64_t flags = ld64(r->data + 24);
+			st->aux_truncated += !!(flags & 1);
+			st->aux_partial += !!(flags & 4);
+			st->aux_collision += !!(flags & 8);
+		}
+		break;
+	case HWPROF_RECORD_AUXTRACE_ERROR:
+		if (r->size >= 12 && ld32(r->data + 8) < 2)
+			st->auxtrace_errors[ld32(r->data + 8)]++;
+		break;
+	default:
+		/* kernel types after AUX_OUTPUT_HW_ID are newer than perf 6.1 */
+		if (r->type < HWPROF_RECORD_USER_TYPE_START && (r->type == 0 || r->type > 21))
+			st->unknown_events++;
+		break;
+	}
+}
+
 static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, struct hwprof_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -194,6 +266,7 @@ static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, st
 		s->data->err = saved;
 	else
 		ev->parse_err = s->data->err.code;
+	count_delivered(s, ev);
 	s->last = *rec;
 	s->have_last = true;
 	return 1;
@@ -210,8 +283,10 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			return s->err;
 		if (s->draining) {
 			struct ord_entry e;
-			if (ord_pop(&s->q, s->drain_limit, &e))
+			if (ord_pop(&s->q, s->drain_limit, &e)) {
+				s->last_flush = e.time;
 				return deliver(s, &e.rec, ev);
+			}
 			s->draining = false;
 			if (s->final) {
 				s->done = true;
@@ -228,6 +303,7 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			s->drain_limit = UINT64_MAX;
 			continue;
 		}
+		count_read(&s->st, rec.type);
 		if (rec.type >= HWPROF_RECORD_USER_TYPE_START) {
 			if (rec.type == HWPROF_RECORD_FINISHED_ROUND) {
 				/* Deliver the round marker, then everything up to the
@@ -243,6 +319,8 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			return deliver(s, &rec, ev);
 		if (t > s->max_ts)
 			s->max_ts = t;
+		/* perf's ordered_events__queue(): older than a delivered one */
+		s->st.unordered += t < s->last_flush;
 		rc = ord_push(&s->q, &rec, t, !in_map(s->data, &rec));
 		if (rc) {
 			s->err = pdata_error(s->data, HWPROF_E_NOMEM, pdata_rec_off(s->data, rec.offset), "out of memory queueing records");
@@ -251,6 +329,23 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			s->drain_limit = UINT64_MAX;
 		}
 	}
+}
+
+HWPROF_API const struct hwprof_session_stats *hwprof_session_stats(struct hwprof_session *s)
+{
+	/* the reader unpacks COMPRESSED records in place; perf counts each */
+	uint64_t nz = hwprof_perfdata_info(s->data)->nr_compressed;
+	s->shown = s->st;
+	s->shown.nr_events[HWPROF_RECORD_COMPRESSED] += nz;
+	s->shown.nr_events[0] += nz;
+	return &s->shown;
+}
+
+HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t type, uint32_t error_type)
+{
+	count_read(&s->st, type);
+	if (type == HWPROF_RECORD_AUXTRACE_ERROR && error_type < 2)
+		s->st.auxtrace_errors[error_type]++;
 }
 
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s)

@@ -114,6 +114,21 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
       fail "flipped bytes (seed $seed): exit $hrc, perf $prc; $(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ') $(diff "$TMP/pe" "$TMP/he" | head -3 | tr '\n' ' ')"
     fi
   done
+  # an AUXTRACE_ERROR of the file's own next to the decoder's: perf counts
+  # both in one warning
+  python3 tests/lib/pt_flip.py "$TMP/flip.data" "$TMP/bad.data" 7
+  python3 tests/lib/add_aux_error.py "$TMP/bad.data" "$TMP/bad2.data"
+  for c in "report --stdio" script; do
+    timeout 120 perf $c -i "$TMP/bad2.data" --itrace=i1ie 2>"$TMP/pe" >"$TMP/p.txt"
+    "$HWPROF" $c -i "$TMP/bad2.data" --itrace=i1ie 2>"$TMP/he" >"$TMP/h.txt"
+    n=$(grep -c ' error type ' "$TMP/h.txt")
+    if cmp -s "$TMP/pe" "$TMP/he" && cmp -s <(grep -v '^# (Tip:' "$TMP/p.txt") <(grep -v '^# (Tip:' "$TMP/h.txt") &&
+       grep -q "instruction trace errors" "$TMP/he" && { [ "$c" != script ] || [ "$n" -gt 1 ]; }; then
+      pass "flipped bytes and a file's AUXTRACE_ERROR, $c: $(tr '\n' ' ' <"$TMP/he")"
+    else
+      fail "flipped bytes and a file's AUXTRACE_ERROR, $c: $(diff "$TMP/pe" "$TMP/he" | tr '\n' ' ') $(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ')"
+    fi
+  done
 fi
 
 # L alone: the branch view (perf's default with l or L) takes only samples

@@ -25,4 +25,7 @@ else fail "perf's AUX warning missing: $(cat "$TMP/aux.perr")"; fi
 if diff -q "$TMP/aux.perf" "$TMP/aux.hw" >/dev/null; then
   pass "hwprof report -D dumps it as perf ($(wc -l <"$TMP/aux.hw") lines, SPE packets included)"
 else fail "hwprof report -D differs"; diff "$TMP/aux.perf" "$TMP/aux.hw" | head; fi
+# and warns as perf does
+if cmp -s "$TMP/aux.perr" "$TMP/aux.herr"; then pass "hwprof report -D warns about the AUX records as perf"
+else fail "hwprof report -D's warnings differ"; diff "$TMP/aux.perr" "$TMP/aux.herr" | head; fi
 finish

@@ -24,6 +24,7 @@
  *   regs-ARCH   all 64 register bits of a sample from architecture ARCH
  *   topo        the header of a two-socket NUMA machine (topo-old: perf < 5.2 topology)
  *   attrN       one event whose attr is N bytes
+ *   warn-KIND   what perf warns about after reading (see warn())
  *   pipeKIND    any of these in pipe mode
  * Values are fixed, so expected output can be checked by hand. */
 #include <stdbool.h>
@@ -1198,10 +1199,121 @@ static void dso_at(const char *spec)
 	}
 }
 
+/* What perf's session warns about after reading (one thing each):
+ *   warn-lost       LOST, LOST_SAMPLES, AUX flags, AUXTRACE_ERRORs of
+ *                   types 0 and 1, a proc-map timeout, without the STAT
+ *                   records perf script stops at
+ *   warn-unknownid  group reads naming an id no event has
+ *   warn-unknownrec a kernel record type perf 6.1 does not know
+ *   warn-badchain   a callchain longer than the record
+ *   warn-guest      a guest kernel sample (no guest machine)
+ *   warn-unordered  a sample older than a flushed round
+ *   warn-backward   the same and a LOST record, with an event writing its
+ *                   ring backward (perf then says nothing of the order) */
+static void warn(const char *v)
+{
+	bool chain = !strcmp(v, "badchain"), group = !strcmp(v, "unknownid");
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD |
+				       (chain ? HWPROF_SAMPLE_CALLCHAIN : 0) | (group ? HWPROF_SAMPLE_READ : 0));
+	if (group)
+		a.read_format = HWPROF_FORMAT_GROUP | HWPROF_FORMAT_ID;
+	bool backward = !strcmp(v, "backward");
+	if (backward) {
+		a.flags |= 1ULL << HWPROF_ATTR_WRITE_BACKWARD;
+		v = "unordered";
+	}
+	struct hwprof_attr a2 = a;
+	a2.config = 1; /* task-clock */
+	uint64_t ids[1] = { 1 }, ids2[1] = { 2 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	if (group)
+		hwprof_writer_add_evsel(w, &a2, "task-clock", ids2, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	uint8_t b[128] = { 0 };
+	uint8_t cc[24] = { 0 }, vals[3 * 16];
+	st64(cc, HWPROF_CONTEXT_USER);
+	st64(cc + 8, 0x401000);
+	for (int k = 0; k < 3; k++) {
+		st64(vals + 16 * k, 1000 * (uint64_t)(k + 1));
+		st64(vals + 8 + 16 * k, k == 2 ? 77 : (uint64_t)k + 1); /* id 77: no such event */
+	}
+	for (int k = 0; k < 4; k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * (uint64_t)k;
+		s.period = 100000;
+		if (chain) {
+			s.callchain_nr = 2;
+			s.callchain = cc;
+		}
+		if (group) {
+			s.read_nr = 3;
+			s.read_values = vals;
+			s.read_value_stride = 16;
+		}
+		if (!strcmp(v, "guest") && k == 1)
+			s.misc = HWPROF_MISC_GUEST_KERNEL;
+		int n = hwprof_build_sample(rb, sizeof(rb), &a, &s);
+		if (chain && k == 2 && n > 0)
+			st64(rb + 8 + 6 * 8, 1000); /* nr, after ip, pid/tid, time, id, cpu, period */
+		emit(n);
+	}
+	if (!strcmp(v, "lost")) {
+		st64(b, 1); st64(b + 8, 7);
+		kern(&a, HWPROF_RECORD_LOST, 0, b, 16, 2100);
+		kern(&a, HWPROF_RECORD_LOST, 0, b, 16, 2101);
+		st64(b, 3);
+		kern(&a, HWPROF_RECORD_LOST_SAMPLES, 0, b, 8, 2110);
+		st64(b, 0x1000); st64(b + 8, 0x2000);
+		for (uint64_t f = 1; f <= 4; f++) {
+			st64(b + 16, f == 4 ? 7 : f); /* truncated, overwrite, partial, all three */
+			kern(&a, HWPROF_RECORD_AUX, 0, b, 24, 2120 + f);
+		}
+		struct hwprof_sample id = id_of(100, 2130);
+		emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER | HWPROF_MISC_PROC_MAP_PARSE_TIMEOUT,
+					100, 100, 0x600000, 0x1000, 0, 8, 1, 99, 0, 5, 2, "/usr/lib/libslow.so"));
+	}
+	if (backward) {
+		st64(b, 1); st64(b + 8, 7);
+		kern(&a, HWPROF_RECORD_LOST, 0, b, 16, 2100);
+	}
+	if (!strcmp(v, "unknownrec")) {
+		st64(b, 0xfeed);
+		kern(&a, 30, 0, b, 8, 2200);
+	}
+	if (!strcmp(v, "unordered")) {
+		user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+		user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+		struct hwprof_sample s = id_of(100, 1500); /* before the flushed samples */
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401100;
+		s.period = 100000;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+	if (!strcmp(v, "lost")) {
+		/* perf's layouts: fmt 0 has the message where the time is, fmt 2
+		 * adds the guest's machine_pid and vcpu after the message */
+		for (uint32_t t = 0; t < 4; t++) {
+			uint32_t fmt = t == 3 ? 2 : t;
+			memset(b, 0, sizeof(b));
+			st32(b, t % 3); st32(b + 4, 3 + t); st32(b + 8, 1); st32(b + 12, 100); st32(b + 16, 100 + t);
+			st32(b + 20, fmt); st64(b + 24, 0x401000 + t);
+			if (fmt)
+				st64(b + 32, t == 1 ? 0 : 5000000007ULL * t);
+			memcpy(b + (fmt ? 40 : 32), "fixture error", 14);
+			st32(b + 104, t == 2 ? 7 : 0); st32(b + 108, t == 2 ? 1 : 0);
+			user_rec(HWPROF_RECORD_AUXTRACE_ERROR, b, fmt >= 2 ? 112 : 104);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|regs-ARCH|topo|attrN|xmm|branch-syms|chains|dso:PATH@OFF,.. OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|chains|dso:PATH@OFF,.. OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -1229,6 +1341,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "brcntr")) brcntr();
 	else if (!strcmp(k, "noidall")) noidall();
 	else if (!strcmp(k, "auxsample")) auxsample();
+	else if (!strncmp(k, "warn-", 5)) warn(k + 5);
 	else if (!strncmp(k, "regs-", 5)) regs_arch(k + 5);
 	else if (!strncmp(k, "dso:", 4)) dso_at(k + 4);
 	else if (!strcmp(k, "topo") || !strcmp(k, "topo-old")) topo(k[4] == '-');

@@ -222,6 +222,71 @@ static void test_ordering(void **state)
 	hwprof_session_close(s);
 }
 
+/* A kernel record's body and its sample_id_all trailer (time 0: delivered
+ * as read). */
+static void kernel_rec(struct img *m, uint32_t type, const uint64_t *body, int n)
+{
+	size_t r = rec_begin(m, type, 0);
+	for (int i = 0; i < n; i++)
+		put64(m, body[i]);
+	put32(m, 1);
+	put32(m, 1);
+	put64(m, 0);
+	put32(m, 1);
+	put32(m, 0);
+	put64(m, 7);
+	rec_end(m, r);
+}
+
+/* What perf's session counts for its warnings: records by type when read,
+ * the rest when delivered, out-of-order records, synthesized events. */
+static void test_session_stats(void **state)
+{
+	(void)state;
+	static struct img m;
+	struct hwprof_attr a = basic_attr(ST_BASIC);
+	file_begin(&m, &a);
+	sample_basic(&m, 1, 1, 30);
+	sample_basic(&m, 2, 1, 10);
+	size_t r = rec_begin(&m, HWPROF_RECORD_FINISHED_ROUND, 0);
+	rec_end(&m, r);
+	r = rec_begin(&m, HWPROF_RECORD_FINISHED_ROUND, 0);
+	rec_end(&m, r);
+	sample_basic(&m, 3, 1, 5); /* older than 30, delivered already */
+	const uint64_t aux[] = { 0, 0x1000, 1 | 4 | 8 }, lost[] = { 9 }, future[] = { 0 };
+	kernel_rec(&m, HWPROF_RECORD_AUX, aux, 3);
+	kernel_rec(&m, HWPROF_RECORD_LOST_SAMPLES, lost, 1);
+	kernel_rec(&m, 30, future, 1);
+	r = rec_begin(&m, HWPROF_RECORD_AUXTRACE_ERROR, 0);
+	put32(&m, 1);
+	put32(&m, 0);
+	rec_end(&m, r);
+	file_end(&m);
+	struct hwprof_session *s;
+	assert_int_equal(hwprof_session_open_mem(&s, m.b, m.n, "stats", NULL), 0);
+	struct hwprof_event ev;
+	while (hwprof_session_next(s, &ev) > 0)
+		;
+	hwprof_session_count_synth(s, HWPROF_RECORD_SAMPLE, 0);
+	hwprof_session_count_synth(s, HWPROF_RECORD_AUXTRACE_ERROR, 1);
+	const struct hwprof_session_stats *st = hwprof_session_stats(s);
+	assert_int_equal(st->nr_events[0], 11);
+	assert_int_equal(st->nr_events[HWPROF_RECORD_SAMPLE], 4);
+	assert_int_equal(st->nr_events[HWPROF_RECORD_FINISHED_ROUND], 2);
+	assert_int_equal(st->nr_events[HWPROF_RECORD_AUX], 1);
+	assert_int_equal(st->nr_events[HWPROF_RECORD_AUXTRACE_ERROR], 2);
+	assert_int_equal(st->unordered, 1);
+	assert_int_equal(st->aux_truncated, 1);
+	assert_int_equal(st->aux_partial, 1);
+	assert_int_equal(st->aux_collision, 1);
+	assert_int_equal(st->lost_samples, 9);
+	assert_int_equal(st->unknown_events, 1);
+	assert_int_equal(st->auxtrace_errors[0], 0);
+	assert_int_equal(st->auxtrace_errors[1], 2);
+	assert_int_equal(st->unknown_id, 0);
+	hwprof_session_close(s);
+}
+
 /* Out-of-order arrivals among in-order runs, equal times kept in arrival
  * order (in-order records take the queue's FIFO, the others its heap). */
 static void test_ordering_mixed(void **state)
@@ -581,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_attr_sizes),
 		cmocka_unit_test(test_pipe_unaligned),
 		cmocka_unit_test(test_bad_headers),
+		cmocka_unit_test(test_session_stats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
