@@ -58,7 +58,22 @@ struct report_run {
 	uint64_t *ips;                    /* unwound addresses (scratch) */
 	const char *last_dso_name;
 	uint32_t last_dso_rank;
+	/* the socket key: each cpu's socket from CPU_TOPOLOGY (perf's
+	 * env->cpu), loaded at the first sample (pipe streams send it then) */
+	bool topo_loaded;
+	int32_t *sockets;
+	uint32_t nr_sockets;
+	/* the cgroup key: CGROUP records' ids and paths, first one kept */
+	struct report_cgroup { uint64_t id; char *path; } *cgroups;
+	size_t nr_cgroups, cap_cgroups;
+	/* the cgroup_id key: each thread's last NAMESPACES record's cgroup
+	 * namespace */
+	struct report_ns { int32_t tid; uint64_t dev, ino; } *ns;
+	size_t nr_ns, cap_ns, last_ns;
 };
+/* A CGROUP record's path for a PERF_SAMPLE_CGROUP id, or NULL (the
+ * layout's cgroup_name function; ctx is the report_run). */
+const char *report_run_cgroup_name(void *ctx, uint64_t id);
 
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
 		    const enum hwprof_hist_key *sort, size_t nr_sort);
