@@ -257,6 +257,11 @@ HWPROF_API int hwprof_hist_collapse(struct hwprof_hist *h);
 #define HWPROF_HIST_MAX_MEMBERS 64
 HWPROF_API int hwprof_hist_link(struct hwprof_hist *leader, struct hwprof_hist *member);
 HWPROF_API uint32_t hwprof_hist_nr_members(const struct hwprof_hist *leader);
+/* perf's --group-sort-idx N (before hwprof_hist_finish()): a linked
+ * leader's entries ordered by member N's overhead, samples or period (the
+ * leader is 0), then the other members'; an N outside the group orders by
+ * the leader's value alone. 0: perf's default (leader, then members). */
+HWPROF_API void hwprof_hist_set_group_sort_idx(struct hwprof_hist *leader, int idx);
 HWPROF_API const struct hwprof_hist *hwprof_hist_member(const struct hwprof_hist *leader, uint32_t k);
 /* The pair of a leader's entry in member k, or NULL. */
 HWPROF_API const struct hwprof_hist_entry *hwprof_hist_pair(const struct hwprof_hist *leader,

@@ -348,7 +348,14 @@ struct report_args {
 	bool group_set, group;      /* --group / --no-group given; which */
 	uint64_t time_quantum;      /* --time-quantum (ns); the time key's buckets */
 	bool nanosecs;              /* --ns */
+	int group_sort_idx;         /* --group-sort-idx: order a group's
+	                             * entries by this member first */
 };
+
+static const char group_sort_idx_usage[] =
+	"        --group-sort-idx <n>\n"
+	"                          Sort the output by the event at the index n in group. If n is invalid, sort by "
+	"the first event. WARNING: should be used on grouped events.\n";
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
  * "sample") then the sort keys, sorted by overhead, the keys, then the
@@ -519,6 +526,21 @@ static int report_stdio(const struct report_args *a, bool full)
 	 * (so children mode), as does --itrace with g */
 	bool cc = has_callchains(h) || a->itrace.callchain || a->itrace.add_callchain ||
 		  (!pipe && aux && !a->itrace.set);
+	if (a->group_sort_idx) {
+		/* perf: the option needs event groups (the file's, or one
+		 * forced by --group/--no-group); a pipe's arrive later */
+		struct report_groups g;
+		bool none = true;
+		if (report_groups_load(&g, h, a->group_set) == 0)
+			for (uint32_t i = 0; i < g.n; i++)
+				none &= g.size[i] <= 1 || (pipe && !g.forced);
+		report_groups_free(&g);
+		if (none) {
+			hwprof_session_close(s);
+			fputs(group_sort_idx_usage, stderr);
+			return 234; /* perf's -EINVAL as its exit status */
+		}
+	}
 	/* perf's branch view: its default for files with branch stacks
 	 * (unless user stacks are sampled too), or asked for with -b */
 	uint64_t st_all = 0;
@@ -545,7 +567,10 @@ static int report_stdio(const struct report_args *a, bool full)
 		hwprof_session_close(s);
 		return kr < 0;
 	}
-	if (!cc && a->graph_given && !a->graph_none) {
+	/* perf resolves parents for a parent key of --sort only (with -F
+	 * alone the column says "[other]") */
+	bool parent_key = has_key(kl.sort, (size_t)kl.ns, HWPROF_HK_PARENT);
+	if ((!cc && !pipe && parent_key) || (!cc && a->graph_given && !a->graph_none)) {
 		/* perf's message, after its first lines, and its exit status 0 */
 		hwprof_session_close(s);
 		if (!a->quiet)
@@ -559,8 +584,13 @@ static int report_stdio(const struct report_args *a, bool full)
 		if (build_lists(a, &kl, false, false, &nl, ns, &nns) == 0)
 			print_elided(ek, ev, elided_cols(a, &nl, ek, ev));
 		fflush(stdout);
-		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
-				"Did you call 'perf record' without -g or -b?\n");
+		if (parent_key && !pipe)
+			fputs("Error:\nSelected --sort parent, but no callchain data. Did you call 'perf record' "
+			      "without -g?\n",
+			      stderr);
+		else
+			fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+					"Did you call 'perf record' without -g or -b?\n");
 		return 0;
 	}
 	{
@@ -680,6 +710,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
+	if (rc >= 0 && parent_key)
+		rc = report_run_find_parents(&run);
 	run.max_stack = a->max_stack;
 	run.mem_mode = a->mem_mode;
 	run.branch_mode = branch;
@@ -728,6 +760,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	bool group_view = !a->group_set || a->group;
 	if (rc >= 0 && report_groups_load(&groups, h, a->group_set) < 0)
 		rc = -HWPROF_E_NOMEM;
+	run.group_sort_idx = a->group_sort_idx;
 	if (rc >= 0)
 		rc = report_run_finish(&run, group_view ? groups.size : NULL, groups.n);
 	int status = 0;
@@ -807,7 +840,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS,
+	       O_GROUP_SORT_IDX };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -848,6 +882,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "no-group", no_argument, NULL, O_NO_GROUP },
 		{ "time-quantum", required_argument, NULL, O_TIME_QUANTUM },
 		{ "ns", no_argument, NULL, O_NS },
+		{ "group-sort-idx", required_argument, NULL, O_GROUP_SORT_IDX },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -964,6 +999,19 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			break;
 		}
 		case O_NS: ap->nanosecs = true; break;
+		case O_GROUP_SORT_IDX: {
+			/* perf's OPT_INTEGER: strtol's number, all of the text */
+			char *end;
+			long v = strtol(optarg, &end, 0);
+			if (!*optarg || *end) {
+				fprintf(stderr, " Error: option `group-sort-idx' expects a numerical value\n"
+						" Usage: perf report [<options>]\n\n%s",
+					group_sort_idx_usage);
+				return 129;
+			}
+			ap->group_sort_idx = (int)v;
+			break;
+		}
 		case O_GROUP:
 		case O_NO_GROUP:
 			ap->group_set = true;

@@ -91,6 +91,15 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
 }
 
+int report_run_find_parents(struct report_run *r)
+{
+	/* perf's default_parent_pattern */
+	if (regcomp(&r->parent_re, "^sys_|^do_page_fault", REG_EXTENDED) != 0)
+		return -HWPROF_E_NOMEM;
+	r->parent_key = true;
+	return 0;
+}
+
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order)
 {
 	r->callchain = true;
@@ -210,6 +219,9 @@ void report_run_fini(struct report_run *r)
 	hwprof_unwinder_free(r->uw);
 	inline_syms_free(r->isyms);
 	report_srclines_free(r->srclines);
+	if (r->parent_key)
+		regfree(&r->parent_re);
+	r->parent_key = false;
 	free(r->sockets);
 	for (size_t i = 0; i < r->nr_cgroups; i++)
 		free(r->cgroups[i].path);
@@ -322,6 +334,7 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 {
 	uint64_t nr = sm->callchain_nr;
+	r->parent = NULL;
 	if (rpt_grow_frames(r, nr) < 0)
 		return -HWPROF_E_NOMEM;
 	unsigned cpumode = HWPROF_MISC_USER;
@@ -346,6 +359,15 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		reverse_frames(r->frames, n);
 	if (n > max)
 		n = max;
+	/* perf's add_callchain_ip(): the parent is the first symbol of the
+	 * sample's chain, in the order shown, that matches (unwound frames
+	 * are not tried) */
+	r->parent = NULL;
+	for (size_t i = 0; i < n && r->parent_key && !r->parent; i++)
+		if (r->frames[i].sym && regexec(&r->parent_re, r->frames[i].sym->name, 0, NULL, 0) == 0)
+			r->parent = r->frames[i].sym->name;
+	if (!r->callchain)
+		return 0; /* resolved for the parent key alone */
 	const uint64_t dwarf = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
 	if (!sm->evsel || (sm->evsel->attr.sample_type & dwarf) != dwarf)
 		return (int)n;
@@ -714,11 +736,12 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 		resolve_mem(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, &m);
 	}
 	size_t n = 0;
-	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
+	if ((r->callchain || r->parent_key) && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
 		int cn = resolve_chain(r, sm);
 		if (cn < 0)
 			return cn;
 		n = (size_t)cn;
+		hs.parent = r->parent;
 	}
 	return hwprof_hist_add_chain(r->hists[ev->idx], &hs, r->frames, n);
 }
@@ -790,6 +813,7 @@ int report_run_finish(struct report_run *r, const uint32_t *group_size, uint32_t
 			return e;
 	}
 	for (uint32_t i = 0; i < r->nr_hists; i++) {
+		hwprof_hist_set_group_sort_idx(r->hists[i], r->group_sort_idx);
 		int e = hwprof_hist_finish(r->hists[i]);
 		if (e < 0)
 			return e;

@@ -55,6 +55,7 @@ struct hwprof_hist {
 	 * there (HT_NIL: none) */
 	struct hwprof_hist *members[HWPROF_HIST_MAX_MEMBERS];
 	uint32_t nr_members;
+	int group_sort_idx;         /* perf's --group-sort-idx (0: none) */
 	uint32_t *pair[HWPROF_HIST_MAX_MEMBERS];
 	size_t pair_cap[HWPROF_HIST_MAX_MEMBERS];
 };
@@ -74,7 +75,7 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES },
 	{ "socket", HWPROF_HK_SOCKET }, { "srcfile", HWPROF_HK_SRCFILE }, { "transaction", HWPROF_HK_TRANSACTION },
 	{ "trace", HWPROF_HK_TRACE }, { "cgroup", HWPROF_HK_CGROUP }, { "cgroup_id", HWPROF_HK_CGROUP_ID },
-	{ "code_page_size", HWPROF_HK_CODE_PAGE_SIZE },
+	{ "code_page_size", HWPROF_HK_CODE_PAGE_SIZE }, { "parent", HWPROF_HK_PARENT },
 	{ "data_page_size", HWPROF_HK_DATA_PAGE_SIZE }, { "phys_daddr", HWPROF_HK_PHYS_DADDR },
 	{ "symbol_iaddr", HWPROF_HK_SYM_IADDR },
 	{ "overhead_sys", HWPROF_HK_OVERHEAD_SYS }, { "overhead_us", HWPROF_HK_OVERHEAD_US },
@@ -790,27 +791,61 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	return 0;
 }
 
+/* The value perf's __hpp__sort() compares for an output field. */
+static uint64_t field_value(const struct hwprof_hist_entry *e, enum hwprof_hist_key key)
+{
+	switch (key) {
+	case HWPROF_HK_SAMPLES: return e->nr_samples;
+	case HWPROF_HK_OVERHEAD_SYS: return e->period_sys;
+	case HWPROF_HK_OVERHEAD_US: return e->period_us;
+	case HWPROF_HK_OVERHEAD_GUEST_SYS: return e->period_guest_sys;
+	case HWPROF_HK_OVERHEAD_GUEST_US: return e->period_guest_us;
+	default: return e->period;
+	}
+}
+
+/* The fields __hpp__sort() orders by (children have their own) */
+static bool is_hpp_sort_field(enum hwprof_hist_key k)
+{
+	return k == HWPROF_HK_OVERHEAD || k == HWPROF_HK_SAMPLES || k == HWPROF_HK_PERIOD ||
+	       k == HWPROF_HK_OVERHEAD_SYS || k == HWPROF_HK_OVERHEAD_US || k == HWPROF_HK_OVERHEAD_GUEST_SYS ||
+	       k == HWPROF_HK_OVERHEAD_GUEST_US;
+}
+
 /* A group member's value of an entry's pair (0 without one). */
 static uint64_t pair_value(const struct hwprof_hist *h, uint32_t k, const struct hwprof_hist_entry *e,
 			   enum hwprof_hist_key key)
 {
 	const struct hwprof_hist_entry *p = hwprof_hist_pair(h, e, k);
-	if (!p)
-		return 0;
-	return key == HWPROF_HK_SAMPLES ? p->nr_samples : p->period;
+	return p ? field_value(p, key) : 0;
 }
 
 /* perf's __hpp__sort() in the group view: equal leader values are ordered
- * by the members' values, in group order */
+ * by the members' values, in group order. With --group-sort-idx N inside
+ * the group (__hpp__group_sort_idx()): member N's value, then the other
+ * members' in order; the leader's own value is not compared. */
 static int group_cmp(const struct hwprof_hist *h, enum hwprof_hist_key key, const struct hwprof_hist_entry *a,
 		     const struct hwprof_hist_entry *b)
 {
-	for (uint32_t k = 0; k < h->nr_members; k++) {
-		int c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
-		if (c)
-			return c;
+	int idx = h->group_sort_idx;
+	int c = u64_cmp(field_value(a, key), field_value(b, key));
+	if (idx && (idx < 1 || (uint32_t)idx > h->nr_members))
+		return c;
+	if (idx) {
+		c = u64_cmp(pair_value(h, (uint32_t)idx - 1, a, key), pair_value(h, (uint32_t)idx - 1, b, key));
+		for (uint32_t k = 0; k < h->nr_members && !c; k++)
+			if (k + 1 != (uint32_t)idx)
+				c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
+		return c;
 	}
-	return 0;
+	for (uint32_t k = 0; k < h->nr_members && !c; k++)
+		c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
+	return c;
+}
+
+HWPROF_API void hwprof_hist_set_group_sort_idx(struct hwprof_hist *h, int idx)
+{
+	h->group_sort_idx = idx;
 }
 
 /* perf's hist_entry__sort(a, b): > 0 puts a before b. */
@@ -820,10 +855,8 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 	for (size_t i = 0; i < h->nr_sort; i++) {
 		if (h->elided >> h->sort[i] & 1)
 			continue; /* perf_hpp__should_skip() */
-		int c = key_sort(h, h->sort[i], a, b);
-		if (!c && h->nr_members &&
-		    (h->sort[i] == HWPROF_HK_OVERHEAD || h->sort[i] == HWPROF_HK_SAMPLES || h->sort[i] == HWPROF_HK_PERIOD))
-			c = group_cmp(h, h->sort[i], a, b);
+		int c = h->nr_members && is_hpp_sort_field(h->sort[i]) ? group_cmp(h, h->sort[i], a, b)
+									 : key_sort(h, h->sort[i], a, b);
 		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
 			/* perf's __hpp__sort_acc: caller above callee */
 			int64_t d = (int64_t)b->max_depth - a->max_depth;

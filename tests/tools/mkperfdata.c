@@ -555,6 +555,18 @@ static void fbstr(struct fb *f, const char *s)
 
 extern char __executable_start; /* this program's load address (PIE) */
 
+/* Functions named like perf's default parent pattern (^sys_|^do_page_fault)
+ * for the parent key: keys-g callchains pass through them. */
+__attribute__((noinline, used)) static uint64_t sys_fixture_call(uint64_t v)
+{
+	return v * 3 + 1;
+}
+
+__attribute__((noinline, used)) static uint64_t do_page_fault_fixture(uint64_t v)
+{
+	return v * 5 + 2;
+}
+
 /* See "keys" above. Samples cycle through tables of each field with
  * coprime lengths, so most combinations occur and several entries tie. */
 static void keys(bool callchains)
@@ -631,7 +643,7 @@ static void keys(bool callchains)
 	static const uint64_t dps[4] = { 4096, 0, 2ULL << 20, 2048 };
 	static const uint64_t phys[3] = { 0x12345000, 0, 0x7fff1000 };
 	static const uint64_t src[3] = { 0x68100142ULL, 0x6a100842ULL, 0x5080021ULL };
-	uint8_t chain[8 * 6];
+	uint8_t chain[8 * 8];
 	for (int k = 0; k < 210; k++) {
 		int p = k % 3;
 		struct hwprof_sample s = id_of(pids[p], 1000 + 10 * (uint64_t)k);
@@ -653,13 +665,19 @@ static void keys(bool callchains)
 		s.data_page_size = dps[k % 4];
 		s.phys_addr = phys[k % 3];
 		if (callchains) {
-			/* kernel samples: kernel frames only (see above) */
+			/* kernel samples: kernel frames only (see above); user
+			 * chains pass through the parent functions in either
+			 * order, one of them, or none */
+			const uint64_t sys = base + ((uintptr_t)&sys_fixture_call - lo) + 1;
+			const uint64_t dpf = base + ((uintptr_t)&do_page_fault_fixture - lo) + 1;
+			const uint64_t par[4][3] = { { sys, 0, dpf }, { dpf, 0, sys }, { 0, sys, 0 }, { 0, 0, 0 } };
 			unsigned n = 0;
 			st64(chain + 8 * n++, kernel ? HWPROF_CONTEXT_KERNEL : HWPROF_CONTEXT_USER);
 			st64(chain + 8 * n++, s.ip);
-			for (int j = 1; j < 3; j++)
-				st64(chain + 8 * n++, kernel ? 0xffffffff81000200ULL + 0x80 * (uint64_t)j
-							     : fn[(k + 2 * j + (k / 5)) % 5]);
+			for (int j = 1; j < 4; j++) {
+				uint64_t v = par[k % 4][j - 1] ? par[k % 4][j - 1] : fn[(k + 2 * j + (k / 5)) % 5];
+				st64(chain + 8 * n++, kernel ? 0xffffffff81000200ULL + 0x80 * (uint64_t)j : v);
+			}
 			s.callchain_nr = n;
 			s.callchain = chain;
 		}
