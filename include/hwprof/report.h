@@ -90,6 +90,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_IN_TX,    /* "in_tx": in a transaction */
 	HWPROF_HK_ABORT,    /* "abort": a transaction abort */
 	HWPROF_HK_CYCLES,   /* "cycles": the basic block's cycles */
+	HWPROF_HK_ADDR_FROM, /* "addr_from": the source's symbol+offset */
+	HWPROF_HK_ADDR_TO,  /* "addr_to" */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */

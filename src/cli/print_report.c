@@ -49,6 +49,8 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_IN_TX: return "Branch in transaction";
 	case HWPROF_HK_ABORT: return "Transaction abort";
 	case HWPROF_HK_CYCLES: return "Basic Block Cycles";
+	case HWPROF_HK_ADDR_FROM: return "Source Address";
+	case HWPROF_HK_ADDR_TO: return "Target Address";
 	case HWPROF_HK_SOCKET: return "Socket";
 	case HWPROF_HK_SRCFILE: return "Source File";
 	case HWPROF_HK_TRANSACTION: return "Transaction                ";
@@ -86,7 +88,7 @@ static int imax(int a, int b)
 /* Value widths over all entries (perf's hists__calc_col_len). */
 struct widths {
 	int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
-	int srcfile, transaction, cgroup, parent, iaddr_sym;
+	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2];
 };
 
 /* perf's name of a PERF_SAMPLE_CGROUP id: the CGROUP record's path,
@@ -146,7 +148,10 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 					w->sym_end[j] = imax(w->sym_end[j], (int)strlen(end[j]->sym->name) + 4);
 					w->dso_end[j] = imax(w->dso_end[j], dso[j] ? (int)strlen(dso[j]) : 0);
 				} else {
+					/* perf widens the address column for
+					 * unresolved ends only */
 					w->sym_end[j] = imax(w->sym_end[j], 16 + 4 + 2);
+					w->addr_end[j] = imax(w->addr_end[j], 16 + 4 + 2);
 					w->dso_end[j] = imax(w->dso_end[j], 16);
 				}
 			}
@@ -213,6 +218,8 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_IN_TX:
 	case HWPROF_HK_ABORT:
 	case HWPROF_HK_CYCLES: v = 0; break;
+	case HWPROF_HK_ADDR_FROM: v = w->addr_end[0]; break;
+	case HWPROF_HK_ADDR_TO: v = w->addr_end[1]; break;
 	case HWPROF_HK_SOCKET: v = 6; break;
 	case HWPROF_HK_SRCFILE: v = w->srcfile; break;
 	case HWPROF_HK_TRANSACTION: v = w->transaction; break;
@@ -481,6 +488,29 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 			return fprintf(f, "%-*.*s", wd, wd, "N/A");
 		const struct hwprof_hist_branch_end *b = k == HWPROF_HK_SYM_FROM ? &e->br.from : &e->br.to;
 		return sym_text(f, wd, b->level, b->sym, b->al_addr, b->kernel_map, b->map_start, b->map_pgoff);
+	}
+	case HWPROF_HK_ADDR_FROM:
+	case HWPROF_HK_ADDR_TO: {
+		/* perf's _hist_entry__addr_snprintf(): the entry's level, the
+		 * symbol cut to the width and its offset, an object's offset
+		 * from its start, or the address */
+		if (!e->has_branch)
+			return fprintf(f, "%-*.*s", wd, wd, "N/A");
+		const struct hwprof_hist_branch_end *b = k == HWPROF_HK_ADDR_FROM ? &e->br.from : &e->br.to;
+		int n = fprintf(f, "[%c] ", e->level);
+		if (b->sym && b->sym->object) {
+			uint64_t base = b->sym->start;
+			if (!b->kernel_map)
+				base += b->map_start - b->map_pgoff;
+			return n + fprintf(f, "%s+0x%llx", b->sym->name, (unsigned long long)(b->al_addr - base));
+		}
+		if (b->sym) {
+			n += fprintf(f, "%.*s", imax(wd - n, 0), b->sym->name);
+			if (b->al_addr != b->sym->start)
+				n += fprintf(f, "+0x%llx", (unsigned long long)(b->al_addr - b->sym->start));
+			return n;
+		}
+		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)b->al_addr);
 	}
 	case HWPROF_HK_MISPREDICT:
 		if (e->has_branch && (e->br.predicted || e->br.mispred))

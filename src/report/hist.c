@@ -72,7 +72,8 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
 	{ "dso_from", HWPROF_HK_DSO_FROM }, { "dso_to", HWPROF_HK_DSO_TO }, { "symbol_from", HWPROF_HK_SYM_FROM },
 	{ "symbol_to", HWPROF_HK_SYM_TO }, { "mispredict", HWPROF_HK_MISPREDICT }, { "in_tx", HWPROF_HK_IN_TX },
-	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES },
+	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES }, { "addr_from", HWPROF_HK_ADDR_FROM },
+	{ "addr_to", HWPROF_HK_ADDR_TO },
 	{ "socket", HWPROF_HK_SOCKET }, { "srcfile", HWPROF_HK_SRCFILE }, { "transaction", HWPROF_HK_TRANSACTION },
 	{ "trace", HWPROF_HK_TRACE }, { "cgroup", HWPROF_HK_CGROUP }, { "cgroup_id", HWPROF_HK_CGROUP_ID },
 	{ "code_page_size", HWPROF_HK_CODE_PAGE_SIZE }, { "parent", HWPROF_HK_PARENT },
@@ -335,6 +336,25 @@ static int branch_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb
 			return sgn64((int64_t)(er->addr - el->addr));
 		return sym_only_cmp(el->sym, er->sym);
 	}
+	case HWPROF_HK_ADDR_FROM:
+	case HWPROF_HK_ADDR_TO: {
+		/* the DSOs as for dso_from, then the raw addresses */
+		bool from = k == HWPROF_HK_ADDR_FROM;
+		const char *sl = from ? a->from_dso_short : a->to_dso_short;
+		const char *sr = from ? b->from_dso_short : b->to_dso_short;
+		if (!sl || !sr) {
+			if (sl || sr)
+				return cmp_null(sr, sl);
+		} else {
+			int c = -str_cmp2(ha, hb, sl, from ? a->from_dso_id : a->to_dso_id, sr,
+					  from ? b->from_dso_id : b->to_dso_id);
+			if (c)
+				return c;
+		}
+		const struct hwprof_hist_branch_end *el = from ? &l->from : &l->to;
+		const struct hwprof_hist_branch_end *er = from ? &r->from : &r->to;
+		return sgn64((int64_t)(er->addr - el->addr));
+	}
 	/* perf: 1 when they differ, never -1 */
 	case HWPROF_HK_MISPREDICT: return l->mispred != r->mispred || l->predicted != r->predicted;
 	case HWPROF_HK_IN_TX: return l->in_tx != r->in_tx;
@@ -406,6 +426,8 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_IN_TX:
 	case HWPROF_HK_ABORT:
 	case HWPROF_HK_CYCLES:
+	case HWPROF_HK_ADDR_FROM:
+	case HWPROF_HK_ADDR_TO:
 		return branch_cmp(ha, hb, k, a, b);
 	case HWPROF_HK_SRCLINE: {
 		/* perf's sort__srcline_cmp: the address, then the DSO */
