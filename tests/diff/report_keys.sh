@@ -111,4 +111,16 @@ for o in "--sort sock" "--sort s" "--sort trans,cg" "--sort +socket" "--sort p_s
   # shellcheck disable=SC2086
   compare "keys $o" "$TMP/keys.data" $o
 done
+# a pipe stream: the topology arrives as a feature record
+if perf record -q -o - -e cpu-clock -c 100000 -a --namespaces --all-cgroups -- sh -c 'ls -R /usr/share/doc >/dev/null' \
+     >"$TMP/pipe.data" 2>/dev/null; then
+  for o in "--sort socket,comm" "--sort cgroup,cgroup_id,comm"; do
+    # shellcheck disable=SC2086
+    perf report --stdio -i - $o <"$TMP/pipe.data" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/p.txt"
+    # shellcheck disable=SC2086
+    "$HWPROF" report --stdio -i - $o <"$TMP/pipe.data" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/h.txt"
+    if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "pipe $o: identical ($(wc -l <"$TMP/p.txt") lines)"
+    else fail "pipe $o: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; fi
+  done
+fi
 finish
