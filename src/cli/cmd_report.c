@@ -304,9 +304,11 @@ static int resolve_keys(const char *sort, const char *fields, int mode, bool tp,
 	else
 		snprintf(order, sizeof(order), "%s", sort ? sort : "");
 	if (sort && order[0] == '+') {
+		/* perf's default orders: normal, branch view, memory mode */
+		static const char mem_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"
+						"blocked,local_ins_lat,local_p_stage_cyc";
 		static const char *const defaults[] = { "comm,dso,symbol", "comm,dso_from,symbol_from,symbol_to,cycles",
-							"local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"
-							"blocked,local_ins_lat,local_p_stage_cyc" };
+							mem_order };
 		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s,%s", defaults[mode], order + 1);
 	} else {
 		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s", order);

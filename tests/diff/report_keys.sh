@@ -35,6 +35,13 @@ compare() { # name file report-args...
   fi
 }
 
+# the fixtures' user samples sit in mkperfdata's own functions; hwprof's
+# source lines (srcline, srcfile) do not read clang's DWARF 5 line tables
+# yet (the ASan build's tools), so srcfile is compared on them only when
+# gcc built the tool
+GCC_TOOL=0
+readelf --debug-dump=info "$TOOLS/mkperfdata" 2>/dev/null | grep -m1 DW_AT_producer | grep -q 'GNU C' && GCC_TOOL=1
+[ "$GCC_TOOL" = 1 ] || skip "srcfile on the mkperfdata fixtures (tool not built by gcc)"
 "$TOOLS/mkperfdata" keys "$TMP/keys.data" || fail "mkperfdata keys"
 "$TOOLS/mkperfdata" keys-g "$TMP/keysg.data" || fail "mkperfdata keys-g"
 rec sys -e cpu-clock -c 200000 -a --namespaces --all-cgroups -- sh -c 'ls -R /usr/share/doc >/dev/null; sleep 0.2'
@@ -57,6 +64,7 @@ for o in "${KEYS[@]}"; do
     # a system-wide file may hold memfd and other DSOs perf runs
     # addr2line on (and warns about) as hwprof does not: srcfile elsewhere
     case "$d $o" in "sys "*srcfile*) continue ;; esac
+    case "$GCC_TOOL $d $o" in "0 keys"*srcfile*) continue ;; esac
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done
@@ -67,6 +75,7 @@ for o in "--sort socket -g caller" "--sort srcfile,comm -g caller" "-F overhead_
          "--sort cgroup_id,comm -g fractal" "--sort overhead_sys,comm -G"; do
   for d in keysg g dwarf; do
     [ -s "$TMP/$d.data" ] || continue
+    case "$GCC_TOOL $d $o" in "0 keys"*srcfile*) continue ;; esac
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done
