@@ -63,6 +63,23 @@ enum hwprof_hist_key {
 	HWPROF_HK_LOCAL_INS_LAT, /* "local_ins_lat": instruction latency per sample */
 	HWPROF_HK_IPC_NULL, /* "ipc_null": perf 6.1 adds it to sort orders naming
 	                     * "symbol"; an IPC column of dashes (no cycles) */
+	HWPROF_HK_SOCKET,   /* "socket": the sample cpu's socket (CPU_TOPOLOGY),
+	                     * -1 without one */
+	HWPROF_HK_SRCFILE,  /* "srcfile": the source file of the entry's
+	                     * address (the caller's srcfile function) */
+	HWPROF_HK_TRANSACTION, /* "transaction": PERF_SAMPLE_TRANSACTION flags */
+	HWPROF_HK_TRACE,    /* "trace": tracepoint output ("N/A" for others) */
+	HWPROF_HK_CGROUP,   /* "cgroup": PERF_SAMPLE_CGROUP id, shown by the
+	                     * CGROUP record's path */
+	HWPROF_HK_CGROUP_ID, /* "cgroup_id": the thread's cgroup namespace
+	                     * (NAMESPACES records), dev/inode */
+	HWPROF_HK_CODE_PAGE_SIZE, /* "code_page_size" */
+	HWPROF_HK_PARENT,   /* "parent": the first callchain symbol matching
+	                     * perf's parent pattern ("[other]": none) */
+	/* memory keys of perf's memory mode only */
+	HWPROF_HK_DATA_PAGE_SIZE, /* "data_page_size" */
+	HWPROF_HK_PHYS_DADDR, /* "phys_daddr": the physical data address */
+	HWPROF_HK_SYM_IADDR, /* "symbol_iaddr": the sample's own address */
 	/* branch keys (perf report's branch view: one entry per branch of a
 	 * sample's branch stack) */
 	HWPROF_HK_DSO_FROM, /* "dso_from": the branch source's DSO */
@@ -73,11 +90,17 @@ enum hwprof_hist_key {
 	HWPROF_HK_IN_TX,    /* "in_tx": in a transaction */
 	HWPROF_HK_ABORT,    /* "abort": a transaction abort */
 	HWPROF_HK_CYCLES,   /* "cycles": the basic block's cycles */
+	HWPROF_HK_ADDR_FROM, /* "addr_from": the source's symbol+offset */
+	HWPROF_HK_ADDR_TO,  /* "addr_to" */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
 	HWPROF_HK_SAMPLES,  /* "sample": number of samples, descending */
 	HWPROF_HK_PERIOD,   /* "period": descending */
+	HWPROF_HK_OVERHEAD_SYS, /* "overhead_sys": the kernel samples' share */
+	HWPROF_HK_OVERHEAD_US, /* "overhead_us": the user samples' share */
+	HWPROF_HK_OVERHEAD_GUEST_SYS, /* "overhead_guest_sys" */
+	HWPROF_HK_OVERHEAD_GUEST_US, /* "overhead_guest_us" */
 	HWPROF_HK_NR
 };
 #define HWPROF_HK_FIRST_FIELD HWPROF_HK_CHILDREN
@@ -127,6 +150,12 @@ struct hwprof_hist_sample {
 	uint64_t daddr_map_start, daddr_map_pgoff;
 	const struct hwprof_hist_branch *branch; /* branch view: the branch
 	                             * this entry counts (NULL: none) */
+	int32_t socket;             /* the cpu's socket, -1 for none */
+	uint64_t transaction, cgroup, code_page_size, data_page_size, phys_addr;
+	uint64_t cgroup_dev, cgroup_ino; /* the thread's cgroup namespace */
+	uint8_t cpumode;            /* HWPROF_MISC_*: overhead_sys/us/guest_* */
+	const char *parent;         /* the parent key's symbol name (kept by
+	                             * the caller), NULL for none */
 	bool filtered;              /* outside --comm/--dsos/... filters: the
 	                             * entries it creates are not shown (those
 	                             * it adds to keep their own state, perf's
@@ -183,6 +212,13 @@ struct hwprof_hist_entry {
 	                             * comparison reached the key) */
 	uint32_t srcline_width;     /* its length when the entry took its place
 	                             * in the output (perf's column width) */
+	const char *srcfile;        /* the srcfile key's text, lazily like srcline */
+	uint32_t srcfile_width;
+	int32_t socket;
+	uint64_t transaction, cgroup, code_page_size, data_page_size, phys_addr;
+	uint64_t cgroup_dev, cgroup_ino;
+	const char *parent;
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
 	/* internal */
 	uint32_t comm_id, dso_id;
 };
@@ -200,6 +236,9 @@ typedef const char *(*hwprof_srcline_fn)(void *ctx, const struct hwprof_hist_ent
 HWPROF_API void hwprof_hist_set_srcline(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
 /* An entry's srcline text, computed now if perf had not yet. */
 HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
+/* The same for the srcfile key (perf's srcline file part, "" for none). */
+HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
+HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
 /* A sort key whose column is elided (perf: a filter naming one value):
  * entries are still told apart by it, but the output order skips it. */
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k);
@@ -220,6 +259,11 @@ HWPROF_API int hwprof_hist_collapse(struct hwprof_hist *h);
 #define HWPROF_HIST_MAX_MEMBERS 64
 HWPROF_API int hwprof_hist_link(struct hwprof_hist *leader, struct hwprof_hist *member);
 HWPROF_API uint32_t hwprof_hist_nr_members(const struct hwprof_hist *leader);
+/* perf's --group-sort-idx N (before hwprof_hist_finish()): a linked
+ * leader's entries ordered by member N's overhead, samples or period (the
+ * leader is 0), then the other members'; an N outside the group orders by
+ * the leader's value alone. 0: perf's default (leader, then members). */
+HWPROF_API void hwprof_hist_set_group_sort_idx(struct hwprof_hist *leader, int idx);
 HWPROF_API const struct hwprof_hist *hwprof_hist_member(const struct hwprof_hist *leader, uint32_t k);
 /* The pair of a leader's entry in member k, or NULL. */
 HWPROF_API const struct hwprof_hist_entry *hwprof_hist_pair(const struct hwprof_hist *leader,

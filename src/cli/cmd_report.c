@@ -66,8 +66,14 @@ static void usage(FILE *f)
 		   "        --tid <tid[,tid...]>\n"
 		   "                          only consider symbols in these tids\n"
 		   "    -s, --sort <key[,key2...]>\n"
-		   "                          sort by key(s): overhead overhead_children sample period pid comm\n"
-		   "                          dso sym symbol cpu (default: comm,dso,symbol)\n"
+		   "                          sort by key(s): overhead overhead_sys overhead_us overhead_guest_sys\n"
+		   "                          overhead_guest_us overhead_children sample period pid comm dso\n"
+		   "                          symbol parent cpu socket srcline srcfile local_weight weight\n"
+		   "                          transaction trace symbol_size dso_size cgroup cgroup_id time\n"
+		   "                          code_page_size ins_lat local_ins_lat addr, the branch and memory\n"
+		   "                          keys in those views (default: comm,dso,symbol; +KEYS adds to it)\n"
+		   "        --group-sort-idx <n>\n"
+		   "                          sort a group's entries by the event at index n in the group\n"
 		   "        --stdio           use the stdio interface\n"
 		   "        --symfs <directory>\n"
 		   "                          look for files with symbols relative to this directory\n"
@@ -125,31 +131,198 @@ static int report_header(const char *input, bool full)
 	return r < 0;
 }
 
-/* A comma separated list of sort keys / fields into out[]; returns the
- * count or -1 after printing perf's message. */
-static int parse_keys(const char *list, bool fields, enum hwprof_hist_key *out, size_t max)
+/* perf's sort dimensions in the order it tries them: a key is the first
+ * whose name the token begins (case aside); branch keys exist in its
+ * branch view only, memory keys in its memory mode only. */
+enum key_table { KT_COMMON, KT_HPP, KT_BRANCH, KT_MEM };
+static const struct { const char *name; enum key_table t; } perf_keys[] = {
+	{ "pid", KT_COMMON }, { "comm", KT_COMMON }, { "dso", KT_COMMON }, { "symbol", KT_COMMON },
+	{ "parent", KT_COMMON }, { "cpu", KT_COMMON }, { "socket", KT_COMMON }, { "srcline", KT_COMMON },
+	{ "srcfile", KT_COMMON }, { "local_weight", KT_COMMON }, { "weight", KT_COMMON },
+	{ "transaction", KT_COMMON }, { "trace", KT_COMMON }, { "symbol_size", KT_COMMON },
+	{ "dso_size", KT_COMMON }, { "cgroup", KT_COMMON }, { "cgroup_id", KT_COMMON }, { "ipc_null", KT_COMMON },
+	{ "time", KT_COMMON }, { "code_page_size", KT_COMMON }, { "local_ins_lat", KT_COMMON },
+	{ "ins_lat", KT_COMMON }, { "local_p_stage_cyc", KT_COMMON }, { "p_stage_cyc", KT_COMMON },
+	{ "addr", KT_COMMON },
+	{ "overhead", KT_HPP }, { "overhead_sys", KT_HPP }, { "overhead_us", KT_HPP },
+	{ "overhead_guest_sys", KT_HPP }, { "overhead_guest_us", KT_HPP }, { "overhead_children", KT_HPP },
+	{ "sample", KT_HPP }, { "period", KT_HPP },
+	{ "dso_from", KT_BRANCH }, { "dso_to", KT_BRANCH }, { "symbol_from", KT_BRANCH }, { "symbol_to", KT_BRANCH },
+	{ "mispredict", KT_BRANCH }, { "in_tx", KT_BRANCH }, { "abort", KT_BRANCH }, { "cycles", KT_BRANCH },
+	{ "srcline_from", KT_BRANCH }, { "srcline_to", KT_BRANCH }, { "ipc_lbr", KT_BRANCH },
+	{ "addr_from", KT_BRANCH }, { "addr_to", KT_BRANCH },
+	{ "symbol_daddr", KT_MEM }, { "symbol_iaddr", KT_MEM }, { "dso_daddr", KT_MEM }, { "locked", KT_MEM },
+	{ "tlb", KT_MEM }, { "mem", KT_MEM }, { "snoop", KT_MEM }, { "dcacheline", KT_MEM },
+	{ "phys_daddr", KT_MEM }, { "data_page_size", KT_MEM }, { "blocked", KT_MEM },
+};
+
+/* perf's usage lines of -s and -F, shown after a refused key */
+static const char sort_usage[] =
+	"    -s, --sort <key[,key2...]>\n"
+	"                          sort by key(s): overhead overhead_sys overhead_us overhead_guest_sys\n"
+	"\t\t\t  overhead_guest_us overhead_children sample period\n"
+	"\t\t\t  pid comm dso symbol parent cpu socket srcline srcfile\n"
+	"\t\t\t  local_weight weight transaction trace symbol_size\n"
+	"\t\t\t  dso_size cgroup cgroup_id ipc_null time code_page_size\n"
+	"\t\t\t  local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc\n"
+	"\t\t\t  addr dso_from dso_to symbol_from symbol_to mispredict\n"
+	"\t\t\t  abort in_tx cycles srcline_from srcline_to ipc_lbr\n"
+	"\t\t\t  addr_from addr_to symbol_daddr dso_daddr locked tlb\n"
+	"\t\t\t  mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
+	"\t\t\t  blocked\n";
+static const char fields_usage[] =
+	"    -F, --fields <key[,keys...]>\n"
+	"                          output field(s): overhead period sample  overhead overhead_sys\n"
+	"\t\t\t  overhead_us overhead_guest_sys overhead_guest_us overhead_children\n"
+	"\t\t\t  sample period pid comm dso symbol parent cpu socket\n"
+	"\t\t\t  srcline srcfile local_weight weight transaction trace\n"
+	"\t\t\t  symbol_size dso_size cgroup cgroup_id ipc_null time\n"
+	"\t\t\t  code_page_size local_ins_lat ins_lat local_p_stage_cyc\n"
+	"\t\t\t  p_stage_cyc addr dso_from dso_to symbol_from symbol_to\n"
+	"\t\t\t  mispredict abort in_tx cycles srcline_from srcline_to\n"
+	"\t\t\t  ipc_lbr addr_from addr_to symbol_daddr dso_daddr locked\n"
+	"\t\t\t  tlb mem snoop dcacheline symbol_iaddr phys_daddr data_page_size\n"
+	"\t\t\t  blocked\n";
+
+/* perf's usage text after a sorting error: -s's lines when --sort was
+ * given, -F's when --fields was (the heading once) */
+static void sort_usage_lines(bool sort, bool fields)
 {
-	char buf[1024];
-	size_t n = 0;
+	if (sort || fields)
+		fputs("\n Usage: perf report [<options>]\n\n", stderr);
+	if (sort)
+		fputs(sort_usage, stderr);
+	if (fields)
+		fputs(fields_usage, stderr);
+}
+
+enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED };
+
+/* One token as perf's sort_dimension__add() (or output_field_add() for
+ * -F) takes it. mode: 0 normal, 1 branch view, 2 memory mode; tp: the
+ * file has tracepoint events. */
+static int lookup_key(const char *tok, bool fields, int mode, bool tp, enum hwprof_hist_key *out)
+{
+	/* perf skips the pipeline-stage keys where the architecture has
+	 * none (all but powerpc) */
+	if (!fields && (!strcmp(tok, "local_p_stage_cyc") || !strcmp(tok, "p_stage_cyc")))
+		return KEY_SKIP;
+	size_t n = strlen(tok);
+	/* -F tries the output fields before the sort keys */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(perf_keys) / sizeof(perf_keys[0]); i++) {
+			bool hpp = perf_keys[i].t == KT_HPP;
+			if ((fields ? hpp != (pass == 0) : pass == 1) || strncasecmp(tok, perf_keys[i].name, n))
+				continue;
+			if ((perf_keys[i].t == KT_BRANCH && mode != 1) || (perf_keys[i].t == KT_MEM && mode != 2))
+				return KEY_INVALID;
+			if (!strcmp(perf_keys[i].name, "trace") && tp)
+				return KEY_UNSUPPORTED; /* tracepoint output needs its formats */
+			int k = hwprof_hist_key_parse(perf_keys[i].name);
+			if (k < 0)
+				return KEY_UNSUPPORTED;
+			*out = (enum hwprof_hist_key)k;
+			return KEY_OK;
+		}
+	}
+	if (fields)
+		return KEY_UNKNOWN;
+	/* perf's tracepoint fields ([event.]field[/raw], trace_fields):
+	 * without tracepoint events only "trace_fields" (adding nothing) */
+	if (tp)
+		return KEY_UNSUPPORTED;
+	return !strcmp(tok, "trace_fields") || !strcmp(tok, "trace_fields/raw") ? KEY_SKIP : KEY_UNKNOWN;
+}
+
+/* The --sort and -F lists as perf's setup_sorting() reads them (a sort
+ * order beginning with '+' extends the mode's default). Returns 0, 1
+ * after perf's refusal (its message and usage lines; the caller exits
+ * with status 0) or -1 after a refusal of ours. */
+struct key_lists {
+	enum hwprof_hist_key sort[REPORT_MAX_COLS], fields[REPORT_MAX_COLS];
+	int ns, nf;
+	bool sort_given, fields_given;
+	char sort_order[1200]; /* the order perf shows in its memory mode */
+};
+
+static int resolve_list(const char *list, bool fields, int mode, bool tp, enum hwprof_hist_key *out, int *nout)
+{
+	char buf[1200];
+	int n = 0;
 	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		int k = hwprof_hist_key_parse(tok);
-		if (k < 0) {
-			fprintf(stderr, "hwprof report: unknown or unsupported %s key '%s'\n",
+	/* perf splits --sort at '{', '}', ',' and ' ' (its hierarchy
+	 * groups), -F at ',' and ' ' */
+	const char *seps = fields ? ", " : "{}, ";
+	for (char *p = buf, *tok; p;) {
+		tok = p;
+		p = strpbrk(p, seps);
+		if (p)
+			*p++ = 0;
+		if (!*tok)
+			continue;
+		enum hwprof_hist_key k;
+		int r = lookup_key(tok, fields, mode, tp, &k);
+		if (r == KEY_SKIP)
+			continue;
+		if (r == KEY_INVALID || r == KEY_UNKNOWN) {
+			fprintf(stderr, "Error:\n%s --%s key: `%s'", r == KEY_INVALID ? "Invalid" : "Unknown",
+				fields ? "fields" : "sort", tok);
+			return 1;
+		}
+		if (r == KEY_UNSUPPORTED) {
+			fprintf(stderr, "hwprof report: %s key '%s' is not supported in this build\n",
 				fields ? "--fields" : "--sort", tok);
 			return -1;
 		}
-		if (n == max) {
+		bool dup = false;
+		for (int i = 0; i < n; i++)
+			dup |= out[i] == k;
+		if (dup)
+			continue; /* perf takes a dimension once */
+		if (n == REPORT_MAX_COLS) {
 			fprintf(stderr, "hwprof report: too many %s keys\n", fields ? "--fields" : "--sort");
 			return -1;
 		}
-		out[n++] = (enum hwprof_hist_key)k;
+		out[n++] = k;
 	}
-	if (!n) {
-		fprintf(stderr, "hwprof report: empty %s list\n", fields ? "--fields" : "--sort");
-		return -1;
+	*nout = n;
+	return 0;
+}
+
+static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, struct key_lists *kl)
+{
+	memset(kl, 0, sizeof(*kl));
+	kl->sort_given = sort != NULL;
+	kl->fields_given = fields != NULL;
+	if (sort && strstr(sort, "ipc")) {
+		/* perf: its IPC keys are its own to add; just the usage */
+		sort_usage_lines(true, false);
+		return 1;
 	}
-	return (int)n;
+	/* perf 6.1 appends its IPC column to sort orders naming "symbol" */
+	char order[1100];
+	if (sort && strstr(sort, "symbol") && mode != 1 && strlen(sort) < 1024)
+		snprintf(order, sizeof(order), "%s,ipc_null", sort);
+	else
+		snprintf(order, sizeof(order), "%s", sort ? sort : "");
+	if (sort && order[0] == '+') {
+		/* perf's default orders: normal, branch view, memory mode */
+		static const char mem_order[] = "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,"
+						"blocked,local_ins_lat,local_p_stage_cyc";
+		static const char *const defaults[] = { "comm,dso,symbol", "comm,dso_from,symbol_from,symbol_to,cycles",
+							mem_order };
+		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s,%s", defaults[mode], order + 1);
+	} else {
+		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s", order);
+	}
+	int r = 0;
+	if (sort)
+		r = resolve_list(kl->sort_order, false, mode, tp, kl->sort, &kl->ns);
+	if (r == 0 && fields)
+		r = resolve_list(fields, true, mode, tp, kl->fields, &kl->nf);
+	if (r == 1)
+		sort_usage_lines(sort != NULL, fields != NULL);
+	return r;
 }
 
 static bool has_key(const enum hwprof_hist_key *v, size_t n, enum hwprof_hist_key k)
@@ -185,21 +358,26 @@ struct report_args {
 	bool group_set, group;      /* --group / --no-group given; which */
 	uint64_t time_quantum;      /* --time-quantum (ns); the time key's buckets */
 	bool nanosecs;              /* --ns */
+	int group_sort_idx;         /* --group-sort-idx: order a group's
+	                             * entries by this member first */
 };
+
+static const char group_sort_idx_usage[] =
+	"        --group-sort-idx <n>\n"
+	"                          Sort the output by the event at the index n in group. If n is invalid, sort by "
+	"the first event. WARNING: should be used on grouped events.\n";
 
 /* perf's column and sort lists: without -F, "overhead" (and -n's
  * "sample") then the sort keys, sorted by overhead, the keys, then the
  * other columns; with -F, exactly those columns (plus sort keys not among
  * them), sorted by the --sort keys then the columns in order. */
-static int build_lists(const struct report_args *a, bool children, bool branch, struct report_layout *l,
-		       enum hwprof_hist_key *sort, size_t *nr_sort)
+static int build_lists(const struct report_args *a, const struct key_lists *kl, bool children, bool branch,
+		       struct report_layout *l, enum hwprof_hist_key *sort, size_t *nr_sort)
 {
-	enum hwprof_hist_key keys[REPORT_MAX_COLS], fl[REPORT_MAX_COLS];
-	int nk = 0, nf = 0;
-	if (a->sort && (nk = parse_keys(a->sort, false, keys, REPORT_MAX_COLS)) < 0)
-		return -1;
-	if (a->fields && (nf = parse_keys(a->fields, true, fl, REPORT_MAX_COLS)) < 0)
-		return -1;
+	enum hwprof_hist_key keys[REPORT_MAX_COLS];
+	const enum hwprof_hist_key *fl = kl->fields;
+	int nk = kl->ns, nf = kl->nf;
+	memcpy(keys, kl->sort, sizeof(keys));
 	size_t ns = 0;
 	l->nr_cols = 0;
 	if (!a->fields) {
@@ -230,9 +408,14 @@ static int build_lists(const struct report_args *a, bool children, bool branch, 
 		l->cols[l->nr_cols++] = HWPROF_HK_OVERHEAD;
 		if (a->show_nr)
 			l->cols[l->nr_cols++] = HWPROF_HK_SAMPLES;
-		if (children && !has_key(keys, (size_t)nk, HWPROF_HK_CHILDREN))
+		/* perf's setup_overhead(): "overhead" (and in children mode
+		 * "overhead_children") put first unless the order names them,
+		 * found as text (overhead_sys names "overhead" too) */
+		bool ovh = kl->sort_given && strstr(kl->sort_order, "overhead");
+		bool ovh_children = kl->sort_given && strstr(kl->sort_order, "overhead_children");
+		if (children && !ovh_children)
 			sort[ns++] = HWPROF_HK_CHILDREN;
-		if (!has_key(keys, (size_t)nk, HWPROF_HK_OVERHEAD))
+		if (!ovh)
 			sort[ns++] = HWPROF_HK_OVERHEAD;
 		for (int i = 0; i < nk; i++) {
 			if (!has_key(l->cols, l->nr_cols, keys[i]))
@@ -353,7 +536,51 @@ static int report_stdio(const struct report_args *a, bool full)
 	 * (so children mode), as does --itrace with g */
 	bool cc = has_callchains(h) || a->itrace.callchain || a->itrace.add_callchain ||
 		  (!pipe && aux && !a->itrace.set);
-	if (!cc && a->graph_given && !a->graph_none) {
+	if (a->group_sort_idx) {
+		/* perf: the option needs event groups (the file's, or one
+		 * forced by --group/--no-group); a pipe's arrive later */
+		struct report_groups g;
+		bool none = true;
+		if (report_groups_load(&g, h, a->group_set) == 0)
+			for (uint32_t i = 0; i < g.n; i++)
+				none &= g.size[i] <= 1 || (pipe && !g.forced);
+		report_groups_free(&g);
+		if (none) {
+			hwprof_session_close(s);
+			fputs(group_sort_idx_usage, stderr);
+			return 234; /* perf's -EINVAL as its exit status */
+		}
+	}
+	/* perf's branch view: its default for files with branch stacks
+	 * (unless user stacks are sampled too), or asked for with -b */
+	uint64_t st_all = 0;
+	bool tp = false;
+	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++) {
+		st_all |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
+		tp |= hwprof_perfdata_evsel(h, i)->attr.type == HWPROF_TYPE_TRACEPOINT;
+	}
+	const uint8_t *bp;
+	uint64_t bsz;
+	bool has_br = hwprof_perfdata_feature(h, HWPROF_FEAT_BRANCH_STACK, &bp, &bsz, NULL) == 1 &&
+		      !(st_all & HWPROF_SAMPLE_STACK_USER);
+	bool itrace_l = a->itrace.last_branch || a->itrace.add_last_branch;
+	bool branch = (a->branch_mode < 0 && (has_br || itrace_l)) || a->branch_mode == 1;
+	if (a->mem_mode && branch) {
+		hwprof_session_close(s);
+		fputs("branch and mem mode incompatible\n", stderr);
+		return 0;
+	}
+	/* perf's setup_sorting(): before its first lines */
+	struct key_lists kl;
+	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, &kl);
+	if (kr != 0) {
+		hwprof_session_close(s);
+		return kr < 0;
+	}
+	/* perf resolves parents for a parent key of --sort only (with -F
+	 * alone the column says "[other]") */
+	bool parent_key = has_key(kl.sort, (size_t)kl.ns, HWPROF_HK_PARENT);
+	if ((!cc && !pipe && parent_key) || (!cc && a->graph_given && !a->graph_none)) {
 		/* perf's message, after its first lines, and its exit status 0 */
 		hwprof_session_close(s);
 		if (!a->quiet)
@@ -364,30 +591,19 @@ static int report_stdio(const struct report_args *a, bool full)
 		const char *ev[3];
 		size_t nns = 0;
 		memset(&nl, 0, sizeof(nl));
-		if (build_lists(a, false, false, &nl, ns, &nns) == 0)
+		if (build_lists(a, &kl, false, false, &nl, ns, &nns) == 0)
 			print_elided(ek, ev, elided_cols(a, &nl, ek, ev));
 		fflush(stdout);
-		fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
-				"Did you call 'perf record' without -g or -b?\n");
+		if (parent_key && !pipe)
+			fputs("Error:\nSelected --sort parent, but no callchain data. Did you call 'perf record' "
+			      "without -g?\n",
+			      stderr);
+		else
+			fprintf(stderr, "Error:\nSelected -g or --branch-history.\nBut no callchain or branch data.\n"
+					"Did you call 'perf record' without -g or -b?\n");
 		return 0;
 	}
-	/* perf's branch view: its default for files with branch stacks
-	 * (unless user stacks are sampled too), or asked for with -b */
-	bool branch = false;
 	{
-		const uint8_t *bp;
-		uint64_t bsz, st = 0;
-		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++)
-			st |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
-		bool has_br = hwprof_perfdata_feature(h, HWPROF_FEAT_BRANCH_STACK, &bp, &bsz, NULL) == 1 &&
-			      !(st & HWPROF_SAMPLE_STACK_USER);
-		bool itrace_l = a->itrace.last_branch || a->itrace.add_last_branch;
-		branch = (a->branch_mode < 0 && (has_br || itrace_l)) || a->branch_mode == 1;
-		if (a->mem_mode && branch) {
-			hwprof_session_close(s);
-			fputs("branch and mem mode incompatible\n", stderr);
-			return 0;
-		}
 		if (branch && !has_br && !itrace_l)
 			return perf_refusal(s, a->quiet,
 					    "Error:\nSelected -b but no branch data. Did you call perf record without -b?\n");
@@ -430,7 +646,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	/* perf's memory mode accumulates no children */
 	bool children = cc && !a->mem_mode && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
-	if (children && a->sort && strstr(a->sort, "srcline")) {
+	if (children && (has_key(kl.sort, (size_t)kl.ns, HWPROF_HK_SRCLINE) ||
+			 has_key(kl.fields, (size_t)kl.nf, HWPROF_HK_SRCLINE))) {
 		/* perf's children entries take raw callchain addresses there */
 		hwprof_session_close(s);
 		return cli_error("report", "--sort srcline in children mode is not supported in this build; "
@@ -441,9 +658,20 @@ static int report_stdio(const struct report_args *a, bool full)
 	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
 	size_t nr_sort = 0;
 	memset(&l, 0, sizeof(l));
-	if (build_lists(a, children, branch, &l, sort, &nr_sort) < 0) {
+	if (build_lists(a, &kl, children, branch, &l, sort, &nr_sort) < 0) {
 		hwprof_session_close(s);
 		return 1;
+	}
+	/* perf's perf_hpp__cancel_cumulate(): children mode on (the default
+	 * outside the branch and memory views) but no callchains drops an
+	 * overhead_children column; else it shows "N/A" */
+	bool cumulate = !branch && !a->mem_mode && (a->children_set ? a->children : true);
+	if (cumulate && !children && !a->fields) {
+		size_t kept = 0;
+		for (size_t i = 0; i < l.nr_cols; i++)
+			if (l.cols[i] != HWPROF_HK_CHILDREN)
+				l.cols[kept++] = l.cols[i];
+		l.nr_cols = kept;
 	}
 	if (aux && has_key(sort, nr_sort, HWPROF_HK_TIME)) {
 		hwprof_session_close(s);
@@ -451,14 +679,6 @@ static int report_stdio(const struct report_args *a, bool full)
 					   "supported in this build",
 				 shown);
 	}
-	for (size_t i = 0; i < nr_sort && !branch; i++)
-		if (sort[i] >= HWPROF_HK_DSO_FROM && sort[i] <= HWPROF_HK_CYCLES) {
-			/* perf: the branch keys exist in its branch view only */
-			hwprof_session_close(s);
-			return cli_error("report", "%s: sort key '%s' needs perf's branch view (a file with branch "
-						   "stacks, or -b)",
-					 shown, hwprof_hist_key_name(sort[i]));
-		}
 	l.quiet = a->quiet;
 	l.percent_limit = a->percent_limit;
 	l.children = children;
@@ -503,6 +723,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
+	if (rc >= 0 && parent_key)
+		rc = report_run_find_parents(&run);
 	run.max_stack = a->max_stack;
 	run.mem_mode = a->mem_mode;
 	run.branch_mode = branch;
@@ -528,7 +750,9 @@ static int report_stdio(const struct report_args *a, bool full)
 		report_run_elide(&run, elided[j]);
 	l.relative = a->relative;
 	l.mem_mode = a->mem_mode;
-	l.sort_order = a->sort ? a->sort
+	l.cgroup_name = report_run_cgroup_name;
+	l.cgroup_ctx = &run;
+	l.sort_order = a->sort ? kl.sort_order
 			       : "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,"
 				 "local_p_stage_cyc";
 	l.graph_mode = a->graph_mode;
@@ -554,6 +778,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	bool group_view = !a->group_set || a->group;
 	if (rc >= 0 && report_groups_load(&groups, h, a->group_set) < 0)
 		rc = -HWPROF_E_NOMEM;
+	run.group_sort_idx = a->group_sort_idx;
 	if (rc >= 0)
 		rc = report_run_finish(&run, group_view ? groups.size : NULL, groups.n);
 	int status = 0;
@@ -633,7 +858,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS,
+	       O_GROUP_SORT_IDX };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -674,6 +900,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "no-group", no_argument, NULL, O_NO_GROUP },
 		{ "time-quantum", required_argument, NULL, O_TIME_QUANTUM },
 		{ "ns", no_argument, NULL, O_NS },
+		{ "group-sort-idx", required_argument, NULL, O_GROUP_SORT_IDX },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -790,6 +1017,19 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			break;
 		}
 		case O_NS: ap->nanosecs = true; break;
+		case O_GROUP_SORT_IDX: {
+			/* perf's OPT_INTEGER: strtol's number, all of the text */
+			char *end;
+			long v = strtol(optarg, &end, 0);
+			if (!*optarg || *end) {
+				fprintf(stderr, " Error: option `group-sort-idx' expects a numerical value\n"
+						" Usage: perf report [<options>]\n\n%s",
+					group_sort_idx_usage);
+				return 129;
+			}
+			ap->group_sort_idx = (int)v;
+			break;
+		}
 		case O_GROUP:
 		case O_NO_GROUP:
 			ap->group_set = true;
@@ -803,12 +1043,6 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	/* perf 6.1 appends its IPC column to sort orders naming "symbol" */
-	static char sort_ipc[1100];
-	if (ap->sort && strstr(ap->sort, "symbol") && strlen(ap->sort) < 1024) {
-		snprintf(sort_ipc, sizeof(sort_ipc), "%s,ipc_null", ap->sort);
-		ap->sort = sort_ipc;
-	}
 	if (!ap->input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;

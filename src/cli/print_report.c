@@ -49,6 +49,23 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_IN_TX: return "Branch in transaction";
 	case HWPROF_HK_ABORT: return "Transaction abort";
 	case HWPROF_HK_CYCLES: return "Basic Block Cycles";
+	case HWPROF_HK_ADDR_FROM: return "Source Address";
+	case HWPROF_HK_ADDR_TO: return "Target Address";
+	case HWPROF_HK_SOCKET: return "Socket";
+	case HWPROF_HK_SRCFILE: return "Source File";
+	case HWPROF_HK_TRANSACTION: return "Transaction                ";
+	case HWPROF_HK_TRACE: return "Trace output";
+	case HWPROF_HK_CGROUP: return "Cgroup";
+	case HWPROF_HK_CGROUP_ID: return "cgroup id (dev/inode)";
+	case HWPROF_HK_CODE_PAGE_SIZE: return "Code Page Size";
+	case HWPROF_HK_PARENT: return "Parent symbol";
+	case HWPROF_HK_DATA_PAGE_SIZE: return "Data Page Size";
+	case HWPROF_HK_PHYS_DADDR: return "Data Physical Address";
+	case HWPROF_HK_SYM_IADDR: return "Code Symbol";
+	case HWPROF_HK_OVERHEAD_SYS: return "sys";
+	case HWPROF_HK_OVERHEAD_US: return "usr";
+	case HWPROF_HK_OVERHEAD_GUEST_SYS: return "guest sys";
+	case HWPROF_HK_OVERHEAD_GUEST_US: return "guest usr";
 	case HWPROF_HK_OVERHEAD: return "Overhead";
 	case HWPROF_HK_CHILDREN: return "Children";
 	case HWPROF_HK_SAMPLES: return "Samples";
@@ -69,12 +86,25 @@ static int imax(int a, int b)
 }
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
-struct widths { int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time; };
+struct widths {
+	int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
+	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2];
+};
 
-static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, struct widths *w)
+/* perf's name of a PERF_SAMPLE_CGROUP id: the CGROUP record's path,
+ * "unknown" without one */
+static const char *cgroup_name(const struct report_layout *l, uint64_t id)
+{
+	const char *n = l->cgroup_name ? l->cgroup_name(l->cgroup_ctx, id) : NULL;
+	return n ? n : "unknown";
+}
+
+static void calc_widths(const struct report_layout *l, const struct hwprof_hist *h, struct hwprof_session *s,
+			struct widths *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->cpu = 3;
+	w->cgroup = 6;
 
 	size_t n = hwprof_hist_nr_entries(h);
 	for (size_t i = 0; i < n; i++) {
@@ -88,6 +118,14 @@ static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, s
 		if (e->dso_short)
 			w->dso = imax(w->dso, (int)strlen(e->dso_short));
 		w->srcline = imax(w->srcline, (int)e->srcline_width);
+		w->srcfile = imax(w->srcfile, (int)e->srcfile_width);
+		if (e->transaction) /* perf's hist_entry__transaction_len() */
+			w->transaction = 32;
+		if (e->cgroup)
+			w->cgroup = imax(w->cgroup, (int)strlen(cgroup_name(l, e->cgroup)));
+		if (e->parent)
+			w->parent = imax(w->parent, (int)strlen(e->parent));
+		w->iaddr_sym = imax(w->iaddr_sym, e->sym ? (int)strlen(e->sym->name) + 4 + 16 + 2 : 16 + 4 + 2);
 		if (e->sym) {
 			w->sym = imax(w->sym, (int)strlen(e->sym->name) + 4);
 		} else {
@@ -110,7 +148,10 @@ static void calc_widths(const struct hwprof_hist *h, struct hwprof_session *s, s
 					w->sym_end[j] = imax(w->sym_end[j], (int)strlen(end[j]->sym->name) + 4);
 					w->dso_end[j] = imax(w->dso_end[j], dso[j] ? (int)strlen(dso[j]) : 0);
 				} else {
+					/* perf widens the address column for
+					 * unresolved ends only */
 					w->sym_end[j] = imax(w->sym_end[j], 16 + 4 + 2);
+					w->addr_end[j] = imax(w->addr_end[j], 16 + 4 + 2);
 					w->dso_end[j] = imax(w->dso_end[j], 16);
 				}
 			}
@@ -177,6 +218,25 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_IN_TX:
 	case HWPROF_HK_ABORT:
 	case HWPROF_HK_CYCLES: v = 0; break;
+	case HWPROF_HK_ADDR_FROM: v = w->addr_end[0]; break;
+	case HWPROF_HK_ADDR_TO: v = w->addr_end[1]; break;
+	case HWPROF_HK_SOCKET: v = 6; break;
+	case HWPROF_HK_SRCFILE: v = w->srcfile; break;
+	case HWPROF_HK_TRANSACTION: v = w->transaction; break;
+	case HWPROF_HK_TRACE: v = 0; break;
+	case HWPROF_HK_CGROUP: v = w->cgroup; break;
+	case HWPROF_HK_CGROUP_ID: v = 20; break;
+	case HWPROF_HK_CODE_PAGE_SIZE: v = 6; break;
+	case HWPROF_HK_PARENT: v = w->parent; break;
+	case HWPROF_HK_DATA_PAGE_SIZE: v = 16 + 4 + 2; break;
+	case HWPROF_HK_PHYS_DADDR: v = 16 + 4 + 2; break;
+	case HWPROF_HK_SYM_IADDR: v = w->iaddr_sym; break;
+	/* perf's hpp widths: 8 (9 for the guest shares, 12 for counts) per
+	 * group member */
+	case HWPROF_HK_OVERHEAD_GUEST_SYS:
+	case HWPROF_HK_OVERHEAD_GUEST_US: return 9 * cols;
+	case HWPROF_HK_OVERHEAD_SYS:
+	case HWPROF_HK_OVERHEAD_US:
 	case HWPROF_HK_OVERHEAD: return 8 * cols;
 	case HWPROF_HK_CHILDREN: return 8 * cols;
 	case HWPROF_HK_SAMPLES: return 12 * cols;
@@ -247,9 +307,18 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e, uint64_t total)
 {
 	switch (k) {
+	case HWPROF_HK_OVERHEAD_SYS:
+	case HWPROF_HK_OVERHEAD_US:
+	case HWPROF_HK_OVERHEAD_GUEST_SYS:
+	case HWPROF_HK_OVERHEAD_GUEST_US:
 	case HWPROF_HK_OVERHEAD:
 	case HWPROF_HK_CHILDREN: {
-		uint64_t v = !e ? 0 : k == HWPROF_HK_CHILDREN ? e->acc_period : e->period;
+		uint64_t v = !e ? 0
+			     : k == HWPROF_HK_CHILDREN ? e->acc_period
+			     : k == HWPROF_HK_OVERHEAD_SYS ? e->period_sys
+			     : k == HWPROF_HK_OVERHEAD_US ? e->period_us
+			     : k == HWPROF_HK_OVERHEAD_GUEST_SYS ? e->period_guest_sys
+			     : k == HWPROF_HK_OVERHEAD_GUEST_US ? e->period_guest_us : e->period;
 		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
 		return fprintf(f, " %*.2f%%", wd - 2, pct);
 	}
@@ -276,15 +345,58 @@ static int sym_text(FILE *f, int wd, char level, const struct hwprof_sym *sym, u
 	return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)ip);
 }
 
+/* perf's get_page_size_name(): "N/A" for none, else in B, K, M or G
+ * (unit_number__scnprintf(): divided while a 1024th is above 1) */
+static const char *page_size_text(uint64_t size, char *buf, size_t len)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+	if (!size) {
+		snprintf(buf, len, "N/A");
+		return buf;
+	}
+	while (size / 1024 > 1 && i < 3) {
+		size /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)size, units[i]);
+	return buf;
+}
+
+/* perf's hist_entry__transaction_snprintf(): the PERF_TXN_* flag names,
+ * "NEITHER " without SYNC or ASYNC, the abort code after ':' */
+static void transaction_text(uint64_t t, char *buf, size_t len)
+{
+	static const struct { uint64_t flag; const char *name; } bits[] = {
+		{ 1u << 0, "EL " }, { 1u << 1, "TX " }, { 1u << 2, "SYNC " }, { 1u << 3, "ASYNC " },
+		{ 1u << 4, "RETRY " }, { 1u << 5, "CON " }, { 1u << 6, "CAP-WRITE " }, { 1u << 7, "CAP-READ " },
+	};
+	size_t n = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (t & bits[i].flag)
+			n += (size_t)snprintf(buf + n, len - n, "%s", bits[i].name);
+	if (t && !(t & (4 | 8)))
+		n += (size_t)snprintf(buf + n, len - n, "NEITHER ");
+	if (t & 0xffffffff00000000ull) /* PERF_TXN_ABORT_MASK */
+		snprintf(buf + n, len - n, ":%llx", (unsigned long long)(t >> 32));
+}
+
 /* One cell; returns the number of bytes written. */
 static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, int wd,
 		      const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
 {
 	switch (k) {
+	case HWPROF_HK_OVERHEAD_SYS:
+	case HWPROF_HK_OVERHEAD_US:
+	case HWPROF_HK_OVERHEAD_GUEST_SYS:
+	case HWPROF_HK_OVERHEAD_GUEST_US:
 	case HWPROF_HK_OVERHEAD:
 	case HWPROF_HK_CHILDREN:
 	case HWPROF_HK_SAMPLES:
 	case HWPROF_HK_PERIOD: {
+		if (k == HWPROF_HK_CHILDREN && !l->children)
+			return fprintf(f, " %*s", 8 - 1, "N/A"); /* perf's hpp__fmt_acc() */
 		/* the group view: each member's value of its own total after
 		 * the leader's; none where the member has no pair or no total */
 		uint32_t nm = hwprof_hist_nr_members(h);
@@ -378,6 +490,29 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		const struct hwprof_hist_branch_end *b = k == HWPROF_HK_SYM_FROM ? &e->br.from : &e->br.to;
 		return sym_text(f, wd, b->level, b->sym, b->al_addr, b->kernel_map, b->map_start, b->map_pgoff);
 	}
+	case HWPROF_HK_ADDR_FROM:
+	case HWPROF_HK_ADDR_TO: {
+		/* perf's _hist_entry__addr_snprintf(): the entry's level, the
+		 * symbol cut to the width and its offset, an object's offset
+		 * from its start, or the address */
+		if (!e->has_branch)
+			return fprintf(f, "%-*.*s", wd, wd, "N/A");
+		const struct hwprof_hist_branch_end *b = k == HWPROF_HK_ADDR_FROM ? &e->br.from : &e->br.to;
+		int n = fprintf(f, "[%c] ", e->level);
+		if (b->sym && b->sym->object) {
+			uint64_t base = b->sym->start;
+			if (!b->kernel_map)
+				base += b->map_start - b->map_pgoff;
+			return n + fprintf(f, "%s+0x%llx", b->sym->name, (unsigned long long)(b->al_addr - base));
+		}
+		if (b->sym) {
+			n += fprintf(f, "%.*s", imax(wd - n, 0), b->sym->name);
+			if (b->al_addr != b->sym->start)
+				n += fprintf(f, "+0x%llx", (unsigned long long)(b->al_addr - b->sym->start));
+			return n;
+		}
+		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)b->al_addr);
+	}
 	case HWPROF_HK_MISPREDICT:
 		if (e->has_branch && (e->br.predicted || e->br.mispred))
 			l->mispredict = e->br.predicted ? "N" : "Y";
@@ -392,6 +527,35 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		if (!e->br.cycles)
 			return fprintf(f, "%-*s", wd, "-");
 		return fprintf(f, "%-*hd", wd, (short)e->br.cycles);
+	case HWPROF_HK_SOCKET: return fprintf(f, "%*.*d", wd, wd - 3, (int)e->socket);
+	case HWPROF_HK_SRCFILE: return fprintf(f, "%-.*s", wd, hwprof_hist_entry_srcfile(h, e));
+	case HWPROF_HK_TRANSACTION: {
+		char t[128];
+		transaction_text(e->transaction, t, sizeof(t));
+		return fprintf(f, "%-*s", wd, t);
+	}
+	case HWPROF_HK_TRACE: return fprintf(f, "%-.*s", wd, "N/A"); /* not a tracepoint */
+	case HWPROF_HK_CGROUP: return fprintf(f, "%s", e->cgroup ? cgroup_name(l, e->cgroup) : "N/A");
+	case HWPROF_HK_CGROUP_ID:
+		return fprintf(f, "%llu/0x%llx", (unsigned long long)e->cgroup_dev, (unsigned long long)e->cgroup_ino);
+	case HWPROF_HK_CODE_PAGE_SIZE:
+	case HWPROF_HK_DATA_PAGE_SIZE: {
+		char t[32];
+		return fprintf(f, "%-*s", wd,
+			       page_size_text(k == HWPROF_HK_CODE_PAGE_SIZE ? e->code_page_size : e->data_page_size, t,
+					      sizeof(t)));
+	}
+	case HWPROF_HK_PARENT: return fprintf(f, "%-*.*s", wd, wd, e->parent ? e->parent : "[other]");
+	case HWPROF_HK_PHYS_DADDR: {
+		/* perf's text cut or padded to the width */
+		char t[64];
+		snprintf(t, sizeof(t), "[%c] %-#.*llx", e->level, 16, (unsigned long long)e->phys_addr);
+		return fprintf(f, "%-*.*s", wd, wd, t);
+	}
+	case HWPROF_HK_SYM_IADDR:
+		/* the sample's own address, raw, and its symbol */
+		return sym_text(f, wd, e->level, e->sym, hwprof_hist_entry_addr(e), e->kernel_map, e->map_start,
+				e->map_pgoff);
 	case HWPROF_HK_NR: break;
 	}
 	return 0;
@@ -417,7 +581,7 @@ void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, 
 		       struct hwprof_session *s)
 {
 	struct widths w;
-	calc_widths(h, s, &w);
+	calc_widths(l, h, s, &w);
 	w.time = l->nanosecs ? 16 : 12;
 	if (!l->quiet) {
 		print_samples_line(f, l, h, evname, l->relative);

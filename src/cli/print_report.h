@@ -36,6 +36,9 @@ struct report_layout {
 	bool plural;            /* "of events": a group's leader (perf says so
 	                         * also outside the group view) */
 	bool nanosecs;          /* --ns: the time key in nanoseconds */
+	/* the cgroup key's names: the CGROUP records' paths (NULL: none) */
+	const char *(*cgroup_name)(void *ctx, uint64_t id);
+	void *cgroup_ctx;
 	const char *mispredict; /* the mispredict column's last text: perf keeps
 	                         * it (a static) for branches that are neither
 	                         * predicted nor mispredicted (NULL: "N/A") */

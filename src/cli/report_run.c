@@ -16,6 +16,8 @@
 #define PROGRESS_EVERY 4096
 
 static int add_dso(struct report_run *r, const char *name);
+static int32_t socket_of(struct report_run *r, int32_t cpu);
+static void cgroup_ns_of(struct report_run *r, int32_t tid, uint64_t *dev, uint64_t *ino);
 
 /* One histogram per event index below n (pipe streams announce their
  * events as they go). */
@@ -40,6 +42,7 @@ static int grow(struct report_run *r, uint32_t n)
 		if (!r->srclines && !(r->srclines = report_srclines_new(r->syms)))
 			return -HWPROF_E_NOMEM;
 		hwprof_hist_set_srcline(r->hists[r->nr_hists], report_srcline, r->srclines);
+		hwprof_hist_set_srcfile(r->hists[r->nr_hists], report_srcfile, r->srclines);
 		if (r->callchain)
 			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
 		for (unsigned k = 0; k < HWPROF_HK_NR; k++)
@@ -87,6 +90,15 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 	if (dsos_from_build_ids(r) < 0 || add_dso(r, "[kernel.kallsyms]") < 0)
 		return -HWPROF_E_NOMEM;
 	return grow(r, hwprof_perfdata_nr_evsels(hwprof_session_data(s)));
+}
+
+int report_run_find_parents(struct report_run *r)
+{
+	/* perf's default_parent_pattern */
+	if (regcomp(&r->parent_re, "^sys_|^do_page_fault", REG_EXTENDED) != 0)
+		return -HWPROF_E_NOMEM;
+	r->parent_key = true;
+	return 0;
 }
 
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order)
@@ -209,6 +221,14 @@ void report_run_fini(struct report_run *r)
 	hwprof_unwinder_free(r->uw);
 	inline_syms_free(r->isyms);
 	report_srclines_free(r->srclines);
+	if (r->parent_key)
+		regfree(&r->parent_re);
+	r->parent_key = false;
+	free(r->sockets);
+	for (size_t i = 0; i < r->nr_cgroups; i++)
+		free(r->cgroups[i].path);
+	free(r->cgroups);
+	free(r->ns);
 	for (uint32_t i = 0; r->hists && i < r->nr_hists; i++)
 		hwprof_hist_free(r->hists[i]);
 	free(r->hists);
@@ -316,6 +336,7 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 {
 	uint64_t nr = sm->callchain_nr;
+	r->parent = NULL;
 	if (rpt_grow_frames(r, nr) < 0)
 		return -HWPROF_E_NOMEM;
 	unsigned cpumode = HWPROF_MISC_USER;
@@ -340,6 +361,15 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		reverse_frames(r->frames, n);
 	if (n > max)
 		n = max;
+	/* perf's add_callchain_ip(): the parent is the first symbol of the
+	 * sample's chain, in the order shown, that matches (unwound frames
+	 * are not tried) */
+	r->parent = NULL;
+	for (size_t i = 0; i < n && r->parent_key && !r->parent; i++)
+		if (r->frames[i].sym && regexec(&r->parent_re, r->frames[i].sym->name, 0, NULL, 0) == 0)
+			r->parent = r->frames[i].sym->name;
+	if (!r->callchain)
+		return 0; /* resolved for the parent key alone */
 	const uint64_t dwarf = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
 	if (!sm->evsel || (sm->evsel->attr.sample_type & dwarf) != dwarf)
 		return (int)n;
@@ -420,6 +450,9 @@ static int begin_sample(struct report_run *r, struct hwprof_hist_sample *hs, uin
 	memset(hs, 0, sizeof(*hs));
 	resolve_ip(r, hs, pid, tid, cpumode, ip);
 	hs->cpu = cpu;
+	hs->socket = socket_of(r, cpu);
+	hs->cpumode = (uint8_t)cpumode;
+	cgroup_ns_of(r, tid, &hs->cgroup_dev, &hs->cgroup_ino);
 	return 1;
 }
 
@@ -552,6 +585,150 @@ int report_run_add_branches(struct report_run *r, uint32_t idx, int32_t pid, int
 	return add_branch_entries(r, &hs, idx, pid, tid, (const uint8_t *)pairs, n, 2);
 }
 
+/* perf's env->cpu: the CPU_TOPOLOGY feature's per-cpu socket ids, when
+ * the section has them and (except on s390 and aarch64) none is larger
+ * than the number of cpus */
+static void load_topology(struct report_run *r)
+{
+	r->topo_loaded = true;
+	struct hwprof_perfdata *h = hwprof_session_data(r->s);
+	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	const uint8_t *p;
+	uint64_t size;
+	struct hwprof_feat *f = NULL;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_NRCPUS, &p, &size, NULL) != 1 ||
+	    hwprof_feat_parse(HWPROF_FEAT_NRCPUS, p, size, &ctx, &f, NULL) < 0)
+		return;
+	ctx.nr_cpus_avail = f->u.nrcpus.avail;
+	hwprof_feat_free(f);
+	f = NULL;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_CPU_TOPOLOGY, &p, &size, NULL) != 1 ||
+	    hwprof_feat_parse(HWPROF_FEAT_CPU_TOPOLOGY, p, size, &ctx, &f, NULL) < 0)
+		return;
+	const struct hwprof_feat_cpu_topology *t = &f->u.cpu_topology;
+	bool check = true;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_ARCH, &p, &size, NULL) == 1 && size > 4) {
+		/* a string section: a u32 length, then the text */
+		const char *arch = (const char *)p + 4;
+		size_t max = size - 4;
+		check = !(strnlen(arch, max) >= 4 && !strncmp(arch, "s390", 4)) &&
+			!(strnlen(arch, max) >= 7 && !strncmp(arch, "aarch64", 7));
+	}
+	bool ok = t->has_cpus && t->nr_cpus;
+	for (uint32_t i = 0; ok && check && i < t->nr_cpus; i++)
+		ok = t->cpus[i].socket_id == UINT32_MAX || t->cpus[i].socket_id <= ctx.nr_cpus_avail;
+	if (ok && (r->sockets = malloc(t->nr_cpus * sizeof(*r->sockets)))) {
+		for (uint32_t i = 0; i < t->nr_cpus; i++)
+			r->sockets[i] = (int32_t)t->cpus[i].socket_id;
+		r->nr_sockets = t->nr_cpus;
+	}
+	hwprof_feat_free(f);
+}
+
+/* perf's al->socket: -1 without a cpu or a topology */
+static int32_t socket_of(struct report_run *r, int32_t cpu)
+{
+	if (!r->topo_loaded)
+		load_topology(r);
+	return cpu >= 0 && (uint32_t)cpu < r->nr_sockets ? r->sockets[cpu] : -1;
+}
+
+/* The thread's cgroup namespace (perf's thread__namespaces()), 0/0 for
+ * none. The last thread asked is remembered: samples come in runs. */
+static void cgroup_ns_of(struct report_run *r, int32_t tid, uint64_t *dev, uint64_t *ino)
+{
+	*dev = *ino = 0;
+	size_t i = r->last_ns < r->nr_ns && r->ns[r->last_ns].tid == tid ? r->last_ns : 0;
+	for (; i < r->nr_ns && r->ns[i].tid != tid; i++)
+		;
+	if (i == r->nr_ns)
+		return;
+	r->last_ns = i;
+	*dev = r->ns[i].dev;
+	*ino = r->ns[i].ino;
+}
+
+/* NAMESPACES: pid, tid, nr, then {dev, ino} per namespace; the cgroup
+ * namespace is the 7th (perf's CGROUP_NS_INDEX) */
+static int note_namespaces(struct report_run *r, const struct hwprof_record *rec)
+{
+	if (rec->size < 24)
+		return 0;
+	int32_t tid;
+	memcpy(&tid, rec->data + 12, 4);
+	uint64_t nr = hwprof_u64_at(rec->data + 16, 0), dev = 0, ino = 0;
+	if (nr > 6 && rec->size >= 24 + 16 * 7) {
+		dev = hwprof_u64_at(rec->data + 24, 12);
+		ino = hwprof_u64_at(rec->data + 24, 13);
+	}
+	size_t i;
+	for (i = 0; i < r->nr_ns && r->ns[i].tid != tid; i++)
+		;
+	if (i == r->nr_ns) {
+		if (r->nr_ns == r->cap_ns) {
+			size_t nc = r->cap_ns ? r->cap_ns * 2 : 64;
+			struct report_ns *v = realloc(r->ns, nc * sizeof(*v));
+			if (!v)
+				return -HWPROF_E_NOMEM;
+			r->ns = v;
+			r->cap_ns = nc;
+		}
+		r->nr_ns++;
+	}
+	r->ns[i] = (struct report_ns){ tid, dev, ino };
+	return 0;
+}
+
+/* CGROUP: id, then the path; perf keeps the first path of an id */
+static int note_cgroup(struct report_run *r, const struct hwprof_record *rec)
+{
+	if (rec->size <= 16)
+		return 0;
+	uint64_t id = hwprof_u64_at(rec->data + 8, 0);
+	const char *path = (const char *)rec->data + 16;
+	size_t max = rec->size - 16u;
+	if (report_run_cgroup_name(r, id))
+		return 0;
+	if (r->nr_cgroups == r->cap_cgroups) {
+		size_t nc = r->cap_cgroups ? r->cap_cgroups * 2 : 16;
+		struct report_cgroup *v = realloc(r->cgroups, nc * sizeof(*v));
+		if (!v)
+			return -HWPROF_E_NOMEM;
+		r->cgroups = v;
+		r->cap_cgroups = nc;
+	}
+	char *c = strndup(path, max);
+	if (!c)
+		return -HWPROF_E_NOMEM;
+	r->cgroups[r->nr_cgroups++] = (struct report_cgroup){ id, c };
+	return 0;
+}
+
+const char *report_run_cgroup_name(void *ctx, uint64_t id)
+{
+	const struct report_run *r = ctx;
+	for (size_t i = 0; i < r->nr_cgroups; i++)
+		if (r->cgroups[i].id == id)
+			return r->cgroups[i].path;
+	return NULL;
+}
+
+/* The fields every sample's entries keep whatever their keys: socket,
+ * cgroup namespace, cpumode; the sampled transaction, cgroup and page
+ * sizes. */
+static void sample_fields(struct report_run *r, struct hwprof_hist_sample *hs, const struct hwprof_sample *sm)
+{
+	hs->socket = socket_of(r, hs->cpu);
+	cgroup_ns_of(r, (int32_t)sm->tid, &hs->cgroup_dev, &hs->cgroup_ino);
+	hs->cpumode = (uint8_t)(sm->misc & HWPROF_MISC_CPUMODE_MASK);
+	uint64_t st = sm->sample_type;
+	hs->transaction = st & HWPROF_SAMPLE_TRANSACTION ? sm->transaction : 0;
+	hs->cgroup = st & HWPROF_SAMPLE_CGROUP ? sm->cgroup : 0;
+	hs->code_page_size = st & HWPROF_SAMPLE_CODE_PAGE_SIZE ? sm->code_page_size : 0;
+	hs->data_page_size = st & HWPROF_SAMPLE_DATA_PAGE_SIZE ? sm->data_page_size : 0;
+	hs->phys_addr = st & HWPROF_SAMPLE_PHYS_ADDR ? sm->phys_addr : 0;
+}
+
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
 	const struct hwprof_evsel *ev = sm->evsel;
@@ -567,6 +744,7 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	memset(&hs, 0, sizeof(hs));
 	resolve_ip(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, sm->ip);
 	hs.cpu = cpu;
+	sample_fields(r, &hs, sm);
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
 	hs.weight = sm->weight; /* perf keeps them in every entry */
@@ -583,11 +761,12 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 		resolve_mem(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, &m);
 	}
 	size_t n = 0;
-	if (r->callchain && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
+	if ((r->callchain || r->parent_key) && (sm->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
 		int cn = resolve_chain(r, sm);
 		if (cn < 0)
 			return cn;
 		n = (size_t)cn;
+		hs.parent = r->parent;
 	}
 	return hwprof_hist_add_chain(r->hists[ev->idx], &hs, r->frames, n);
 }
@@ -616,6 +795,12 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 				return -HWPROF_E_UNSUPPORTED; /* AUX data other than SPE or PT */
 		} else if (ev.rec.type == HWPROF_RECORD_AUXTRACE_INFO) {
 			return -HWPROF_E_UNSUPPORTED; /* pipe streams say it here */
+		}
+		if (ev.rec.type == HWPROF_RECORD_NAMESPACES || ev.rec.type == HWPROF_RECORD_CGROUP) {
+			int e = ev.rec.type == HWPROF_RECORD_CGROUP ? note_cgroup(r, &ev.rec) : note_namespaces(r, &ev.rec);
+			if (e < 0)
+				return e;
+			continue;
 		}
 		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {
 			r->lost_samples += hwprof_u64_at(ev.rec.data, 1);
@@ -653,6 +838,7 @@ int report_run_finish(struct report_run *r, const uint32_t *group_size, uint32_t
 			return e;
 	}
 	for (uint32_t i = 0; i < r->nr_hists; i++) {
+		hwprof_hist_set_group_sort_idx(r->hists[i], r->group_sort_idx);
 		int e = hwprof_hist_finish(r->hists[i]);
 		if (e < 0)
 			return e;

@@ -3,6 +3,7 @@
 #ifndef HWPROF_CLI_REPORT_RUN_H
 #define HWPROF_CLI_REPORT_RUN_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,7 +60,28 @@ struct report_run {
 	const char *last_dso_name;
 	uint32_t last_dso_rank;
 	bool kernel_map;            /* a record made perf's host kernel map */
+	/* the socket key: each cpu's socket from CPU_TOPOLOGY (perf's
+	 * env->cpu), loaded at the first sample (pipe streams send it then) */
+	bool topo_loaded;
+	int32_t *sockets;
+	uint32_t nr_sockets;
+	/* the cgroup key: CGROUP records' ids and paths, first one kept */
+	struct report_cgroup { uint64_t id; char *path; } *cgroups;
+	size_t nr_cgroups, cap_cgroups;
+	/* the cgroup_id key: each thread's last NAMESPACES record's cgroup
+	 * namespace */
+	struct report_ns { int32_t tid; uint64_t dev, ino; } *ns;
+	size_t nr_ns, cap_ns, last_ns;
+	int group_sort_idx;               /* --group-sort-idx (0: none) */
+	/* the parent key: perf's default parent pattern, and the sample's
+	 * first callchain symbol matching it */
+	bool parent_key;
+	regex_t parent_re;
+	const char *parent;
 };
+/* A CGROUP record's path for a PERF_SAMPLE_CGROUP id, or NULL (the
+ * layout's cgroup_name function; ctx is the report_run). */
+const char *report_run_cgroup_name(void *ctx, uint64_t id);
 
 int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwprof_symbols *syms,
 		    const enum hwprof_hist_key *sort, size_t nr_sort);
@@ -67,6 +89,9 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
  * chains root first). */
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
 void report_run_fini(struct report_run *r);
+/* Before reading: the parent sort key (given with --sort; perf resolves
+ * parents for it only) wants each sample's parent symbol. */
+int report_run_find_parents(struct report_run *r);
 /* A sort key whose column is elided: the output order skips it. */
 void report_run_elide(struct report_run *r, enum hwprof_hist_key k);
 /* A synthesized event after the file's: returns its histogram index. */

@@ -118,3 +118,31 @@ const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
 	}
 	return keep(s, out);
 }
+
+/* perf's srcfile: the srcline's file part ("file:line" up to ':'), ""
+ * for an unknown line or a text without one (sym+offset, dso[addr]);
+ * the DSO's failure count moves as for the srcline key. */
+const char *report_srcfile(void *ctx, const struct hwprof_hist_entry *e)
+{
+	struct report_srclines *s = ctx;
+	if (!e->dso)
+		return "";
+	struct dso_state *st = state_of(s, e->dso);
+	bool file = e->dso[0] != '[' && strncmp(e->dso, "/tmp/perf-", 10) != 0;
+	if (st && !st->off && file) {
+		char *fl = file_line(s, e);
+		if (fl) {
+			st->fails = 0;
+			char *colon = strchr(fl, ':');
+			if (!strcmp(fl, "??:0") || !colon || colon == fl) {
+				free(fl);
+				return "";
+			}
+			*colon = 0;
+			return keep(s, fl);
+		}
+	}
+	if (st && st->fails && ++st->fails > A2L_FAIL_LIMIT)
+		st->off = true;
+	return "";
+}

@@ -15,5 +15,8 @@ struct report_srclines *report_srclines_new(struct hwprof_symbols *syms);
 void report_srclines_free(struct report_srclines *s);
 /* A hwprof_srcline_fn: ctx is the report_srclines. */
 const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e);
+/* The srcfile key's text (perf's hist_entry__get_srcfile()): the file
+ * name of the srcline, "" when there is none. */
+const char *report_srcfile(void *ctx, const struct hwprof_hist_entry *e);
 
 #endif

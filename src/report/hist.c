@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwprof/perf_event.h"
 #include "hwprof/report.h"
 #include "report/hist_chain.h"
 #include "util/ixtree.h"
@@ -35,8 +36,10 @@ struct hwprof_hist {
 	bool need_collapse;
 	uint64_t elided;            /* keys (bits) the output order skips */
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
-	hwprof_srcline_fn srcline_fn;
-	void *srcline_ctx;
+	unsigned add_cpumode;       /* its cpumode, or its frame's (perf's
+	                             * fill_callchain_info() sets it by map) */
+	hwprof_srcline_fn srcline_fn, srcfile_fn;
+	void *srcline_ctx, *srcfile_ctx;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
 	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
@@ -52,6 +55,7 @@ struct hwprof_hist {
 	 * there (HT_NIL: none) */
 	struct hwprof_hist *members[HWPROF_HIST_MAX_MEMBERS];
 	uint32_t nr_members;
+	int group_sort_idx;         /* perf's --group-sort-idx (0: none) */
 	uint32_t *pair[HWPROF_HIST_MAX_MEMBERS];
 	size_t pair_cap[HWPROF_HIST_MAX_MEMBERS];
 };
@@ -68,7 +72,15 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "local_ins_lat", HWPROF_HK_LOCAL_INS_LAT }, { "ipc_null", HWPROF_HK_IPC_NULL },
 	{ "dso_from", HWPROF_HK_DSO_FROM }, { "dso_to", HWPROF_HK_DSO_TO }, { "symbol_from", HWPROF_HK_SYM_FROM },
 	{ "symbol_to", HWPROF_HK_SYM_TO }, { "mispredict", HWPROF_HK_MISPREDICT }, { "in_tx", HWPROF_HK_IN_TX },
-	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES },
+	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES }, { "addr_from", HWPROF_HK_ADDR_FROM },
+	{ "addr_to", HWPROF_HK_ADDR_TO },
+	{ "socket", HWPROF_HK_SOCKET }, { "srcfile", HWPROF_HK_SRCFILE }, { "transaction", HWPROF_HK_TRANSACTION },
+	{ "trace", HWPROF_HK_TRACE }, { "cgroup", HWPROF_HK_CGROUP }, { "cgroup_id", HWPROF_HK_CGROUP_ID },
+	{ "code_page_size", HWPROF_HK_CODE_PAGE_SIZE }, { "parent", HWPROF_HK_PARENT },
+	{ "data_page_size", HWPROF_HK_DATA_PAGE_SIZE }, { "phys_daddr", HWPROF_HK_PHYS_DADDR },
+	{ "symbol_iaddr", HWPROF_HK_SYM_IADDR },
+	{ "overhead_sys", HWPROF_HK_OVERHEAD_SYS }, { "overhead_us", HWPROF_HK_OVERHEAD_US },
+	{ "overhead_guest_sys", HWPROF_HK_OVERHEAD_GUEST_SYS }, { "overhead_guest_us", HWPROF_HK_OVERHEAD_GUEST_US },
 };
 _Static_assert(HWPROF_HK_NR <= 64, "elided keys are bits of a uint64_t");
 
@@ -268,6 +280,14 @@ static const char *srcline_of(const struct hwprof_hist *h, const struct hwprof_h
 	return e->srcline;
 }
 
+/* the srcfile key's text, also computed when a comparison first needs it */
+static const char *srcfile_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	if (!e->srcfile)
+		((struct hwprof_hist_entry *)e)->srcfile = h->srcfile_fn ? h->srcfile_fn(h->srcfile_ctx, e) : "";
+	return e->srcfile;
+}
+
 /* perf's _sort__sym_cmp(): symbols alone (no DSO), inlined stand-ins by
  * name and overlap, then start and end */
 static int sym_only_cmp(const struct hwprof_sym *l, const struct hwprof_sym *r)
@@ -315,6 +335,25 @@ static int branch_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb
 		if (!el->sym && !er->sym)
 			return sgn64((int64_t)(er->addr - el->addr));
 		return sym_only_cmp(el->sym, er->sym);
+	}
+	case HWPROF_HK_ADDR_FROM:
+	case HWPROF_HK_ADDR_TO: {
+		/* the DSOs as for dso_from, then the raw addresses */
+		bool from = k == HWPROF_HK_ADDR_FROM;
+		const char *sl = from ? a->from_dso_short : a->to_dso_short;
+		const char *sr = from ? b->from_dso_short : b->to_dso_short;
+		if (!sl || !sr) {
+			if (sl || sr)
+				return cmp_null(sr, sl);
+		} else {
+			int c = -str_cmp2(ha, hb, sl, from ? a->from_dso_id : a->to_dso_id, sr,
+					  from ? b->from_dso_id : b->to_dso_id);
+			if (c)
+				return c;
+		}
+		const struct hwprof_hist_branch_end *el = from ? &l->from : &l->to;
+		const struct hwprof_hist_branch_end *er = from ? &r->from : &r->to;
+		return sgn64((int64_t)(er->addr - el->addr));
 	}
 	/* perf: 1 when they differ, never -1 */
 	case HWPROF_HK_MISPREDICT: return l->mispred != r->mispred || l->predicted != r->predicted;
@@ -387,12 +426,38 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_IN_TX:
 	case HWPROF_HK_ABORT:
 	case HWPROF_HK_CYCLES:
+	case HWPROF_HK_ADDR_FROM:
+	case HWPROF_HK_ADDR_TO:
 		return branch_cmp(ha, hb, k, a, b);
 	case HWPROF_HK_SRCLINE: {
 		/* perf's sort__srcline_cmp: the address, then the DSO */
 		int c = sgn64((int64_t)(b->ip - a->ip));
 		return c ? c : dso_cmp(ha, hb, a, b);
 	}
+	/* perf's right - left of the socket, cgroup and page sizes, left -
+	 * right of the transaction flags and the cgroup namespace */
+	case HWPROF_HK_SOCKET: return sgn64((int64_t)b->socket - a->socket);
+	case HWPROF_HK_TRANSACTION: return sgn64((int64_t)(a->transaction - b->transaction));
+	case HWPROF_HK_CGROUP: return sgn64((int64_t)(b->cgroup - a->cgroup));
+	case HWPROF_HK_CGROUP_ID: {
+		int c = sgn64((int64_t)(a->cgroup_dev - b->cgroup_dev));
+		return c ? c : sgn64((int64_t)(a->cgroup_ino - b->cgroup_ino));
+	}
+	case HWPROF_HK_CODE_PAGE_SIZE: return sgn64((int64_t)(b->code_page_size - a->code_page_size));
+	case HWPROF_HK_DATA_PAGE_SIZE: return sgn64((int64_t)(b->data_page_size - a->data_page_size));
+	case HWPROF_HK_PHYS_DADDR: return sgn64((int64_t)(b->phys_addr - a->phys_addr));
+	case HWPROF_HK_SRCFILE: return sgn64(strcmp(srcfile_of(hb, b), srcfile_of(ha, a)));
+	case HWPROF_HK_TRACE: return 0; /* perf: equal unless tracepoints */
+	case HWPROF_HK_PARENT:
+		if (!a->parent || !b->parent)
+			return cmp_null(a->parent, b->parent);
+		return sgn64(strcmp(b->parent, a->parent));
+	case HWPROF_HK_SYM_IADDR: /* perf: the sample addresses, right - left */
+		return sgn64((int64_t)(hwprof_hist_entry_addr(b) - hwprof_hist_entry_addr(a)));
+	case HWPROF_HK_OVERHEAD_SYS: return u64_cmp(a->period_sys, b->period_sys);
+	case HWPROF_HK_OVERHEAD_US: return u64_cmp(a->period_us, b->period_us);
+	case HWPROF_HK_OVERHEAD_GUEST_SYS: return u64_cmp(a->period_guest_sys, b->period_guest_sys);
+	case HWPROF_HK_OVERHEAD_GUEST_US: return u64_cmp(a->period_guest_us, b->period_guest_us);
 	case HWPROF_HK_OVERHEAD: return u64_cmp(a->period, b->period);
 	case HWPROF_HK_CHILDREN: return u64_cmp(a->acc_period, b->acc_period);
 	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
@@ -509,6 +574,14 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->kernel_map = dso && kernel_map;
 	k->level = level;
 	k->chain = HWPROF_CHAIN_NONE;
+	/* perf's callchain entries are added with the sample's fields too */
+	k->socket = s->socket;
+	k->transaction = s->transaction;
+	k->cgroup = s->cgroup;
+	k->cgroup_dev = s->cgroup_dev;
+	k->cgroup_ino = s->cgroup_ino;
+	k->code_page_size = s->code_page_size;
+	k->parent = s->parent;
 	/* the memory side is the sample's, for its own entry */
 	if (sym == s->sym && ip == s->ip) {
 		/* perf's new entry holds the sample's own stats while it is
@@ -524,6 +597,8 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		k->daddr_map_start = s->daddr_map_start;
 		k->daddr_map_pgoff = s->daddr_map_pgoff;
 		k->daddr_dso_id = UINT32_MAX;
+		k->data_page_size = s->data_page_size;
+		k->phys_addr = s->phys_addr;
 		if (s->daddr_dso &&
 		    (rc = dso_short_id(h, s->daddr_dso, s->daddr_kernel_map, &k->daddr_dso_id, &k->daddr_dso_short)) < 0)
 			return rc;
@@ -573,6 +648,18 @@ static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map,
 /* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
  * going left; add the period as the sample's own (self) or only to the
  * accumulated numbers. Returns the entry index or < 0. */
+/* perf's he_stat__add_cpumode_period() */
+static void add_cpumode_period(struct hwprof_hist_entry *e, unsigned cpumode, uint64_t period)
+{
+	switch (cpumode) {
+	case HWPROF_MISC_KERNEL: e->period_sys += period; break;
+	case HWPROF_MISC_USER: e->period_us += period; break;
+	case HWPROF_MISC_GUEST_KERNEL: e->period_guest_sys += period; break;
+	case HWPROF_MISC_GUEST_USER: e->period_guest_us += period; break;
+	default: break;
+	}
+}
+
 static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint64_t period, bool self)
 {
 	uint32_t x = h->in.root, parent = HT_NIL;
@@ -593,6 +680,7 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 		x = (uint32_t)h->n;
 		h->e[x] = *k;
 		h->e[x].nr_samples = 0; /* counted below */
+		h->e[x].period_sys = h->e[x].period_us = h->e[x].period_guest_sys = h->e[x].period_guest_us = 0;
 		h->e[x].weight = 0;
 		h->e[x].ins_lat = 0;
 		if (h->chains && hc_new_root(&h->trie, &h->e[x].chain) < 0)
@@ -606,6 +694,7 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 		e->nr_samples++;
 		e->weight += h->add_weight;
 		e->ins_lat += h->add_ins_lat;
+		add_cpumode_period(e, h->add_cpumode, period);
 	}
 	if (h->children) {
 		e->acc_period += period;
@@ -628,6 +717,17 @@ HWPROF_API void hwprof_hist_set_srcline(struct hwprof_hist *h, hwprof_srcline_fn
 HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
 {
 	return srcline_of(h, e);
+}
+
+HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx)
+{
+	h->srcfile_fn = fn;
+	h->srcfile_ctx = ctx;
+}
+
+HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	return srcfile_of(h, e);
 }
 
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
@@ -655,6 +755,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	h->total_period += s->period;
 	h->add_weight = s->weight;
 	h->add_ins_lat = s->ins_lat;
+	h->add_cpumode = s->cpumode;
 	int64_t self = findnew(h, &k, s->period, true);
 	if (self < 0)
 		return (int)self;
@@ -678,19 +779,26 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	char level = s->level;
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_frame *f = &chain[i];
-		if (f->dso)
+		if (f->dso) {
 			level = f->level;  /* else perf keeps the previous level */
+			h->add_cpumode = level == 'k' ? HWPROF_MISC_KERNEL
+					 : level == 'g' ? HWPROF_MISC_GUEST_KERNEL
+					 : level == 'u' ? HWPROF_MISC_GUEST_USER : HWPROF_MISC_USER;
+		}
 		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
 				   f->map_pgoff)) < 0)
 			return rc;
-		/* perf compares with an entry that has no time (its he_tmp),
-		 * so with the time key a frame is counted again */
+		/* perf compares with an entry that has only the thread,
+		 * cpu, address, symbol and parent (its he_tmp), so with the
+		 * time key, a socket other than 0, transaction flags, a
+		 * cgroup or a code page size a frame is counted again */
 		bool dup = false;
-		uint64_t t = k.time;
-		k.time = 0;
+		struct hwprof_hist_entry tmp = k;
+		tmp.time = 0;
+		tmp.socket = 0;
+		tmp.transaction = tmp.cgroup = tmp.cgroup_dev = tmp.cgroup_ino = tmp.code_page_size = 0;
 		for (size_t j = 0; j < nc && !dup; j++)
-			dup = entry_eq(h, &h->e[h->cache[j]], &k);
-		k.time = t;
+			dup = entry_eq(h, &h->e[h->cache[j]], &tmp);
 		if (dup)
 			continue;
 		int64_t x = findnew(h, &k, s->period, false);
@@ -705,27 +813,61 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	return 0;
 }
 
+/* The value perf's __hpp__sort() compares for an output field. */
+static uint64_t field_value(const struct hwprof_hist_entry *e, enum hwprof_hist_key key)
+{
+	switch (key) {
+	case HWPROF_HK_SAMPLES: return e->nr_samples;
+	case HWPROF_HK_OVERHEAD_SYS: return e->period_sys;
+	case HWPROF_HK_OVERHEAD_US: return e->period_us;
+	case HWPROF_HK_OVERHEAD_GUEST_SYS: return e->period_guest_sys;
+	case HWPROF_HK_OVERHEAD_GUEST_US: return e->period_guest_us;
+	default: return e->period;
+	}
+}
+
+/* The fields __hpp__sort() orders by (children have their own) */
+static bool is_hpp_sort_field(enum hwprof_hist_key k)
+{
+	return k == HWPROF_HK_OVERHEAD || k == HWPROF_HK_SAMPLES || k == HWPROF_HK_PERIOD ||
+	       k == HWPROF_HK_OVERHEAD_SYS || k == HWPROF_HK_OVERHEAD_US || k == HWPROF_HK_OVERHEAD_GUEST_SYS ||
+	       k == HWPROF_HK_OVERHEAD_GUEST_US;
+}
+
 /* A group member's value of an entry's pair (0 without one). */
 static uint64_t pair_value(const struct hwprof_hist *h, uint32_t k, const struct hwprof_hist_entry *e,
 			   enum hwprof_hist_key key)
 {
 	const struct hwprof_hist_entry *p = hwprof_hist_pair(h, e, k);
-	if (!p)
-		return 0;
-	return key == HWPROF_HK_SAMPLES ? p->nr_samples : p->period;
+	return p ? field_value(p, key) : 0;
 }
 
 /* perf's __hpp__sort() in the group view: equal leader values are ordered
- * by the members' values, in group order */
+ * by the members' values, in group order. With --group-sort-idx N inside
+ * the group (__hpp__group_sort_idx()): member N's value, then the other
+ * members' in order; the leader's own value is not compared. */
 static int group_cmp(const struct hwprof_hist *h, enum hwprof_hist_key key, const struct hwprof_hist_entry *a,
 		     const struct hwprof_hist_entry *b)
 {
-	for (uint32_t k = 0; k < h->nr_members; k++) {
-		int c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
-		if (c)
-			return c;
+	int idx = h->group_sort_idx;
+	int c = u64_cmp(field_value(a, key), field_value(b, key));
+	if (idx && (idx < 1 || (uint32_t)idx > h->nr_members))
+		return c;
+	if (idx) {
+		c = u64_cmp(pair_value(h, (uint32_t)idx - 1, a, key), pair_value(h, (uint32_t)idx - 1, b, key));
+		for (uint32_t k = 0; k < h->nr_members && !c; k++)
+			if (k + 1 != (uint32_t)idx)
+				c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
+		return c;
 	}
-	return 0;
+	for (uint32_t k = 0; k < h->nr_members && !c; k++)
+		c = u64_cmp(pair_value(h, k, a, key), pair_value(h, k, b, key));
+	return c;
+}
+
+HWPROF_API void hwprof_hist_set_group_sort_idx(struct hwprof_hist *h, int idx)
+{
+	h->group_sort_idx = idx;
 }
 
 /* perf's hist_entry__sort(a, b): > 0 puts a before b. */
@@ -735,10 +877,8 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 	for (size_t i = 0; i < h->nr_sort; i++) {
 		if (h->elided >> h->sort[i] & 1)
 			continue; /* perf_hpp__should_skip() */
-		int c = key_sort(h, h->sort[i], a, b);
-		if (!c && h->nr_members &&
-		    (h->sort[i] == HWPROF_HK_OVERHEAD || h->sort[i] == HWPROF_HK_SAMPLES || h->sort[i] == HWPROF_HK_PERIOD))
-			c = group_cmp(h, h->sort[i], a, b);
+		int c = h->nr_members && is_hpp_sort_field(h->sort[i]) ? group_cmp(h, h->sort[i], a, b)
+									 : key_sort(h, h->sort[i], a, b);
 		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
 			/* perf's __hpp__sort_acc: caller above callee */
 			int64_t d = (int64_t)b->max_depth - a->max_depth;
@@ -976,6 +1116,7 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		ht_insert(&t, x, parent, left);
 		/* perf's hists__calc_col_len() right after: what is known */
 		h->e[x].srcline_width = h->e[x].srcline ? (uint32_t)strlen(h->e[x].srcline) : 0;
+		h->e[x].srcfile_width = h->e[x].srcfile ? (uint32_t)strlen(h->e[x].srcfile) : 0;
 	}
 	/* filtered entries are not shown; perf's non-filtered stats count
 	 * the shown entries' own samples */

@@ -5,7 +5,7 @@
 # name and summed counts; --group forcing ungrouped events into one group,
 # --no-group), the fractal call graph (-g fractal: shares of each parent,
 # perf's per-node threshold and '[...]' rest lines) and chain counts
-# (-g ...,count). Samples land randomly, so every case compares both tools
+# (-g ...,count) and --group-sort-idx. Samples land randomly, so every case compares both tools
 # on one file, never against fixed text.
 #
 # One perf quirk is evened out: perf's '[...]' line reads its symbol's
@@ -73,6 +73,22 @@ for d in grp grpg two three mixed named quiet; do
     compare "$d $o" "$TMP/$d.data" $o
   done
 done
+# --group-sort-idx: a member's values first (perf never compares the
+# leader's then), an index outside the group the leader's alone; refused
+# (usage, exit 234) without groups, a bad number a usage error
+for d in grp grpg three mixed named; do
+  [ -s "$TMP/$d.data" ] || continue
+  for o in "--group-sort-idx 1" "--group-sort-idx 2" "--group-sort-idx 7" "--group-sort-idx -1" \
+           "--group-sort-idx 1 -n -s comm,dso" "--group-sort-idx 1 -F overhead,sample,period,comm,dso" \
+           "--group-sort-idx 1 --no-group" "--group-sort-idx 2 --percent-limit 1 --comm ls"; do
+    # shellcheck disable=SC2086
+    compare "$d $o" "$TMP/$d.data" $o
+  done
+done
+compare "two --group-sort-idx 1 --group" "$TMP/two.data" --group-sort-idx 1 --group
+compare "two --group-sort-idx 1 (no groups)" "$TMP/two.data" --group-sort-idx 1
+compare "g --group-sort-idx 1 --group (one event)" "$TMP/g.data" --group-sort-idx 1 --group
+compare "three --group-sort-idx 1x" "$TMP/three.data" --group-sort-idx 1x
 compare "grpg --no-children -g caller" "$TMP/grpg.data" --no-children -g caller
 compare "grpg -g fractal,0.5,count --comm sort" "$TMP/grpg.data" -g fractal,0.5,count --comm sort
 

@@ -226,7 +226,8 @@ else
 fi
 
 # options and keys hwprof does not implement: an error, never a table
-refuse "unknown sort key" "$TMP/plain.data" --sort nosuchkey
+# (unknown keys get perf's own refusal: report_keys.sh compares it)
+refuse "pipeline-stage key by a prefix" "$TMP/plain.data" --sort local_p_stage
 refuse "--tui" "$TMP/plain.data" --tui
 if rec dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W; then
   compare "dwarf --no-children -g none" "$TMP/dwarf.data" --no-children -g none

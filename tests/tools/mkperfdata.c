@@ -15,6 +15,11 @@
  *               unmapped addresses, every branch flag
  *   chains      callchains over this program's symbols in three processes
  *               (perf's non-transitive chain compare, synthesized FORKs)
+ *   keys        samples for perf report's socket, transaction, cgroup,
+ *               cgroup_id, page size, srcfile and memory keys: a 4-cpu
+ *               CPU_TOPOLOGY, CGROUP and NAMESPACES records, kernel and
+ *               user samples in this program's functions (keys-g: with
+ *               callchains)
  *   group       two events by IDENTIFIER, group reads, WEIGHT_STRUCT, build ids
  *   lbr         --call-graph lbr call stacks, branch entries of every type
  *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
@@ -536,6 +541,151 @@ static void chains(void)
 }
 
 
+/* A feature payload under construction. */
+struct fb { uint8_t d[4096]; size_t n; };
+static void fb32(struct fb *f, uint32_t v) { st32(f->d + f->n, v); f->n += 4; }
+static void fb64(struct fb *f, uint64_t v) { st64(f->d + f->n, v); f->n += 8; }
+static void fbstr(struct fb *f, const char *s)
+{
+	uint32_t len = (uint32_t)((strlen(s) + 1 + 63) / 64 * 64);
+	fb32(f, len);
+	memset(f->d + f->n, 0, len);
+	memcpy(f->d + f->n, s, strlen(s));
+	f->n += len;
+}
+
+extern char __executable_start; /* this program's load address (PIE) */
+
+/* Functions named like perf's default parent pattern (^sys_|^do_page_fault)
+ * for the parent key: keys-g callchains pass through them. */
+__attribute__((noinline, used)) static uint64_t sys_fixture_call(uint64_t v)
+{
+	return v * 3 + 1;
+}
+
+__attribute__((noinline, used)) static uint64_t do_page_fault_fixture(uint64_t v)
+{
+	return v * 5 + 2;
+}
+
+/* See "keys" above. Samples cycle through tables of each field with
+ * coprime lengths, so most combinations occur and several entries tie. */
+static void keys(bool callchains)
+{
+	uint64_t st = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ADDR |
+		      HWPROF_SAMPLE_ID | HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_DATA_SRC |
+		      HWPROF_SAMPLE_WEIGHT | HWPROF_SAMPLE_TRANSACTION | HWPROF_SAMPLE_CGROUP |
+		      HWPROF_SAMPLE_PHYS_ADDR | HWPROF_SAMPLE_DATA_PAGE_SIZE | HWPROF_SAMPLE_CODE_PAGE_SIZE;
+	if (callchains)
+		st |= HWPROF_SAMPLE_CALLCHAIN;
+	struct hwprof_attr a = sw_attr(st);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_HOSTNAME, "fixture");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_OSRELEASE, "6.1.0-fixture");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_VERSION, "6.1.0");
+	hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
+	struct fb f = { .n = 0 };
+	fb32(&f, 4); fb32(&f, 4);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_NRCPUS, f.d, f.n);
+	/* two sockets of two cores; cpu 3's ids are -1 (offline) */
+	f.n = 0; fb32(&f, 2); fbstr(&f, "0-1"); fbstr(&f, "2"); fb32(&f, 3); fbstr(&f, "0"); fbstr(&f, "1");
+	fbstr(&f, "2");
+	static const uint32_t core[4] = { 0, 1, 0, (uint32_t)-1 }, sock[4] = { 0, 0, 1, (uint32_t)-1 };
+	for (int i = 0; i < 4; i++) { fb32(&f, core[i]); fb32(&f, sock[i]); }
+	fb32(&f, 2); fbstr(&f, "0-1"); fbstr(&f, "2");
+	for (int i = 0; i < 4; i++) fb32(&f, sock[i]);
+	hwprof_writer_add_feature(w, HWPROF_FEAT_CPU_TOPOLOGY, f.d, f.n);
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (sl <= 0)
+		die("readlink /proc/self/exe");
+	self[sl] = 0;
+	const uint64_t base = 0x555555554000ULL;
+	struct hwprof_sample id = id_of(0, 5);
+	id.pid = id.tid = (uint32_t)-1;
+	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_KERNEL, (uint32_t)-1, 0, 0xffffffff81000000ULL,
+			       0x1000000, 0xffffffff81000000ULL, "[kernel.kallsyms]_text"));
+	static const uint32_t pids[3] = { 300, 400, 500 };
+	static const char *const comms[3] = { "alpha", "beta", "gamma" };
+	uint8_t b[256];
+	for (int p = 0; p < 3; p++) {
+		id = id_of(pids[p], 10 + (uint64_t)p);
+		emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, pids[p], pids[p], comms[p], 0));
+		emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, pids[p], pids[p], base, 0x400000, 0,
+					8, 1, 4321, 0, 5, 2, self));
+		if (p == 2)
+			continue; /* gamma has no namespaces: 0/0x0 */
+		memset(b, 0, sizeof(b));
+		st32(b, pids[p]); st32(b + 4, pids[p]); st64(b + 8, 7);
+		for (int i = 0; i < 7; i++) {
+			st64(b + 16 + 16 * i, 4);
+			st64(b + 24 + 16 * i, (i == 6 ? 0xeffffffbULL : 0xf0000000ULL) + (uint64_t)p);
+		}
+		kern(&a, HWPROF_RECORD_NAMESPACES, 0, b, 16 + 16 * 7, 20 + (uint64_t)p);
+	}
+	/* cgroups: a second record for id 40 keeps perf's first path */
+	static const struct { uint64_t id; const char *path; } cg[] = {
+		{ 33, "/" }, { 34, "/system.slice/hwprof-fixture.service" }, { 40, "/user.slice" }, { 40, "/other" } };
+	for (size_t i = 0; i < sizeof(cg) / sizeof(cg[0]); i++) {
+		memset(b, 0, sizeof(b));
+		st64(b, cg[i].id);
+		memcpy(b + 8, cg[i].path, strlen(cg[i].path) + 1);
+		kern(&a, HWPROF_RECORD_CGROUP, 0, b, 8 + strlen(cg[i].path) + 1, 30 + i);
+	}
+	/* user addresses inside this program's functions */
+	const uintptr_t lo = (uintptr_t)&__executable_start;
+	const uint64_t fn[5] = { base + ((uintptr_t)&emit - lo) + 4, base + ((uintptr_t)&sw_attr - lo) + 8,
+				 base + ((uintptr_t)&features - lo) + 2, base + ((uintptr_t)&hwprof_writer_write - lo) + 6,
+				 base + ((uintptr_t)&st64 - lo) };
+	static const uint64_t txn[5] = { 0, 0x12, 0x1 | 0x4, 0x8 | 0x20 | (5ULL << 32), 0x40 | 0x80 };
+	static const uint64_t cgroup[6] = { 0, 33, 34, 40, 77, 33 };
+	static const uint64_t cps[7] = { 4096, 2ULL << 20, 0, 1ULL << 30, 1024, 8192, 4096 };
+	static const uint64_t dps[4] = { 4096, 0, 2ULL << 20, 2048 };
+	static const uint64_t phys[3] = { 0x12345000, 0, 0x7fff1000 };
+	static const uint64_t src[3] = { 0x68100142ULL, 0x6a100842ULL, 0x5080021ULL };
+	uint8_t chain[8 * 8];
+	for (int k = 0; k < 210; k++) {
+		int p = k % 3;
+		struct hwprof_sample s = id_of(pids[p], 1000 + 10 * (uint64_t)k);
+		s.cpu = (uint32_t)(k % 4);
+		bool kernel = k % 11 == 5;
+		s.misc = kernel ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+		s.ip = kernel ? 0xffffffff81000100ULL + (uint64_t)(k % 2) * 0x40 : fn[k % 5];
+		/* kernel samples' periods end in 51, user ones in 00: sums of
+		 * up to 99 kernel samples never equal a user sum, so sibling
+		 * call graph nodes in the two DSOs never tie (perf orders such
+		 * ties by heap address) */
+		s.period = kernel ? 1051 : 1000 + (uint64_t)(k % 7) * 100;
+		s.addr = 0x7f0000010000ULL + (uint64_t)(k % 3) * 0x40;
+		s.data_src = src[k % 3];
+		s.weight = 10 + (uint64_t)(k % 4);
+		s.transaction = txn[k % 5];
+		s.cgroup = cgroup[k % 6];
+		s.code_page_size = cps[k % 7];
+		s.data_page_size = dps[k % 4];
+		s.phys_addr = phys[k % 3];
+		if (callchains) {
+			/* kernel samples: kernel frames only (see above); user
+			 * chains pass through the parent functions in either
+			 * order, one of them, or none */
+			const uint64_t sys = base + ((uintptr_t)&sys_fixture_call - lo) + 1;
+			const uint64_t dpf = base + ((uintptr_t)&do_page_fault_fixture - lo) + 1;
+			const uint64_t par[4][3] = { { sys, 0, dpf }, { dpf, 0, sys }, { 0, sys, 0 }, { 0, 0, 0 } };
+			unsigned n = 0;
+			st64(chain + 8 * n++, kernel ? HWPROF_CONTEXT_KERNEL : HWPROF_CONTEXT_USER);
+			st64(chain + 8 * n++, s.ip);
+			for (int j = 1; j < 4; j++) {
+				uint64_t v = par[k % 4][j - 1] ? par[k % 4][j - 1] : fn[(k + 2 * j + (k / 5)) % 5];
+				st64(chain + 8 * n++, kernel ? 0xffffffff81000200ULL + 0x80 * (uint64_t)j : v);
+			}
+			s.callchain_nr = n;
+			s.callchain = chain;
+		}
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 /* Two events of a group told apart by IDENTIFIER: read values in group
  * format with ids and lost counts (samples and READ records), the
  * sample_id_all trailer with every id field on each kernel record,
@@ -889,19 +1039,6 @@ static void auxsample(void)
 }
 
 static void small_task(const char *arch, struct hwprof_attr *a);
-/* A feature payload under construction. */
-struct fb { uint8_t d[4096]; size_t n; };
-static void fb32(struct fb *f, uint32_t v) { st32(f->d + f->n, v); f->n += 4; }
-static void fb64(struct fb *f, uint64_t v) { st64(f->d + f->n, v); f->n += 8; }
-static void fbstr(struct fb *f, const char *s)
-{
-	uint32_t len = (uint32_t)((strlen(s) + 1 + 63) / 64 * 64);
-	fb32(f, len);
-	memset(f->d + f->n, 0, len);
-	memcpy(f->d + f->n, s, strlen(s));
-	f->n += len;
-}
-
 /* The header of a bigger machine than this one: 2 sockets x 2 cores x 2
  * threads with one cpu offline, 2 NUMA nodes, 3 cache levels, 2 memory
  * nodes, an event group, several PMUs, clock data. old != 0: the
@@ -1335,6 +1472,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "xmm")) xmm();
 	else if (!strcmp(k, "branch-syms")) branch_syms();
 	else if (!strcmp(k, "chains")) chains();
+	else if (!strcmp(k, "keys") || !strcmp(k, "keys-g")) keys(k[4] == '-');
 	else if (!strcmp(k, "group")) group();
 	else if (!strcmp(k, "lbr")) lbr();
 	else if (!strcmp(k, "bpf")) bpf();
