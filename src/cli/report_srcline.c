@@ -92,23 +92,33 @@ static char *file_line(struct report_srclines *s, const struct hwprof_hist_entry
 	return asprintf(&out, "%s:%u", b ? b + 1 : file, n > 0 && fr[0].file ? fr[0].line : 0) < 0 ? NULL : out;
 }
 
-const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
+/* addr2line's "file:line" for the entry as perf asks for it (only for
+ * DSOs with a file, and no more for a DSO after A2L_FAIL_LIMIT failures
+ * in a row), or NULL. */
+static char *a2l_text(struct report_srclines *s, const struct hwprof_hist_entry *e)
 {
-	struct report_srclines *s = ctx;
-	if (!e->dso)
-		return "??:0";
 	struct dso_state *st = state_of(s, e->dso);
-	/* perf asks addr2line only for DSOs with a file */
 	bool file = e->dso[0] != '[' && strncmp(e->dso, "/tmp/perf-", 10) != 0;
 	if (st && !st->off && file) {
 		char *fl = file_line(s, e);
 		if (fl) {
 			st->fails = 0;
-			return keep(s, fl);
+			return fl;
 		}
 	}
 	if (st && st->fails && ++st->fails > A2L_FAIL_LIMIT)
 		st->off = true;
+	return NULL;
+}
+
+const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
+{
+	struct report_srclines *s = ctx;
+	if (!e->dso)
+		return "??:0";
+	char *fl = a2l_text(s, e);
+	if (fl)
+		return keep(s, fl);
 	char *out = NULL;
 	if (e->sym) {
 		if (asprintf(&out, "%s+%" PRIu64, e->sym->name, e->ip - e->sym->start) < 0)
@@ -127,22 +137,14 @@ const char *report_srcfile(void *ctx, const struct hwprof_hist_entry *e)
 	struct report_srclines *s = ctx;
 	if (!e->dso)
 		return "";
-	struct dso_state *st = state_of(s, e->dso);
-	bool file = e->dso[0] != '[' && strncmp(e->dso, "/tmp/perf-", 10) != 0;
-	if (st && !st->off && file) {
-		char *fl = file_line(s, e);
-		if (fl) {
-			st->fails = 0;
-			char *colon = strchr(fl, ':');
-			if (!strcmp(fl, "??:0") || !colon || colon == fl) {
-				free(fl);
-				return "";
-			}
-			*colon = 0;
-			return keep(s, fl);
-		}
+	char *fl = a2l_text(s, e);
+	if (!fl)
+		return "";
+	char *colon = strchr(fl, ':');
+	if (!strcmp(fl, "??:0") || !colon || colon == fl) {
+		free(fl);
+		return "";
 	}
-	if (st && st->fails && ++st->fails > A2L_FAIL_LIMIT)
-		st->off = true;
-	return "";
+	*colon = 0;
+	return keep(s, fl);
 }
