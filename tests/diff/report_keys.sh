@@ -15,25 +15,10 @@
 source tests/lib/common.sh
 if ! have_perf; then skip "report keys differential (perf not installed)"; finish; fi
 
-rec() { # name, perf record args...
-  local name=$1; shift
-  perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>&1 || { fail "$name: perf record failed"; return 1; }
-}
-
-compare() { # name file report-args...
-  local name=$1 f=$2; shift 2
-  # perf's '[...]' line may read "(inlined)" from uninitialized memory
-  # (see report_group.sh): hwprof prints what perf sets up
-  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' |
-    sed 's/--\[\.\.\.\] (inlined)$/--[...]/' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
-  if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc"; return; fi
-  if cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then
-    pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
-  else
-    fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; diff "$TMP/pe" "$TMP/he" | head -4
-  fi
-}
+source tests/lib/report_compare.sh
+# perf's '[...]' line may read "(inlined)" from uninitialized memory
+# (see report_group.sh): hwprof prints what perf sets up
+PERF_FIXUP='s/--\[\.\.\.\] (inlined)$/--[...]/'
 
 # the fixtures' user samples sit in mkperfdata's own functions (built by
 # gcc, or by clang with DWARF 5 and no .debug_aranges in the ASan build)

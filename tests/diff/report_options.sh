@@ -11,22 +11,7 @@
 source tests/lib/common.sh
 if ! have_perf; then skip "report filters differential (perf not installed)"; finish; fi
 
-rec() { # name, perf record args...
-  local name=$1; shift
-  perf record -q -o "$TMP/$name.data" "$@" >/dev/null 2>&1 || { fail "$name: perf record failed"; return 1; }
-}
-
-compare() { # name file report-args...
-  local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
-  if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc"; return; fi
-  if cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then
-    pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
-  else
-    fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; diff "$TMP/pe" "$TMP/he" | head -4
-  fi
-}
+source tests/lib/report_compare.sh
 
 rec g -g -e cpu-clock -c 100000 -- sh -c 'ls -R /usr/share/doc >/dev/null; cat /usr/share/doc/*/copyright | sort >/dev/null'
 rec flat -e cpu-clock -c 50000 -- sh -c 'ls -R /usr/share/doc >/dev/null; cat /usr/share/doc/*/copyright | sort >/dev/null'
