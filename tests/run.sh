@@ -44,8 +44,8 @@ run_job() {
       p=${p:-0}; f=${f:-0}
       if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi ;;
     fuzz)
-      if "$t" fuzz/corpus/"$(basename "$t")" >"$out" 2>&1; then p=1 f=0; else p=0 f=1; rc=1; fi
-      rc=${rc:-0} ;;
+      if "$t" fuzz/corpus/"$(basename "$t")" >"$out" 2>&1; then rc=0; else rc=1; fi
+      p=$((1 - rc)) f=$rc ;;
     diff)
       bash "$t" >"$out" 2>&1; rc=$?
       p=$(grep -c '^PASS: ' "$out"); f=$(grep -c '^FAIL: ' "$out")
