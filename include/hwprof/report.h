@@ -174,6 +174,9 @@ struct hwprof_hist_frame {
 	uint64_t ip;                /* the raw address */
 	uint64_t map_start, map_pgoff;
 	char level;                 /* the map's level; ignored without a map */
+	const char *srcline;        /* perf's callchain srcline (kept by the
+	                             * caller): set for -g srcline/address, NULL
+	                             * when there is none */
 };
 
 struct hwprof_hist_entry {
@@ -294,6 +297,11 @@ HWPROF_API uint64_t hwprof_hist_shown_samples(const struct hwprof_hist *h);
 #define HWPROF_HIST_CHILDREN 1u
 #define HWPROF_HIST_GRAPH 2u
 #define HWPROF_HIST_CALLER 4u
+/* perf's callchain key (-g srcline / -g address): frames match by their
+ * srcline (falling back to the function where neither has one) or by DSO
+ * and address instead of by function. */
+#define HWPROF_HIST_KEY_SRCLINE 8u
+#define HWPROF_HIST_KEY_ADDRESS 16u
 HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags);
 /* A sample with its chain in cursor order (caller or callee first, as the
  * graph is to be shown). n may be 0. */

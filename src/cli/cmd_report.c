@@ -344,6 +344,7 @@ struct report_args {
 	double cc_min_percent;
 	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
 	bool value_period, value_count;
+	unsigned chain_key;         /* 0 (function) or HWPROF_HIST_KEY_* */
 	uint32_t print_limit;
 	struct hwprof_itrace_opts itrace;
 	int max_stack;              /* < 0: the default */
@@ -722,7 +723,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	struct report_run run;
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
 	if (rc >= 0 && (children || graph))
-		report_run_set_callchain(&run, children, graph, caller);
+		report_run_set_callchain(&run, children, graph, caller, a->chain_key);
 	if (rc >= 0 && parent_key)
 		rc = report_run_find_parents(&run);
 	run.max_stack = a->max_stack;
@@ -758,6 +759,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	l.graph_mode = a->graph_mode;
 	l.value_period = a->value_period;
 	l.value_count = a->value_count;
+	l.chain_srcline = a->chain_key != 0;
 	l.print_limit = a->print_limit;
 	if (rc >= 0 && (aux || pipe))
 		rc = report_run_enable_spe(&run, &a->itrace);
@@ -1109,7 +1111,7 @@ static bool word(const char *tok, const char *w)
 /* perf's -g/--call-graph: print_type,threshold[,print_limit],order,
  * sort_key[,branch],value in any order, each word by any prefix, tried as
  * perf tries them (none, print types, orders, keys, values, numbers).
- * "none" ends the list. The address/srcline keys and branch are refused. */
+ * "none" ends the list. branch (LBR call stacks) is refused. */
 static int parse_graph(struct report_args *a, const char *arg)
 {
 	static const char *const modes[] = { "graph", "flat", "fractal", "folded" };
@@ -1133,12 +1135,13 @@ static int parse_graph(struct report_args *a, const char *arg)
 		} else if (word(tok, "caller") || word(tok, "callee")) {
 			a->order_set = true;
 			a->caller = word(tok, "caller");
-		} else if (word(tok, "function")) {
-			/* the default key */
+		} else if (word(tok, "function") || word(tok, "address") || word(tok, "srcline")) {
+			a->chain_key = word(tok, "function") ? 0
+				       : word(tok, "address") ? HWPROF_HIST_KEY_ADDRESS : HWPROF_HIST_KEY_SRCLINE;
 		} else if (word(tok, "percent") || word(tok, "period") || word(tok, "count")) {
 			a->value_period = !word(tok, "percent") && word(tok, "period");
 			a->value_count = !word(tok, "percent") && !word(tok, "period");
-		} else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch")) {
+		} else if (word(tok, "branch")) {
 			fprintf(stderr, "hwprof report: -g '%s': '%s' is not supported in this build (graph, fractal, "
 					"flat, folded, none, caller, callee, function, percent, period, count, a threshold and a "
 					"limit are)\n", arg, tok);

@@ -29,6 +29,8 @@ struct report_layout {
 	enum { RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL } graph_mode; /* -g print type */
 	bool value_period;      /* -g ...,period: periods, not percentages */
 	bool value_count;       /* -g ...,count: counts of chains */
+	bool chain_srcline;     /* -g srcline/address: frames show their
+	                         * srcline after the symbol */
 	uint32_t print_limit;   /* -g's second number: chains per level (0: all) */
 	uint64_t min_hit;       /* the threshold in period, per histogram */
 	bool mem_mode;          /* --mem-mode: "Total weight" and "Sort order" */

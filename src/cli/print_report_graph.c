@@ -36,11 +36,14 @@ static uint32_t run_end(const struct hwprof_hist *h, uint32_t t)
 	return t;
 }
 
-static void frame_name(FILE *f, const struct hwprof_hist *h, uint32_t t)
+/* perf's callchain_list__sym_name() */
+static void frame_name(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t t)
 {
 	const struct hwprof_hist_frame *fr = hwprof_chain_frame(h, t);
 	if (fr->sym) {
 		fputs(fr->sym->name, f);
+		if (l->chain_srcline && fr->srcline)
+			fprintf(f, " %s", fr->srcline);
 		if (fr->sym->inlined)
 			fputs(" (inlined)", f);
 	} else
@@ -81,7 +84,7 @@ static void ipchain(FILE *f, const struct report_layout *l, const struct hwprof_
 			fputs("          ", f);
 		}
 	}
-	frame_name(f, h, t);
+	frame_name(f, l, h, t);
 	fputc('\n', f);
 }
 
@@ -175,7 +178,7 @@ void print_report_graph(FILE *f, const struct report_layout *l, const struct hwp
 			} else {
 				margin(f, left);
 			}
-			frame_name(f, h, t);
+			frame_name(f, l, h, t);
 			fputc('\n', f);
 			if (++printed == l->print_limit)
 				break; /* perf stops the run, then goes on below it */
@@ -191,11 +194,12 @@ void print_report_graph(FILE *f, const struct report_layout *l, const struct hwp
 
 /* One chain from the entry's root down to node: perf prints the frames
  * above first. Returns how many were printed. */
-static size_t chain_path(FILE *f, const struct hwprof_hist *h, uint32_t node, bool folded, size_t done)
+static size_t chain_path(FILE *f, const struct report_layout *l, const struct hwprof_hist *h, uint32_t node,
+			 bool folded, size_t done)
 {
 	if (node == HWPROF_CHAIN_NONE || hwprof_chain_parent(h, node) == HWPROF_CHAIN_NONE)
 		return done; /* the entry's root holds no frame */
-	done = chain_path(f, h, hwprof_chain_parent(h, node), folded, done);
+	done = chain_path(f, l, h, hwprof_chain_parent(h, node), folded, done);
 	if (hwprof_chain_frame(h, node)->ip >= HWPROF_CONTEXT_MAX)
 		return done; /* perf leaves out context markers and the 0 - 1 frame */
 	if (folded) {
@@ -204,7 +208,7 @@ static size_t chain_path(FILE *f, const struct hwprof_hist *h, uint32_t node, bo
 	} else {
 		fputs("                ", f);
 	}
-	frame_name(f, h, node);
+	frame_name(f, l, h, node);
 	if (!folded)
 		fputc('\n', f);
 	return done + 1;
@@ -225,13 +229,13 @@ void print_report_flat(FILE *f, const struct report_layout *l, struct hwprof_his
 		if (folded) {
 			value(f, l, val, cnt, total);
 			fputc(' ', f);
-			chain_path(f, h, v[i], true, 0);
+			chain_path(f, l, h, v[i], true, 0);
 			fputc('\n', f);
 		} else {
 			fputs("           ", f);
 			value(f, l, val, cnt, total);
 			fputc('\n', f);
-			chain_path(f, h, v[i], false, 0);
+			chain_path(f, l, h, v[i], false, 0);
 			fputc('\n', f);
 		}
 		if (i + 1 == l->print_limit)

@@ -101,12 +101,12 @@ int report_run_find_parents(struct report_run *r)
 	return 0;
 }
 
-void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order)
+void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order, unsigned key)
 {
 	r->callchain = true;
 	r->caller_order = caller_order;
 	r->chain_flags = (children ? HWPROF_HIST_CHILDREN : 0) | (graph ? HWPROF_HIST_GRAPH : 0) |
-			 (caller_order ? HWPROF_HIST_CALLER : 0);
+			 (caller_order ? HWPROF_HIST_CALLER : 0) | key;
 	for (uint32_t i = 0; i < r->nr_hists; i++)
 		hwprof_hist_set_callchain(r->hists[i], r->chain_flags);
 }
@@ -264,6 +264,20 @@ static void resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, in
 	}
 }
 
+static bool chain_srclines(const struct report_run *r)
+{
+	return r->chain_flags & (HWPROF_HIST_KEY_SRCLINE | HWPROF_HIST_KEY_ADDRESS);
+}
+
+/* The srcline of a resolved frame for -g srcline/address (perf asks
+ * only for frames with a map and no inlined expansion). */
+static void frame_srcline(struct report_run *r, struct hwprof_hist_frame *fr, const struct hwprof_symres *res)
+{
+	if (chain_srclines(r) && fr->dso)
+		fr->srcline = report_chain_srcline(r->srclines, fr->dso, fr->kernel_map, res->sym, res->addr,
+						   r->chain_flags & HWPROF_HIST_KEY_ADDRESS);
+}
+
 static void reverse_frames(struct hwprof_hist_frame *f, size_t n)
 {
 	for (size_t i = 0; i < n / 2; i++) {
@@ -309,12 +323,16 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 		struct hwprof_inline_entry ent[MAX_INLINE];
 		int ne = res.sym && res.dso ? hwprof_dso_inline_entries(res.dso, res.addr, res.sym, ent, MAX_INLINE) : 0;
 		if (ne <= 0) {
+			frame_srcline(r, fr, &res);
 			n++;
 			continue;
 		}
 		struct hwprof_hist_frame base = *fr;
 		for (int k = 0; k < ne; k++) {
 			r->frames[n] = base;
+			/* perf's inline list keeps each entry's own position */
+			if (chain_srclines(r))
+				r->frames[n].srcline = report_fileline(r->srclines, ent[k].file, ent[k].line);
 			if (ent[k].inlined) {
 				const struct hwprof_sym *is = inline_syms_get(&r->isyms, res.sym, ent[k].name);
 				if (!is)
@@ -354,7 +372,8 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 			continue;
 		}
 		struct hwprof_symres res;
-		resolve_frame(r, &r->frames[n++], pid, tid, cpumode, ip, &res);
+		resolve_frame(r, &r->frames[n], pid, tid, cpumode, ip, &res);
+		frame_srcline(r, &r->frames[n++], &res);
 	}
 	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
 	if (r->caller_order)
@@ -491,7 +510,8 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 	for (size_t i = 0; i < nchain; i++) {
 		struct hwprof_symres res;
 		unsigned mode = chain[i] >= (1ULL << 63) ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-		resolve_frame(r, &r->frames[n++], pid, tid, mode, chain[i], &res);
+		resolve_frame(r, &r->frames[n], pid, tid, mode, chain[i], &res);
+		frame_srcline(r, &r->frames[n++], &res);
 	}
 	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
 	if (r->caller_order)

@@ -87,7 +87,9 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 		    const enum hwprof_hist_key *sort, size_t nr_sort);
 /* Before reading: keep call graphs (children: accumulate; caller_order:
  * chains root first). */
-void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
+/* key: 0, HWPROF_HIST_KEY_SRCLINE or HWPROF_HIST_KEY_ADDRESS (-g srcline,
+ * -g address) */
+void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order, unsigned key);
 void report_run_fini(struct report_run *r);
 /* Before reading: the parent sort key (given with --sort; perf resolves
  * parents for it only) wants each sample's parent symbol. */

@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,16 @@ struct report_srclines {
 	size_t nr_dsos;
 	char **strs;               /* every text handed out */
 	size_t nr_strs, cap_strs;
+	void *chain_cache;         /* tsearch tree of struct chain_line */
+	void *chain_texts;         /* tsearch tree of their texts: one copy
+	                            * of each, so pointers compare as texts */
+};
+
+/* A callchain address's srcline, asked once (perf's dso->srclines) */
+struct chain_line {
+	const char *dso;
+	uint64_t addr;
+	const char *text;          /* NULL: none */
 };
 
 struct report_srclines *report_srclines_new(struct hwprof_symbols *syms)
@@ -38,6 +49,8 @@ void report_srclines_free(struct report_srclines *s)
 		free(s->strs[i]);
 	free(s->strs);
 	free(s->dsos);
+	tdestroy(s->chain_cache, free);
+	tdestroy(s->chain_texts, free);
 	free(s);
 }
 
@@ -75,16 +88,16 @@ static const char *keep(struct report_srclines *s, char *str)
 /* A file DSO's "file:line" from addr2line's first record: NULL when
  * addr2line knows nothing there, "??:0" when it names a function but no
  * line (perf takes that as an answer). */
-static char *file_line(struct report_srclines *s, const struct hwprof_hist_entry *e)
+static char *file_line(struct report_srclines *s, const char *dso, uint64_t addr)
 {
 	struct hwprof_dso *d = NULL;
 	const struct hwprof_srcframe *fr;
-	if (hwprof_symbols_dso(s->syms, e->dso, &d) != 1 || !d)
+	if (hwprof_symbols_dso(s->syms, dso, &d) != 1 || !d)
 		return NULL;
-	int n = hwprof_dso_srcframes(d, e->ip, &fr);
-	if (n <= 0 && !hwprof_dso_addr2line_names(d, e->ip))
+	int n = hwprof_dso_srcframes(d, addr, &fr);
+	if (n <= 0 && !hwprof_dso_addr2line_names(d, addr))
 		return NULL;
-	const char *file = n > 0 && fr[0].file ? fr[0].file : n > 0 ? "??" : hwprof_dso_addr2line_file(d, e->ip);
+	const char *file = n > 0 && fr[0].file ? fr[0].file : n > 0 ? "??" : hwprof_dso_addr2line_file(d, addr);
 	if (!file)
 		file = "??";
 	const char *b = strrchr(file, '/');
@@ -95,12 +108,12 @@ static char *file_line(struct report_srclines *s, const struct hwprof_hist_entry
 /* addr2line's "file:line" for the entry as perf asks for it (only for
  * DSOs with a file, and no more for a DSO after A2L_FAIL_LIMIT failures
  * in a row), or NULL. */
-static char *a2l_text(struct report_srclines *s, const struct hwprof_hist_entry *e)
+static char *a2l_text(struct report_srclines *s, const char *dso, uint64_t addr)
 {
-	struct dso_state *st = state_of(s, e->dso);
-	bool file = e->dso[0] != '[' && strncmp(e->dso, "/tmp/perf-", 10) != 0;
+	struct dso_state *st = state_of(s, dso);
+	bool file = dso[0] != '[' && strncmp(dso, "/tmp/perf-", 10) != 0;
 	if (st && !st->off && file) {
-		char *fl = file_line(s, e);
+		char *fl = file_line(s, dso, addr);
 		if (fl) {
 			st->fails = 0;
 			return fl;
@@ -116,7 +129,7 @@ const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
 	struct report_srclines *s = ctx;
 	if (!e->dso)
 		return "??:0";
-	char *fl = a2l_text(s, e);
+	char *fl = a2l_text(s, e->dso, e->ip);
 	if (fl)
 		return keep(s, fl);
 	char *out = NULL;
@@ -137,7 +150,7 @@ const char *report_srcfile(void *ctx, const struct hwprof_hist_entry *e)
 	struct report_srclines *s = ctx;
 	if (!e->dso)
 		return "";
-	char *fl = a2l_text(s, e);
+	char *fl = a2l_text(s, e->dso, e->ip);
 	if (!fl)
 		return "";
 	char *colon = strchr(fl, ':');
@@ -147,4 +160,70 @@ const char *report_srcfile(void *ctx, const struct hwprof_hist_entry *e)
 	}
 	*colon = 0;
 	return keep(s, fl);
+}
+
+static int text_cmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The one copy of str (taken over), NULL on allocation failure. */
+static const char *chain_text(struct report_srclines *s, char *str)
+{
+	if (!str)
+		return NULL;
+	char **found = tsearch(str, &s->chain_texts, text_cmp);
+	if (!found) {
+		free(str);
+		return NULL;
+	}
+	if (*found != str)
+		free(str);
+	return *found;
+}
+
+static int chain_line_cmp(const void *a, const void *b)
+{
+	const struct chain_line *x = a, *y = b;
+	if (x->dso != y->dso)
+		return x->dso < y->dso ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* perf's callchain_srcline(): get_srcline() without the symbol's name,
+ * kept per DSO and address, so a failing address counts once towards the
+ * DSO's failure limit */
+const char *report_chain_srcline(struct report_srclines *s, const char *dso, bool kernel_map,
+				 const struct hwprof_sym *sym, uint64_t addr, bool show_addr)
+{
+	struct chain_line key = { dso, addr, NULL }, **found = tfind(&key, &s->chain_cache, chain_line_cmp);
+	if (found)
+		return (*found)->text;
+	struct chain_line *c = malloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	*c = key;
+	char *out = a2l_text(s, dso, addr);
+	if (!out && show_addr) {
+		char short_name[256];
+		hwprof_dso_short_name(dso, kernel_map, short_name, sizeof(short_name));
+		if (sym ? asprintf(&out, "+%" PRIu64, addr - sym->start) < 0
+			: asprintf(&out, "%s[%" PRIx64 "]", short_name, addr) < 0)
+			out = NULL;
+	}
+	c->text = chain_text(s, out);
+	if (!tsearch(c, &s->chain_cache, chain_line_cmp)) {
+		free(c);
+		return NULL;
+	}
+	return c->text;
+}
+
+const char *report_fileline(struct report_srclines *s, const char *file, unsigned line)
+{
+	if (!file)
+		file = "??"; /* addr2line's answer without a file: "??:?" */
+	const char *b = strrchr(file, '/');
+	char *out;
+	return asprintf(&out, "%s:%u", b ? b + 1 : file, line) < 0 ? NULL : chain_text(s, out);
 }

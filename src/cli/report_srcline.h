@@ -18,5 +18,14 @@ const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e);
 /* The srcfile key's text (perf's hist_entry__get_srcfile()): the file
  * name of the srcline, "" when there is none. */
 const char *report_srcfile(void *ctx, const struct hwprof_hist_entry *e);
+/* perf's srcline of a callchain entry for -g srcline / -g address (its
+ * callchain_srcline()): "file:line", else with show_addr "+offset" in sym
+ * or "dso[addr]", else NULL; addr is DSO-relative. Asked once per DSO and
+ * address. */
+const char *report_chain_srcline(struct report_srclines *s, const char *dso, bool kernel_map,
+				 const struct hwprof_sym *sym, uint64_t addr, bool show_addr);
+/* perf's srcline_from_fileline() of an inlined entry's position:
+ * "base:line" ("??:0" for an unknown one). */
+const char *report_fileline(struct report_srclines *s, const char *file, unsigned line);
 
 #endif

@@ -740,6 +740,8 @@ HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags)
 	h->children = flags & HWPROF_HIST_CHILDREN;
 	h->graph = flags & HWPROF_HIST_GRAPH;
 	h->caller = flags & HWPROF_HIST_CALLER;
+	h->trie.key = flags & HWPROF_HIST_KEY_ADDRESS ? HC_KEY_ADDRESS
+		      : flags & HWPROF_HIST_KEY_SRCLINE ? HC_KEY_SRCLINE : HC_KEY_FUNCTION;
 	h->chains = h->children || h->graph;
 }
 

@@ -30,7 +30,26 @@ int hc_frame(struct hc_trie *t, const struct hwprof_hist_frame *fr, uint32_t *id
 	uint64_t k1 = inl ? 2 : (uint64_t)(uintptr_t)fr->dso * 4 + (fr->sym != NULL);
 	uint64_t k2 = inl ? (uint64_t)(uintptr_t)fr->sym->name : fr->sym ? fr->sym->start : fr->ip;
 	uint32_t v = (uint32_t)t->nf;
-	int r = rpt_map_get(&t->frame_map, k1, k2, &v, true);
+	int r;
+	if (t->key != HC_KEY_FUNCTION) {
+		/* one frame per address, srcline (its texts are interned: the
+		 * inlined functions at one address differ there), symbol and
+		 * DSO; a hit with another symbol or DSO probes on with a salt */
+		for (uint64_t salt = 0;; salt++) {
+			k1 = fr->ip;
+			k2 = (uint64_t)(uintptr_t)fr->srcline ^ (salt * 0x9e3779b97f4a7c15ull);
+			v = (uint32_t)t->nf;
+			if ((r = rpt_map_get(&t->frame_map, k1, k2, &v, false)) != 1)
+				break;
+			const struct hwprof_hist_frame *e = &t->f[v];
+			if (e->ip == fr->ip && e->srcline == fr->srcline && e->sym == fr->sym && e->dso == fr->dso) {
+				*id = v;
+				return 0;
+			}
+		}
+		v = (uint32_t)t->nf;
+	}
+	r = rpt_map_get(&t->frame_map, k1, k2, &v, true);
 	if (r < 0)
 		return -HWPROF_E_NOMEM;
 	if (r == 0) {
@@ -63,6 +82,29 @@ int hc_new_root(struct hc_trie *t, uint32_t *root)
 	return new_node(t, HWPROF_CHAIN_NONE, 0, HWPROF_CHAIN_NONE, root);
 }
 
+/* perf's match_chain() for the srcline and address keys, the existing
+ * node against the new frame: < 0 existing < new (MATCH_LT), 0 equal,
+ * > 0. The srcline key compares texts where either frame has one (a frame
+ * without one sorts after), else falls back to the function; the address
+ * key compares DSO, then address. */
+static int key_cmp(const struct hc_trie *t, uint32_t existing, uint32_t frame, uint64_t ip)
+{
+	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
+	if (t->key == HC_KEY_SRCLINE && (e->srcline || n->srcline)) {
+		if (!e->srcline || !n->srcline)
+			return e->srcline ? -1 : 1;
+		return strcmp(e->srcline, n->srcline);
+	}
+	bool by_sym = t->key == HC_KEY_SRCLINE && e->sym && n->sym;
+	if (by_sym && (e->sym->inlined || n->sym->inlined))
+		return strcmp(e->sym->name, n->sym->name);
+	if (e->dso_rank != n->dso_rank)
+		return e->dso_rank < n->dso_rank ? -1 : 1;
+	uint64_t ke = by_sym ? e->sym->start : t->n[existing].ip;
+	uint64_t kn = by_sym ? n->sym->start : ip;
+	return ke < kn ? -1 : ke > kn;
+}
+
 /* perf's match_chain(new, existing) == MATCH_LT: existing < new, which
  * sends the new child left in the node's insertion tree (rb_root_in).
  * Inlined frames compare by name, others by DSO (creation order standing
@@ -71,6 +113,8 @@ int hc_new_root(struct hc_trie *t, uint32_t *root)
  * the kinds mix. */
 static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t frame, uint64_t ip)
 {
+	if (t->key != HC_KEY_FUNCTION)
+		return key_cmp(t, existing, frame, ip) < 0;
 	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
 	if (e->sym && n->sym && (e->sym->inlined || n->sym->inlined))
 		return strcmp(e->sym->name, n->sym->name) < 0;
@@ -84,10 +128,12 @@ static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t
 /* perf's match_chain() == MATCH_EQ: the same frame, or names that are
  * equal when either frame is an inlined stand-in (perf compares those by
  * name alone, so a function merges with its own inlined copy). */
-static bool match_eq(const struct hc_trie *t, uint32_t existing, uint32_t frame)
+static bool match_eq(const struct hc_trie *t, uint32_t existing, uint32_t frame, uint64_t ip)
 {
 	if (t->n[existing].frame == frame)
 		return true;
+	if (t->key != HC_KEY_FUNCTION)
+		return key_cmp(t, existing, frame, ip) == 0;
 	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
 	return e->sym && n->sym && (e->sym->inlined || n->sym->inlined) && !strcmp(e->sym->name, n->sym->name);
 }
@@ -100,7 +146,7 @@ static int child(struct hc_trie *t, uint32_t parent, uint32_t frame, uint64_t ip
 	uint32_t y = t->n[parent].kids_root, at = HT_NIL;
 	bool left = false;
 	while (y != HT_NIL) {
-		if (match_eq(t, y, frame)) {
+		if (match_eq(t, y, frame, ip)) {
 			*out = y;
 			return 0;
 		}

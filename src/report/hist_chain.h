@@ -33,7 +33,11 @@ struct hc_path {
 	size_t cap_frame, cap_ip;
 };
 
+/* perf's callchain_param.key: what makes two frames the same node */
+enum hc_key { HC_KEY_FUNCTION, HC_KEY_SRCLINE, HC_KEY_ADDRESS };
+
 struct hc_trie {
+	enum hc_key key;
 	struct hc_node *n;
 	size_t nr, cap;
 	struct ht_tree kids;            /* every node's children tree, one
@@ -47,7 +51,8 @@ struct hc_trie {
 
 void hc_free(struct hc_trie *t);
 /* Frame id for a frame (interned: perf's match by DSO and symbol start,
- * or address without a symbol). */
+ * or address without a symbol; by symbol and address with the srcline and
+ * address keys, whose nodes compare frames by their contents). */
 int hc_frame(struct hc_trie *t, const struct hwprof_hist_frame *fr, uint32_t *id);
 int hc_new_root(struct hc_trie *t, uint32_t *root);
 /* Appends a chain of frame ids (and the frames they came from, for their

@@ -2,7 +2,8 @@
 # the sample filters --comms, --pid, --tid, --dsos, --symbols (entries made
 # by filtered samples hidden, perf's first-sample rule), elided columns
 # with their "# comm: X" lines, --percentage relative, --cpu; the -g
-# print types flat and folded, period values and the print limit; the
+# print types flat and folded, period values and the print limit, the
+# srcline and address callchain keys; the
 # srcline sort key; callchain trees where perf's compare is not transitive. On
 # frame-pointer call graph files (children mode), a DWARF one with inlined
 # frames, a system-wide file and a flat one.
@@ -48,6 +49,19 @@ for d in g dwarf; do
   for o in "-g flat" "--no-children -g flat" "-g folded" "--no-children -g folded,0.1,callee" \
            "--no-children -g graph,0.5,period" "-g flat,0,caller,period" "--no-children -g graph,0.5,2" \
            "-g graph,0,3,callee" "--no-children -g folded,0,3" "-g flat,1,2"; do
+    # shellcheck disable=SC2086
+    compare "$d $o" "$TMP/$d.data" $o
+  done
+done
+# -g srcline / -g address: frames matched by source line (falling back to
+# the function) or by address, shown with "file:line", and for address
+# "+offset" (kernel) where there is no line; inlined frames of DWARF
+# stacks keep their own positions ("??:0" where addr2line has no file)
+for d in g dwarf; do
+  [ -s "$TMP/$d.data" ] || continue
+  for o in "-g srcline" "--no-children -g srcline" "-g address" "--no-children -g address,callee" \
+           "-g flat,address,caller" "--no-children -g folded,0.5,srcline" "--no-children -g fractal,0.5,s" \
+           "-g graph,0.5,2,a,count"; do
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done

@@ -276,6 +276,5 @@ if rec empty -e cpu-clock -c 1000000000 -- true; then
   compare "no samples" "$TMP/empty.data"
   compare "no samples --header" "$TMP/empty.data" --header
 fi
-refuse "-g srcline" "$TMP/fp.data" -g graph,0.5,caller,srcline
-refuse "-g address" "$TMP/fp.data" -g graph,0.5,caller,address
+refuse "-g branch" "$TMP/fp.data" -g graph,0.5,caller,branch
 finish
