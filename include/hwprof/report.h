@@ -175,8 +175,10 @@ struct hwprof_hist_frame {
 	uint64_t map_start, map_pgoff;
 	char level;                 /* the map's level; ignored without a map */
 	const char *srcline;        /* perf's callchain srcline (kept by the
-	                             * caller): set for -g srcline/address, NULL
-	                             * when there is none */
+	                             * caller): for -g srcline/address, and an
+	                             * inlined expansion's entries; NULL when
+	                             * there is none. Also the srcline key's
+	                             * text of the children entry it makes. */
 };
 
 struct hwprof_hist_entry {

@@ -647,13 +647,6 @@ static int report_stdio(const struct report_args *a, bool full)
 	/* perf's memory mode accumulates no children */
 	bool children = cc && !a->mem_mode && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
-	if (children && (has_key(kl.sort, (size_t)kl.ns, HWPROF_HK_SRCLINE) ||
-			 has_key(kl.fields, (size_t)kl.nf, HWPROF_HK_SRCLINE))) {
-		/* perf's children entries take raw callchain addresses there */
-		hwprof_session_close(s);
-		return cli_error("report", "--sort srcline in children mode is not supported in this build; "
-					   "add --no-children");
-	}
 	bool caller = a->inverted || (a->order_set ? a->caller : children);
 	struct report_layout l;
 	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];

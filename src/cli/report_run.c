@@ -331,8 +331,7 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 		for (int k = 0; k < ne; k++) {
 			r->frames[n] = base;
 			/* perf's inline list keeps each entry's own position */
-			if (chain_srclines(r))
-				r->frames[n].srcline = report_fileline(r->srclines, ent[k].file, ent[k].line);
+			r->frames[n].srcline = report_fileline(r->srclines, ent[k].file, ent[k].line);
 			if (ent[k].inlined) {
 				const struct hwprof_sym *is = inline_syms_get(&r->isyms, res.sym, ent[k].name);
 				if (!is)

@@ -156,7 +156,7 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 			h->keys[h->nr_keys++] = sort[i];
 	}
 	for (size_t i = 0; i < h->nr_keys; i++)
-		if (h->keys[i] == HWPROF_HK_COMM || h->keys[i] == HWPROF_HK_SRCLINE)
+		if (h->keys[i] == HWPROF_HK_COMM)
 			h->need_collapse = true;
 	ht_init(&h->in);
 	ht_init(&h->coll);
@@ -429,11 +429,8 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_ADDR_FROM:
 	case HWPROF_HK_ADDR_TO:
 		return branch_cmp(ha, hb, k, a, b);
-	case HWPROF_HK_SRCLINE: {
-		/* perf's sort__srcline_cmp: the address, then the DSO */
-		int c = sgn64((int64_t)(b->ip - a->ip));
-		return c ? c : dso_cmp(ha, hb, a, b);
-	}
+	case HWPROF_HK_SRCLINE: /* perf 6.1's sort__srcline_cmp: by the text */
+		return sgn64(strcmp(srcline_of(hb, b), srcline_of(ha, a)));
 	/* perf's right - left of the socket, cgroup and page sizes, left -
 	 * right of the transaction flags and the cgroup namespace */
 	case HWPROF_HK_SOCKET: return sgn64((int64_t)b->socket - a->socket);
@@ -790,6 +787,9 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
 				   f->map_pgoff)) < 0)
 			return rc;
+		/* perf's fill_callchain_info(): the frame's own srcline, if it
+		 * has one, is the entry's */
+		k.srcline = f->srcline;
 		/* perf compares with an entry that has only the thread,
 		 * cpu, address, symbol and parent (its he_tmp), so with the
 		 * time key, a socket other than 0, transaction flags, a
@@ -892,15 +892,14 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 	return 0;
 }
 
-/* perf's hist_entry__collapse(): like the identity compare, except keys
- * with their own collapse (srcline: by the text); a is an entry of ha, b
- * of hb (the same hist, or a group's leader and member) */
+/* perf's hist_entry__collapse(): the identity compare (comm's collapse
+ * compares the same interned names); a is an entry of ha, b of hb (the
+ * same hist, or a group's leader and member) */
 static int entry_collapse2(const struct hwprof_hist *ha, const struct hwprof_hist_entry *a,
 			   const struct hwprof_hist *hb, const struct hwprof_hist_entry *b)
 {
 	for (size_t i = 0; i < ha->nr_keys; i++) {
-		int c = ha->keys[i] == HWPROF_HK_SRCLINE ? sgn64(strcmp(srcline_of(hb, b), srcline_of(ha, a)))
-							   : key_cmp2(ha, hb, ha->keys[i], a, b);
+		int c = key_cmp2(ha, hb, ha->keys[i], a, b);
 		if (c)
 			return c;
 	}

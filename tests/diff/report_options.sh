@@ -3,9 +3,9 @@
 # by filtered samples hidden, perf's first-sample rule), elided columns
 # with their "# comm: X" lines, --percentage relative, --cpu; the -g
 # print types flat and folded, period values and the print limit, the
-# srcline and address callchain keys; the
-# srcline sort key; callchain trees where perf's compare is not transitive. On
-# frame-pointer call graph files (children mode), a DWARF one with inlined
+# srcline and address callchain keys; the srcline sort key (also in
+# children mode); callchain trees where perf's compare is not transitive.
+# On frame-pointer call graph files (children mode), a DWARF one with inlined
 # frames, a system-wide file and a flat one.
 # Output must be byte-identical (the random tip line aside); bad lists give
 # perf's message and exit status.
@@ -75,6 +75,18 @@ for d in flat g dwarf; do
            "--no-children -g none --sort comm,srcline"; do
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
+  done
+done
+# the srcline key in children mode: an entry made from a callchain frame
+# takes the frame's srcline when it has one (-g srcline/address, inlined
+# entries of DWARF stacks), else perf's text for the frame's raw address
+# (sym+offset where a PIE's address misses); entries compare by the text
+for d in g dwarf; do
+  [ -s "$TMP/$d.data" ] || continue
+  for o in "--sort srcline" "--sort sym,srcline -g none" "--sort srcline -g srcline" "--sort dso,srcline -g address" \
+           "--sort srcline,sym -n -g none" "--sort comm,srcline -g srcline,caller"; do
+    # shellcheck disable=SC2086
+    compare "$d children $o" "$TMP/$d.data" $o
   done
 done
 # srcline at chosen places of the system's libc: function starts and
