@@ -639,15 +639,12 @@ static int report_stdio(const struct report_args *a, bool full)
 			return perf_refusal(s, a->quiet, "Error:\nSelected --mem-mode but no mem data. Did you call "
 							 "perf record without -d?\n");
 	}
-	if (a->mem_mode && has_callchains(h)) {
-		hwprof_session_close(s);
-		return cli_error("report", "%s: --mem-mode on samples with call graphs is not supported in this build",
-				 shown);
-	}
 	/* perf's memory mode accumulates no children */
 	bool children = cc && !a->mem_mode && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
-	bool caller = a->inverted || (a->order_set ? a->caller : children);
+	/* perf picks the caller order for children mode before --mem-mode
+	 * turns that off */
+	bool caller = a->inverted || (a->order_set ? a->caller : cc && (a->children_set ? a->children : true));
 	struct report_layout l;
 	enum hwprof_hist_key sort[REPORT_MAX_COLS * 2];
 	size_t nr_sort = 0;

@@ -4,7 +4,7 @@
 # record -d -W` writes them (tests/tools/mkperfdata mem: heap, stack,
 # library data and kernel addresses, several data sources and weights)
 # and Arm SPE files (tests/tools/spe_mkperf) whose memory samples perf
-# synthesizes. The table must be byte-identical (the random tip aside;
+# synthesizes; perf recordings with -d and call graphs. The table must be byte-identical (the random tip aside;
 # perf's warnings about this machine's kernel maps are not compared).
 source tests/lib/common.sh
 if ! have_perf; then skip "report --mem-mode differential (perf not installed)"; finish; fi
@@ -69,6 +69,20 @@ if "$TOOLS/spe_mkperf" --cpus 2 --records 1500 --seed 5 "$TMP/spe.data" >/dev/nu
   if [ $prc = $hrc ] && cmp -s "$TMP/p.txt" "$TMP/h.txt" && grep -q "branch and mem mode incompatible" "$TMP/he"
   then pass "spe --mem-mode --itrace=fl: perf's refusal"; else fail "spe --mem-mode --itrace=fl"; fi
 else fail "spe_mkperf"; fi
+
+# memory mode with call graphs (perf record -d -g, frame pointers and
+# DWARF): a call graph under each entry, in perf's caller order unless
+# --no-children or -g callee says otherwise
+for cg in fp dwarf; do
+  if [ $cg = fp ]; then a=-g; else a="--call-graph=dwarf"; fi
+  if perf record -q -d $a -e cpu-clock -c 200000 -o "$TMP/mem-$cg.data" -- ls -lR /usr/share/doc/bash /usr/lib/x86_64-linux-gnu >/dev/null 2>&1; then
+    for o in "--mem-mode" "--mem-mode --no-children" "--mem-mode --sort sym,mem -n" "--mem-mode -g flat" \
+             "--mem-mode -g srcline,folded" "--mem-mode --sort dso_daddr,symbol_daddr -g callee,0.5"; do
+      # shellcheck disable=SC2086
+      compare "-d $a $o" "$TMP/mem-$cg.data" $o
+    done
+  else fail "perf record -d $a"; fi
+done
 
 # a file without memory data: perf's message after its first lines
 if perf record -q -e cpu-clock -c 100000 -o "$TMP/plain.data" -- ls -R /usr/share/doc/bash >/dev/null 2>&1; then
