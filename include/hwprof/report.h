@@ -92,6 +92,9 @@ enum hwprof_hist_key {
 	HWPROF_HK_CYCLES,   /* "cycles": the basic block's cycles */
 	HWPROF_HK_ADDR_FROM, /* "addr_from": the source's symbol+offset */
 	HWPROF_HK_ADDR_TO,  /* "addr_to" */
+	HWPROF_HK_SRCLINE_FROM, /* "srcline_from": the source's srcline text
+	                     * (made by the srcline function, lazily) */
+	HWPROF_HK_SRCLINE_TO, /* "srcline_to" */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -219,6 +222,9 @@ struct hwprof_hist_entry {
 	                             * in the output (perf's column width) */
 	const char *srcfile;        /* the srcfile key's text, lazily like srcline */
 	uint32_t srcfile_width;
+	const char *srcline_end[2]; /* branch view: the srcline texts of the
+	                             * branch's source and target, lazily */
+	uint32_t srcline_end_width[2];
 	int32_t socket;
 	uint64_t transaction, cgroup, code_page_size, data_page_size, phys_addr;
 	uint64_t cgroup_dev, cgroup_ino;

@@ -51,6 +51,8 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_CYCLES: return "Basic Block Cycles";
 	case HWPROF_HK_ADDR_FROM: return "Source Address";
 	case HWPROF_HK_ADDR_TO: return "Target Address";
+	case HWPROF_HK_SRCLINE_FROM: return "From Source:Line";
+	case HWPROF_HK_SRCLINE_TO: return "To Source:Line";
 	case HWPROF_HK_SOCKET: return "Socket";
 	case HWPROF_HK_SRCFILE: return "Source File";
 	case HWPROF_HK_TRANSACTION: return "Transaction                ";
@@ -87,7 +89,7 @@ static int imax(int a, int b)
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
 struct widths {
-	int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
+	int comm, thread, dso, sym, cpu, sym_size, srcline, srcline_end[2], daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
 	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2];
 };
 
@@ -118,6 +120,8 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 		if (e->dso_short)
 			w->dso = imax(w->dso, (int)strlen(e->dso_short));
 		w->srcline = imax(w->srcline, (int)e->srcline_width);
+		for (int end = 0; end < 2; end++)
+			w->srcline_end[end] = imax(w->srcline_end[end], (int)e->srcline_end_width[end]);
 		w->srcfile = imax(w->srcfile, (int)e->srcfile_width);
 		if (e->transaction) /* perf's hist_entry__transaction_len() */
 			w->transaction = 32;
@@ -220,6 +224,8 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_CYCLES: v = 0; break;
 	case HWPROF_HK_ADDR_FROM: v = w->addr_end[0]; break;
 	case HWPROF_HK_ADDR_TO: v = w->addr_end[1]; break;
+	case HWPROF_HK_SRCLINE_FROM: v = w->srcline_end[0]; break;
+	case HWPROF_HK_SRCLINE_TO: v = w->srcline_end[1]; break;
 	case HWPROF_HK_SOCKET: v = 6; break;
 	case HWPROF_HK_SRCFILE: v = w->srcfile; break;
 	case HWPROF_HK_TRANSACTION: v = w->transaction; break;
@@ -472,6 +478,13 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		if (e->daddr_sym)
 			return n + fprintf(f, "%.*s", imax(wd - n, 0), e->daddr_sym->name);
 		return n + fprintf(f, "%-#.*llx", 16, (unsigned long long)e->daddr);
+	}
+	case HWPROF_HK_SRCLINE_FROM:
+	case HWPROF_HK_SRCLINE_TO: {
+		/* perf prints what its comparisons computed: a lone entry's
+		 * text was never made (glibc's "(null)" for the NULL) */
+		const char *t = e->srcline_end[k == HWPROF_HK_SRCLINE_TO];
+		return fprintf(f, "%-*.*s", wd, wd, t ? t : wd >= 6 ? "(null)" : "");
 	}
 	case HWPROF_HK_SRCLINE: /* computed now if perf had not yet */
 		return fprintf(f, "%-.*s", wd, hwprof_hist_entry_srcline(h, e));

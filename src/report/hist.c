@@ -73,7 +73,8 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "dso_from", HWPROF_HK_DSO_FROM }, { "dso_to", HWPROF_HK_DSO_TO }, { "symbol_from", HWPROF_HK_SYM_FROM },
 	{ "symbol_to", HWPROF_HK_SYM_TO }, { "mispredict", HWPROF_HK_MISPREDICT }, { "in_tx", HWPROF_HK_IN_TX },
 	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES }, { "addr_from", HWPROF_HK_ADDR_FROM },
-	{ "addr_to", HWPROF_HK_ADDR_TO },
+	{ "addr_to", HWPROF_HK_ADDR_TO }, { "srcline_from", HWPROF_HK_SRCLINE_FROM },
+	{ "srcline_to", HWPROF_HK_SRCLINE_TO },
 	{ "socket", HWPROF_HK_SOCKET }, { "srcfile", HWPROF_HK_SRCFILE }, { "transaction", HWPROF_HK_TRANSACTION },
 	{ "trace", HWPROF_HK_TRACE }, { "cgroup", HWPROF_HK_CGROUP }, { "cgroup_id", HWPROF_HK_CGROUP_ID },
 	{ "code_page_size", HWPROF_HK_CODE_PAGE_SIZE }, { "parent", HWPROF_HK_PARENT },
@@ -280,6 +281,28 @@ static const char *srcline_of(const struct hwprof_hist *h, const struct hwprof_h
 	return e->srcline;
 }
 
+/* perf's addr_map_symbol__srcline() of a branch end (end 0: the source,
+ * 1: the target), made the first time a comparison needs it: the srcline
+ * function asked about an entry standing for that end */
+static const char *srcline_end_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e, int end)
+{
+	if (!e->srcline_end[end]) {
+		const struct hwprof_hist_branch_end *b = end ? &e->br.to : &e->br.from;
+		struct hwprof_hist_entry t;
+		memset(&t, 0, sizeof(t));
+		t.dso = b->dso;
+		t.dso_short = end ? e->to_dso_short : e->from_dso_short;
+		t.kernel_map = b->kernel_map;
+		t.sym = b->sym;
+		t.ip = b->al_addr;
+		t.map_start = b->map_start;
+		t.map_pgoff = b->map_pgoff;
+		((struct hwprof_hist_entry *)e)->srcline_end[end] =
+			h->srcline_fn ? h->srcline_fn(h->srcline_ctx, &t) : "??:0";
+	}
+	return e->srcline_end[end];
+}
+
 /* the srcfile key's text, also computed when a comparison first needs it */
 static const char *srcfile_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
 {
@@ -318,6 +341,11 @@ static int branch_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb
 		return cmp_null(a->has_branch ? a : NULL, b->has_branch ? b : NULL);
 	const struct hwprof_hist_branch *l = &a->br, *r = &b->br;
 	switch (k) {
+	case HWPROF_HK_SRCLINE_FROM:
+	case HWPROF_HK_SRCLINE_TO: { /* perf's sort__srcline_from_cmp: the texts */
+		int end = k == HWPROF_HK_SRCLINE_TO;
+		return sgn64(strcmp(srcline_end_of(hb, b, end), srcline_end_of(ha, a, end)));
+	}
 	case HWPROF_HK_DSO_FROM:
 	case HWPROF_HK_DSO_TO: {
 		bool from = k == HWPROF_HK_DSO_FROM;
@@ -428,6 +456,8 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_CYCLES:
 	case HWPROF_HK_ADDR_FROM:
 	case HWPROF_HK_ADDR_TO:
+	case HWPROF_HK_SRCLINE_FROM:
+	case HWPROF_HK_SRCLINE_TO:
 		return branch_cmp(ha, hb, k, a, b);
 	case HWPROF_HK_SRCLINE: /* perf 6.1's sort__srcline_cmp: by the text */
 		return sgn64(strcmp(srcline_of(hb, b), srcline_of(ha, a)));
@@ -1118,6 +1148,9 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		/* perf's hists__calc_col_len() right after: what is known */
 		h->e[x].srcline_width = h->e[x].srcline ? (uint32_t)strlen(h->e[x].srcline) : 0;
 		h->e[x].srcfile_width = h->e[x].srcfile ? (uint32_t)strlen(h->e[x].srcfile) : 0;
+		for (int end = 0; end < 2; end++)
+			h->e[x].srcline_end_width[end] =
+				h->e[x].srcline_end[end] ? (uint32_t)strlen(h->e[x].srcline_end[end]) : 0;
 	}
 	/* filtered entries are not shown; perf's non-filtered stats count
 	 * the shown entries' own samples */

@@ -1,7 +1,8 @@
 # Differential: `hwprof report --stdio` on files with branch stacks, whose
 # default is perf's branch view (an entry per branch: comm, source DSO,
 # source and target symbol, basic block cycles), its branch sort keys
-# (dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles),
+# (dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles
+# addr_from addr_to srcline_from srcline_to),
 # -b and --no-branch-stack, against Debian perf 6.1. Files come from
 # tests/tools/mkperfdata: 'branch' (a few unresolved branches) and
 # 'branch-syms' (branches over the tool's own symbols, the kernel map and
@@ -46,6 +47,14 @@ for d in branch branch-syms; do
     # shellcheck disable=SC2086
     compare "$d ${o:-(default)}" "$TMP/$d.data" $o
   done
+done
+
+# srcline_from / srcline_to on the file whose DSOs exist (for 'branch',
+# whose DSO is not a file, perf's addr2line child exits and perf dies of
+# SIGPIPE): texts perf's comparisons made, "(null)" where none did
+for o in "--sort srcline_from,srcline_to" "--sort srcline_from -n" "-F overhead,srcline_to,dso_to"; do
+  # shellcheck disable=SC2086
+  [ -s "$TMP/branch-syms.data" ] && compare "branch-syms $o" "$TMP/branch-syms.data" $o
 done
 
 # perf's refusals: memory mode with branch stacks, -b without them (its
