@@ -1049,6 +1049,7 @@ static int64_t dummy_entry(struct hwprof_hist *l, const struct hwprof_hist *m, c
 	    (me->to_dso_short && intern_id(l, me->to_dso_short, &d->to_dso_short, &d->to_dso_id) < 0))
 		return -HWPROF_E_NOMEM;
 	d->period = d->nr_samples = d->acc_period = d->acc_samples = 0;
+	d->period_sys = d->period_us = d->period_guest_sys = d->period_guest_us = 0;
 	d->weight = d->ins_lat = 0;
 	d->chain = HWPROF_CHAIN_NONE; /* perf's new entry has an empty chain */
 	d->max_depth = 0;
