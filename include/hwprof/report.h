@@ -95,6 +95,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_SRCLINE_FROM, /* "srcline_from": the source's srcline text
 	                     * (made by the srcline function, lazily) */
 	HWPROF_HK_SRCLINE_TO, /* "srcline_to" */
+	HWPROF_HK_DCACHELINE, /* "dcacheline": the data address's cache line
+	                     * (memory mode; hwprof_hist_set_cacheline()) */
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -128,6 +130,16 @@ struct hwprof_hist_branch {
 	bool mispred, predicted, in_tx, abort;
 };
 
+/* The mapping a data address fell in (perf's map and dso_id, which the
+ * dcacheline key compares and marks shared data by) */
+struct hwprof_hist_dmap {
+	uint32_t prot, flags;       /* the mapping's PROT_* and MAP_* */
+	uint32_t maj, min;          /* its DSO's device and inode, zero when */
+	uint64_t ino, ino_generation; /* the records gave none */
+	bool identity;              /* an anonymous or DSO-less map: addresses
+	                             * are not made DSO-relative */
+};
+
 /* One sample, resolved by the caller. */
 struct hwprof_hist_sample {
 	const char *comm;           /* comm at sample time (copied) */
@@ -151,6 +163,7 @@ struct hwprof_hist_sample {
 	bool daddr_kernel_map;
 	const struct hwprof_sym *daddr_sym;
 	uint64_t daddr_map_start, daddr_map_pgoff;
+	struct hwprof_hist_dmap daddr_map;
 	const struct hwprof_hist_branch *branch; /* branch view: the branch
 	                             * this entry counts (NULL: none) */
 	int32_t socket;             /* the cpu's socket, -1 for none */
@@ -215,6 +228,9 @@ struct hwprof_hist_entry {
 	uint32_t daddr_dso_id;
 	const struct hwprof_sym *daddr_sym;
 	uint64_t daddr_map_start, daddr_map_pgoff;
+	bool daddr_kernel_map;
+	struct hwprof_hist_dmap daddr_map;
+	uint8_t cpumode;            /* the sample's HWPROF_MISC_* */
 	const char *srcline;        /* the srcline key's text, NULL until perf
 	                             * would have computed it (lazily, when a
 	                             * comparison reached the key) */
@@ -245,6 +261,12 @@ HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_s
  * string must live as long as the hist. */
 typedef const char *(*hwprof_srcline_fn)(void *ctx, const struct hwprof_hist_entry *e);
 HWPROF_API void hwprof_hist_set_srcline(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
+/* The cache line size the dcacheline key rounds data addresses down to
+ * (perf takes the reporting machine's L1 data cache line). */
+HWPROF_API void hwprof_hist_set_cacheline(struct hwprof_hist *h, uint64_t size);
+/* An entry's data cache line: its data address, in its map's DSO when it
+ * has one, rounded down to the cache line. */
+HWPROF_API uint64_t hwprof_hist_entry_dcacheline(const struct hwprof_hist *h, const struct hwprof_hist_entry *e);
 /* An entry's srcline text, computed now if perf had not yet. */
 HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
 /* The same for the srcfile key (perf's srcline file part, "" for none). */

@@ -83,6 +83,12 @@ HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t ty
 struct hwprof_map_info {
 	uint64_t start, end, pgoff;
 	const char *dso;     /* the DSO's long name */
+	uint32_t prot, flags; /* the mapping's (MMAP2), PROT_EXEC for an MMAP
+	                      * of code */
+	bool identity;       /* anonymous or DSO-less ([heap], [stack]...):
+	                      * perf's map_ip is the identity there */
+	uint32_t maj, min;   /* the DSO's device and inode (perf's dso_id), */
+	uint64_t ino, ino_generation; /* zero when no record gave them */
 };
 
 /* A number that changes whenever threads, comms or maps change (records

@@ -196,7 +196,7 @@ static void sort_usage_lines(bool sort, bool fields)
 		fputs(fields_usage, stderr);
 }
 
-enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED };
+enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED, KEY_NO_CACHELINE };
 
 /* One token as perf's sort_dimension__add() (or output_field_add() for
  * -F) takes it. mode: 0 normal, 1 branch view, 2 memory mode; tp: the
@@ -218,6 +218,8 @@ static int lookup_key(const char *tok, bool fields, int mode, bool tp, enum hwpr
 				return KEY_INVALID;
 			if (!strcmp(perf_keys[i].name, "trace") && tp)
 				return KEY_UNSUPPORTED; /* tracepoint output needs its formats */
+			if (!strcmp(perf_keys[i].name, "dcacheline") && !report_cacheline_size())
+				return KEY_NO_CACHELINE;
 			int k = hwprof_hist_key_parse(perf_keys[i].name);
 			if (k < 0)
 				return KEY_UNSUPPORTED;
@@ -264,6 +266,11 @@ static int resolve_list(const char *list, bool fields, int mode, bool tp, enum h
 		int r = lookup_key(tok, fields, mode, tp, &k);
 		if (r == KEY_SKIP)
 			continue;
+		if (r == KEY_NO_CACHELINE) {
+			fputs("Error:\nThe \"dcacheline\" --sort key needs to know the cacheline size and it couldn't be "
+			      "determined on this system", stderr);
+			return 1;
+		}
 		if (r == KEY_INVALID || r == KEY_UNKNOWN) {
 			fprintf(stderr, "Error:\n%s --%s key: `%s'", r == KEY_INVALID ? "Invalid" : "Unknown",
 				fields ? "fields" : "sort", tok);

@@ -51,6 +51,7 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_CYCLES: return "Basic Block Cycles";
 	case HWPROF_HK_ADDR_FROM: return "Source Address";
 	case HWPROF_HK_ADDR_TO: return "Target Address";
+	case HWPROF_HK_DCACHELINE: return "Data Cacheline";
 	case HWPROF_HK_SRCLINE_FROM: return "From Source:Line";
 	case HWPROF_HK_SRCLINE_TO: return "To Source:Line";
 	case HWPROF_HK_SOCKET: return "Socket";
@@ -89,7 +90,7 @@ static int imax(int a, int b)
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
 struct widths {
-	int comm, thread, dso, sym, cpu, sym_size, srcline, srcline_end[2], daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
+	int comm, thread, dso, sym, cpu, sym_size, srcline, srcline_end[2], dcacheline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
 	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2];
 };
 
@@ -140,6 +141,7 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 		 * room, or the unresolved address; the DSO's short name or
 		 * the unresolved width */
 		w->daddr_sym = imax(w->daddr_sym, e->daddr_sym ? (int)strlen(e->daddr_sym->name) + 4 + 16 + 2 : 16 + 4 + 2);
+		w->dcacheline = imax(w->dcacheline, e->daddr_sym ? (int)strlen(e->daddr_sym->name) + 4 + 16 + 2 + 1 : 16 + 4 + 2);
 		w->daddr_dso = imax(w->daddr_dso, e->daddr_dso_short ? (int)strlen(e->daddr_dso_short) : 16);
 		if (e->has_branch) {
 			/* perf: a resolved end's name and its map's DSO; an
@@ -224,6 +226,7 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_CYCLES: v = 0; break;
 	case HWPROF_HK_ADDR_FROM: v = w->addr_end[0]; break;
 	case HWPROF_HK_ADDR_TO: v = w->addr_end[1]; break;
+	case HWPROF_HK_DCACHELINE: v = w->dcacheline; break;
 	case HWPROF_HK_SRCLINE_FROM: v = w->srcline_end[0]; break;
 	case HWPROF_HK_SRCLINE_TO: v = w->srcline_end[1]; break;
 	case HWPROF_HK_SOCKET: v = 6; break;
@@ -467,6 +470,19 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 	}
 	case HWPROF_HK_DSO_DADDR:
 		return fprintf(f, "%-*.*s", wd, wd, e->daddr_dso_short ? e->daddr_dso_short : "[unknown]");
+	case HWPROF_HK_DCACHELINE: {
+		/* perf's hist_entry__dcacheline_snprintf(): [s] for shared
+		 * data file mappings, [X] without a map */
+		const struct hwprof_hist_dmap *m = &e->daddr_map;
+		char level = e->level;
+		if (e->cpumode != HWPROF_MISC_KERNEL && e->daddr_dso && !(m->prot & 4 /* PROT_EXEC */) &&
+		    (m->flags & 1 /* MAP_SHARED */) && (m->maj || m->min || m->ino || m->ino_generation))
+			level = 's';
+		else if (!e->daddr_dso)
+			level = 'X';
+		return sym_text(f, wd, level, e->daddr_dso ? e->daddr_sym : NULL, hwprof_hist_entry_dcacheline(h, e),
+				e->level == 'k' || e->level == 'g', e->daddr_map_start, e->daddr_map_pgoff);
+	}
 	case HWPROF_HK_SYM_DADDR: {
 		int n = fprintf(f, "[%c] ", e->level);
 		if (e->daddr_sym && e->daddr_sym->object) {

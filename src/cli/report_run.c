@@ -3,6 +3,7 @@
  * cpumode, the symbol) and summed into one histogram per event. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/report_run.h"
 #include "cli/report_pt.h"
@@ -42,6 +43,7 @@ static int grow(struct report_run *r, uint32_t n)
 		if (!r->srclines && !(r->srclines = report_srclines_new(r->syms)))
 			return -HWPROF_E_NOMEM;
 		hwprof_hist_set_srcline(r->hists[r->nr_hists], report_srcline, r->srclines);
+		hwprof_hist_set_cacheline(r->hists[r->nr_hists], report_cacheline_size());
 		hwprof_hist_set_srcfile(r->hists[r->nr_hists], report_srcfile, r->srclines);
 		if (r->callchain)
 			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
@@ -99,6 +101,14 @@ int report_run_find_parents(struct report_run *r)
 		return -HWPROF_E_NOMEM;
 	r->parent_key = true;
 	return 0;
+}
+
+/* perf's cacheline_size(): this machine's L1 data cache line, 0 when
+ * unknown */
+uint64_t report_cacheline_size(void)
+{
+	long n = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	return n > 0 ? (uint64_t)n : 0;
 }
 
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order, unsigned key)
@@ -453,6 +463,8 @@ static void resolve_mem(struct report_run *r, struct hwprof_hist_sample *hs, int
 		hs->daddr_sym = res.sym;
 		hs->daddr_map_start = mi.start;
 		hs->daddr_map_pgoff = mi.pgoff;
+		hs->daddr_map = (struct hwprof_hist_dmap){ mi.prot, mi.flags, mi.maj, mi.min, mi.ino, mi.ino_generation,
+							    mi.identity };
 	}
 }
 

@@ -89,6 +89,7 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
  * chains root first). */
 /* key: 0, HWPROF_HIST_KEY_SRCLINE or HWPROF_HIST_KEY_ADDRESS (-g srcline,
  * -g address) */
+uint64_t report_cacheline_size(void);
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order, unsigned key);
 void report_run_fini(struct report_run *r);
 /* Before reading: the parent sort key (given with --sort; perf resolves

@@ -34,6 +34,7 @@ struct hwprof_hist {
 	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
+	uint64_t cacheline;         /* the dcacheline key's line size */
 	uint64_t elided;            /* keys (bits) the output order skips */
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	unsigned add_cpumode;       /* its cpumode, or its frame's (perf's
@@ -74,7 +75,7 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "symbol_to", HWPROF_HK_SYM_TO }, { "mispredict", HWPROF_HK_MISPREDICT }, { "in_tx", HWPROF_HK_IN_TX },
 	{ "abort", HWPROF_HK_ABORT }, { "cycles", HWPROF_HK_CYCLES }, { "addr_from", HWPROF_HK_ADDR_FROM },
 	{ "addr_to", HWPROF_HK_ADDR_TO }, { "srcline_from", HWPROF_HK_SRCLINE_FROM },
-	{ "srcline_to", HWPROF_HK_SRCLINE_TO },
+	{ "srcline_to", HWPROF_HK_SRCLINE_TO }, { "dcacheline", HWPROF_HK_DCACHELINE },
 	{ "socket", HWPROF_HK_SOCKET }, { "srcfile", HWPROF_HK_SRCFILE }, { "transaction", HWPROF_HK_TRANSACTION },
 	{ "trace", HWPROF_HK_TRACE }, { "cgroup", HWPROF_HK_CGROUP }, { "cgroup_id", HWPROF_HK_CGROUP_ID },
 	{ "code_page_size", HWPROF_HK_CODE_PAGE_SIZE }, { "parent", HWPROF_HK_PARENT },
@@ -394,6 +395,55 @@ static int branch_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb
 
 /* perf's se_cmp(left = a, right = b) for one key; a is an entry of ha,
  * b of hb */
+/* perf's cl_address(): the line of addr */
+static uint64_t cl_address(const struct hwprof_hist *h, uint64_t addr)
+{
+	return h->cacheline ? addr & ~(h->cacheline - 1) : addr;
+}
+
+/* perf's map_ip of the data address (al_addr): DSO-relative in a map,
+ * kernel maps being the identity */
+static uint64_t daddr_al_addr(const struct hwprof_hist_entry *e)
+{
+	if (!e->daddr_dso || e->daddr_kernel_map || e->daddr_map.identity)
+		return e->daddr;
+	return e->daddr - e->daddr_map_start + e->daddr_map_pgoff;
+}
+
+HWPROF_API uint64_t hwprof_hist_entry_dcacheline(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	return cl_address(h, daddr_al_addr(e));
+}
+
+/* perf's sort__dcacheline_cmp(): kernel samples before user ones, then
+ * the data map's DSO id, anonymous user memory by process, then the
+ * cache line (each "left > right" first) */
+static int dcacheline_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb,
+			  const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+{
+	if (a->cpumode != b->cpumode)
+		return a->cpumode > b->cpumode ? -1 : 1;
+	if (a->daddr_dso || b->daddr_dso) {
+		if (!a->daddr_dso || !b->daddr_dso)
+			return a->daddr_dso ? 1 : -1;
+		const struct hwprof_hist_dmap *l = &a->daddr_map, *r = &b->daddr_map;
+		if (l->maj != r->maj)
+			return l->maj > r->maj ? -1 : 1;
+		if (l->min != r->min)
+			return l->min > r->min ? -1 : 1;
+		if (l->ino != r->ino)
+			return l->ino > r->ino ? -1 : 1;
+		if (l->ino_generation && r->ino_generation && l->ino_generation != r->ino_generation)
+			return l->ino_generation > r->ino_generation ? -1 : 1;
+		bool anon = !l->maj && !l->min && !l->ino && !l->ino_generation;
+		if (a->cpumode != HWPROF_MISC_KERNEL && !(l->flags & 0x01 /* MAP_SHARED */) && anon &&
+		    a->pid != b->pid)
+			return a->pid > b->pid ? -1 : 1;
+	}
+	uint64_t x = cl_address(ha, daddr_al_addr(a)), y = cl_address(hb, daddr_al_addr(b));
+	return x > y ? -1 : x < y;
+}
+
 static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, enum hwprof_hist_key k,
 		    const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
 {
@@ -403,6 +453,7 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_PID: return sgn64((int64_t)b->tid - a->tid);
 	case HWPROF_HK_CPU: return sgn64((int64_t)b->cpu - a->cpu);
 	case HWPROF_HK_DSO: return dso_cmp(ha, hb, a, b);
+	case HWPROF_HK_DCACHELINE: return dcacheline_cmp(ha, hb, a, b);
 	case HWPROF_HK_SYM_SIZE: {
 		uint64_t l = sym_size(b->sym), r = sym_size(a->sym);
 		return l < r ? -1 : l > r;
@@ -623,6 +674,9 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 		k->daddr_sym = s->daddr_sym;
 		k->daddr_map_start = s->daddr_map_start;
 		k->daddr_map_pgoff = s->daddr_map_pgoff;
+		k->daddr_kernel_map = s->daddr_kernel_map;
+		k->daddr_map = s->daddr_map;
+		k->cpumode = s->cpumode;
 		k->daddr_dso_id = UINT32_MAX;
 		k->data_page_size = s->data_page_size;
 		k->phys_addr = s->phys_addr;
@@ -755,6 +809,11 @@ HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn
 HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
 {
 	return srcfile_of(h, e);
+}
+
+HWPROF_API void hwprof_hist_set_cacheline(struct hwprof_hist *h, uint64_t size)
+{
+	h->cacheline = size;
 }
 
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)

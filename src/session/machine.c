@@ -45,29 +45,64 @@ void sess_machine_fini(struct sess_machine *m)
 	for (size_t i = 0; i < m->nstrings; i++)
 		free(m->strings[i]);
 	free(m->strings);
+	free(m->ids);
 	memset(m, 0, sizeof(*m));
 }
 
-static const char *intern(struct sess_machine *m, const char *s)
+/* The name's index in m->strings, adding it; < 0 on allocation failure. */
+static ptrdiff_t intern_at(struct sess_machine *m, const char *s)
 {
 	/* Few distinct DSOs: a linear scan from the newest is fast enough and
 	 * keeps this allocation-light. */
 	for (size_t i = m->nstrings; i-- > 0;)
 		if (!strcmp(m->strings[i], s))
-			return m->strings[i];
+			return (ptrdiff_t)i;
 	if (m->nstrings == m->capstrings) {
 		size_t n = m->capstrings ? m->capstrings * 2 : 64;
 		char **v = realloc(m->strings, n * sizeof(*v));
 		if (!v)
-			return NULL;
+			return -1;
 		m->strings = v;
+		struct sess_dso_id *ids = realloc(m->ids, n * sizeof(*ids));
+		if (!ids)
+			return -1;
+		m->ids = ids;
 		m->capstrings = n;
 	}
 	char *c = strdup(s);
 	if (!c)
-		return NULL;
+		return -1;
+	memset(&m->ids[m->nstrings], 0, sizeof(*m->ids));
 	m->strings[m->nstrings++] = c;
-	return c;
+	return (ptrdiff_t)m->nstrings - 1;
+}
+
+static const char *intern(struct sess_machine *m, const char *s)
+{
+	ptrdiff_t i = intern_at(m, s);
+	return i < 0 ? NULL : m->strings[i];
+}
+
+static bool id_empty(const struct sess_dso_id *id)
+{
+	return !id->maj && !id->min && !id->ino && !id->ino_generation;
+}
+
+/* A new map's DSO name and id: the record's id, else the name's first */
+static int map_dso(struct sess_machine *m, struct sess_map *mp, const char *name, const struct sess_dso_id *id)
+{
+	ptrdiff_t i = intern_at(m, name);
+	if (i < 0)
+		return -1;
+	mp->dso = m->strings[i];
+	if (id && !id_empty(id)) {
+		mp->id = *id;
+		if (id_empty(&m->ids[i]))
+			m->ids[i] = *id;
+	} else {
+		mp->id = m->ids[i];
+	}
+	return 0;
 }
 
 static size_t bucket(const struct sess_machine *m, int32_t tid)
@@ -299,15 +334,17 @@ static bool starts_with(const char *s, const char *p)
 }
 
 int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
-		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename)
+		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const struct sess_dso_id *id,
+		      const char *filename)
 {
 	if (cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL) {
 		if (cpumode == HWPROF_MISC_GUEST_KERNEL)
 			return 0; /* guest machines are not tracked */
 		bool is_kernel = !strncmp(filename, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME) - 1);
-		struct sess_map km = { start, start + len, pgoff, NULL };
+		struct sess_map km = { start, start + len, pgoff, NULL, prot, flags, false, { 0 } };
 		if (filename[0] == '/' || (!is_kernel && filename[0] == '[')) {
-			km.dso = intern(m, filename);
+			if (map_dso(m, &km, filename, id) < 0)
+				return -1;
 		} else if (is_kernel) {
 			km.dso = intern(m, KERNEL_MMAP_NAME);
 			km.pgoff = 0;
@@ -341,8 +378,8 @@ int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int
 		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
 		name = buf;
 	}
-	struct sess_map nm = { start, start + len, pgoff, intern(m, name) };
-	if (!nm.dso)
+	struct sess_map nm = { start, start + len, pgoff, NULL, prot, flags, anon || no_dso, { 0 } };
+	if (map_dso(m, &nm, name, id) < 0)
 		return -1;
 	if (!strcmp(filename, "[vdso]"))
 		nm.pgoff = 0;
@@ -364,7 +401,7 @@ int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, ui
 		return 0; /* already covered (e.g. by the kernel map): perf adds a symbol only */
 	/* BPF images (trampolines, dispatchers) get an empty DSO name in perf */
 	bool image = !strncmp(name, "bpf_trampoline_", 15) || !strncmp(name, "bpf_dispatcher_", 15);
-	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name) };
+	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name), 4 /* PROT_EXEC */, 0, false, { 0 } };
 	if (!km.dso)
 		return -1;
 	return maps_insert(&m->kmaps, km);

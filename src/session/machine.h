@@ -9,9 +9,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* perf's dso_id: the file's device and inode from MMAP2 (all zero
+ * without them) */
+struct sess_dso_id {
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+};
+
 struct sess_map {
 	uint64_t start, end, pgoff;
 	const char *dso;         /* interned long name */
+	uint32_t prot, flags;    /* the mapping's (MMAP2; MMAP: PROT_EXEC
+	                          * unless a data map) */
+	bool identity;           /* perf's anonymous and DSO-less maps ([heap],
+	                          * [stack], //anon...) translate addresses as
+	                          * the identity */
+	struct sess_dso_id id;   /* its DSO's id: the record's, or the first
+	                          * one seen for the name (perf finds the DSO
+	                          * by name when the record has none) */
 };
 
 struct sess_maps {
@@ -34,6 +49,7 @@ struct sess_machine {
 	size_t nbuckets, nthreads;
 	struct sess_maps kmaps;  /* host kernel and modules */
 	char **strings;          /* interned DSO names */
+	struct sess_dso_id *ids; /* the first DSO id seen for each name */
 	size_t nstrings, capstrings;
 	uint64_t version;        /* moves with every change to threads, comms or maps */
 };
@@ -49,7 +65,8 @@ int sess_process_comm(struct sess_machine *m, int32_t pid, int32_t tid, const ch
 int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid,
 		      bool clone_maps);
 int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
-		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
+		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const struct sess_dso_id *id,
+		      const char *filename);
 
 /* KSYMBOL: a kernel text range of its own (BPF programs, trampolines)
  * registered or unregistered, as perf keeps it in the kernel maps. */

@@ -154,14 +154,18 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 		memcpy(name, d + name_at, n);
 		name[n] = 0;
 		uint32_t prot, flags = 0;
+		struct sess_dso_id id = { 0 };
 		if (r->type == HWPROF_RECORD_MMAP2) {
 			prot = ld32(d + 64);
 			flags = ld32(d + 68);
+			if (!(r->misc & HWPROF_MISC_MMAP_BUILD_ID))
+				id = (struct sess_dso_id){ ld32(d + 40), ld32(d + 44), ld64(d + 48), ld64(d + 56) };
 		} else {
-			prot = (r->misc & HWPROF_MISC_MMAP_DATA) ? 1 /* PROT_READ */ : 4 /* PROT_EXEC */;
+			/* perf: no protection for a data map */
+			prot = (r->misc & HWPROF_MISC_MMAP_DATA) ? 0 : 4 /* PROT_EXEC */;
 		}
 		sess_process_mmap(&s->m, cpumode, (int32_t)ld32(d + 8), (int32_t)ld32(d + 12), ld64(d + 16),
-				  ld64(d + 24), ld64(d + 32), prot, flags, name);
+				  ld64(d + 24), ld64(d + 32), prot, flags, &id, name);
 		break;
 	}
 	case HWPROF_RECORD_KSYMBOL:
@@ -384,6 +388,13 @@ static int map_info(const struct sess_map *mp, struct hwprof_map_info *mi)
 	mi->end = mp->end;
 	mi->pgoff = mp->pgoff;
 	mi->dso = mp->dso;
+	mi->prot = mp->prot;
+	mi->flags = mp->flags;
+	mi->identity = mp->identity;
+	mi->maj = mp->id.maj;
+	mi->min = mp->id.min;
+	mi->ino = mp->id.ino;
+	mi->ino_generation = mp->id.ino_generation;
 	return 1;
 }
 

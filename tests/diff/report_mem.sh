@@ -1,6 +1,6 @@
 # Differential: `hwprof report --stdio --mem-mode` and the memory sort keys
 # (local_weight weight mem symbol_daddr dso_daddr snoop tlb locked blocked
-# local_ins_lat) against Debian perf 6.1: x86 memory samples as `perf
+# local_ins_lat dcacheline) against Debian perf 6.1: x86 memory samples as `perf
 # record -d -W` writes them (tests/tools/mkperfdata mem: heap, stack,
 # library data and kernel addresses, several data sources and weights)
 # and Arm SPE files (tests/tools/spe_mkperf) whose memory samples perf
@@ -13,6 +13,9 @@ compare() { # name file report-args...
   local name=$1 f=$2; shift 2
   perf report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
   "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  # perf 6.1 dies of SIGPIPE when its addr2line child exits (a DSO that
+  # is not a file, e.g. [vdso]): no reference output then
+  if [ "$prc" = 141 ]; then skip "$name: perf died of SIGPIPE (its addr2line child exited)"; return; fi
   if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/he")"; return; fi
   if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
   else fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -8; fi
@@ -35,6 +38,9 @@ MEM_OPTS=(
   "--sort ins_lat,sym"
   "--mem-mode --sort addr,ins_lat"
   "-F overhead,weight,sym"
+  "--mem-mode --sort dcacheline"
+  "--mem-mode --sort pid,dcacheline,mem -n"
+  "--mem-mode -F overhead,dcacheline,symbol_daddr"
 )
 if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then
   for o in "${MEM_OPTS[@]}"; do
@@ -54,6 +60,7 @@ SPE_OPTS=(
   "--mem-mode --sort weight,sym"
   "--sort weight"
   "--sort comm,local_weight"
+  "--mem-mode --sort dcacheline,sym"
 )
 if "$TOOLS/spe_mkperf" --cpus 2 --records 1500 --seed 5 "$TMP/spe.data" >/dev/null 2>&1 &&
    "$TOOLS/spe_mkperf" --dso "$TOOLS/spe_mkperf" --clock 80 --seed 12 "$TMP/spe-syms.data" >/dev/null 2>&1; then

@@ -15,6 +15,9 @@ compare() { # name file report-args...
   perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' | sed "${PERF_FIXUP:-}" >"$TMP/p.txt"
   local prc=${PIPESTATUS[0]}
   "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  # perf 6.1 dies of SIGPIPE when its addr2line child exits (a DSO that
+  # is not a file, e.g. [vdso]): no reference output then
+  if [ "$prc" = 141 ]; then skip "$name: perf died of SIGPIPE (its addr2line child exited)"; return; fi
   if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc"; return; fi
   if cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then
     pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"

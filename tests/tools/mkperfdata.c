@@ -354,6 +354,13 @@ static void mem(void)
 				0, 3, 0x22, "[heap]"));
 	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, 0x7ffe0000000, 0x21000, 0, 0, 0,
 				0, 0, 3, 0x22, "[stack]"));
+	/* a shared file mapping (perf's dcacheline marks it [s]), and a
+	 * second process whose heap is another process's anonymous memory */
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, 0x7f1000000000, 0x4000, 0, 0, 0x13,
+				4242, 7, 3, 1, "/dev/shm/fixture-shared"));
+	task_setup(&a, 200, "/usr/bin/fixture");
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 200, 200, 0x1000000, 0x21000, 0, 0, 0, 0,
+				0, 3, 0x22, "[heap]"));
 	static const uint64_t src[] = {
 		0x68100142ULL,   /* load, L1 hit */
 		0x68100242ULL,   /* load, LFB hit */
@@ -366,11 +373,12 @@ static void mem(void)
 	static const uint64_t daddr[] = { 0x1000040, 0x7ffe0001f00, 0x7f0000010008, 0x1000040, 0xffff888000001000,
 					  0x7f0000010010, 0 };
 	static const uint64_t ip[] = { 0x401000, 0x401010, 0x7f0000001000, 0xffffffff81000100 };
-	for (int k = 0; k < 40; k++) {
-		struct hwprof_sample s = id_of(100, 2000 + 10 * k);
+	for (int k = 0; k < 52; k++) {
+		struct hwprof_sample s = id_of(k >= 46 ? 200 : 100, 2000 + 10 * k);
 		s.ip = ip[k % 4];
 		s.misc = k % 4 == 3 ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-		s.addr = daddr[(k / 2) % 7];
+		s.addr = k >= 46 ? 0x1000040 + 0x10 * (uint64_t)(k % 3) : k >= 40 ? 0x7f1000000100 + 0x48 * (uint64_t)k
+										 : daddr[(k / 2) % 7];
 		s.data_src = src[(k / 3) % 7];
 		s.weight = k % 5 == 0 ? 7 : k % 5 == 1 ? 12 : 30 + (uint64_t)k;
 		s.period = 1;
