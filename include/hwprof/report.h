@@ -128,6 +128,7 @@ struct hwprof_hist_branch {
 	struct hwprof_hist_branch_end from, to;
 	uint16_t cycles;
 	bool mispred, predicted, in_tx, abort;
+	uint8_t type, new_type;     /* PERF_BR_* and PERF_BR_NEW_* */
 };
 
 /* The mapping a data address fell in (perf's map and dso_id, which the
@@ -257,6 +258,9 @@ struct hwprof_hist;
 HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_key *sort, size_t nr_sort);
 HWPROF_API void hwprof_hist_free(struct hwprof_hist *h);
 HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s);
+/* The entry the last add counted its sample in (perf's iter->he, which
+ * its callbacks see: the entry's first sample's fields), NULL before any. */
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_last_entry(const struct hwprof_hist *h);
 /* The text of the srcline key for an entry (perf's get_srcline()); the
  * string must live as long as the hist. */
 typedef const char *(*hwprof_srcline_fn)(void *ctx, const struct hwprof_hist_entry *e);

@@ -615,13 +615,11 @@ static int report_stdio(const struct report_args *a, bool full)
 		if (branch && !has_br && !itrace_l)
 			return perf_refusal(s, a->quiet,
 					    "Error:\nSelected -b but no branch data. Did you call perf record without -b?\n");
-		/* perf's branch view adds no call graphs of the trace's g
-		 * callchains (and accumulates no children) */
-		if (branch && itrace_l && !has_callchains(h))
+		/* perf's branch view appends no callchains to its entries
+		 * (and accumulates no children): the table alone */
+		if (branch)
 			cc = false;
 		const char *why = !branch ? NULL
-				  : cc || a->graph_given ? "call graphs"
-				  : a->filter.dsos.n || a->filter.syms.n ? "--dsos or --symbols"
 				  : a->sort && strstr(a->sort, "symbol") ? "sort keys naming symbol (perf adds its ipc_lbr column)"
 				  : a->group_set && a->group ? "--group" : NULL;
 		if (why) {
@@ -844,6 +842,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	if (!a->quiet)
 		print_report_tip(stdout);
+	if (branch)
+		print_report_brtype(stdout, &run.brtype);
 out:
 	fflush(stdout);
 	report_groups_free(&groups);

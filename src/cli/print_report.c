@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli/print_report.h"
+#include "cli/report_run.h"
 #include "cli/print_spe_samples.h"
 #include "hwprof/session.h"
 
@@ -639,6 +640,38 @@ void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, 
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perf's branch_type_stat_display(): shares of the branch view's typed
+ * branches (the extended types' shares of the same total), no newline at
+ * the end; nothing when no branch had a type */
+void print_report_brtype(FILE *f, const struct report_brtype *st)
+{
+	static const char *const names[15] = { "N/A", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
+					       "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+					       "SERROR", "NO_TX" };
+	/* perf 6.1 built for x86 names the architecture-specific ones so */
+	static const char *const new_names[8] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						  "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5" };
+	uint64_t total = 0;
+	for (int i = 0; i < 16; i++)
+		total += st->counts[i];
+	if (!total)
+		return;
+	fputs("\n#\n# Branch Statistics:\n#", f);
+	const struct { const char *name; uint64_t n; } extra[] = {
+		{ "COND_FWD", st->cond_fwd }, { "COND_BWD", st->cond_bwd },
+		{ "CROSS_4K", st->cross_4k }, { "CROSS_2M", st->cross_2m },
+	};
+	for (size_t i = 0; i < 4; i++)
+		if (extra[i].n)
+			fprintf(f, "\n%8s: %5.1f%%", extra[i].name, 100.0 * (double)extra[i].n / (double)total);
+	for (int i = 0; i < 15; i++)
+		if (st->counts[i])
+			fprintf(f, "\n%8s: %5.1f%%", names[i], 100.0 * (double)st->counts[i] / (double)total);
+	for (int i = 0; i < 8; i++)
+		if (st->new_counts[i])
+			fprintf(f, "\n%8s: %5.1f%%", new_names[i], 100.0 * (double)st->new_counts[i] / (double)total);
 }
 
 /* perf picks tips.txt's line number random() % count (after sorting the

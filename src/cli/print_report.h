@@ -68,5 +68,7 @@ void print_report_flat(FILE *f, const struct report_layout *l, struct hwprof_his
 
 /* The closing tip block perf prints after the sections (unless quiet). */
 void print_report_tip(FILE *f);
+struct report_brtype;
+void print_report_brtype(FILE *f, const struct report_brtype *st);
 
 #endif

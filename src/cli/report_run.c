@@ -561,6 +561,27 @@ static void resolve_branch_end(struct report_run *r, struct hwprof_hist_branch_e
 	}
 }
 
+/* perf's branch_type_count(): a branch of known type from a known place
+ * counts by type (PERF_BR_EXTEND_ABI by its new type), conditional ones
+ * by direction, and each by the 2M or 4K boundary it crosses */
+static void count_brtype(struct report_brtype *st, const struct hwprof_hist_branch *b)
+{
+	unsigned type = b->type, new_type = b->new_type;
+	uint64_t from = b->from.addr, to = b->to.addr;
+	if (!type || !from)
+		return;
+	if (type == 15)
+		st->new_counts[new_type]++;
+	else
+		st->counts[type]++;
+	if (type == 1)
+		to > from ? st->cond_fwd++ : st->cond_bwd++;
+	if ((from ^ to) & ~(uint64_t)(2 * 1024 * 1024 - 1))
+		st->cross_2m++;
+	else if ((from ^ to) & ~(uint64_t)4095)
+		st->cross_4k++;
+}
+
 /* perf report's branch view: each branch of the stack is an entry of its
  * own, keyed by its target as the sample's address, with period 1 and
  * the branch's cycles (or 1) as weight. Entry i is from/to/flags at
@@ -579,6 +600,8 @@ static int add_branch_entries(struct report_run *r, struct hwprof_hist_sample *h
 		b.in_tx = fl >> 2 & 1;
 		b.abort = fl >> 3 & 1;
 		b.cycles = (uint16_t)(fl >> 4);
+		b.type = (uint8_t)(fl >> 20 & 0xf);
+		b.new_type = (uint8_t)(fl >> 26 & 0xf);
 		hs->dso = b.to.dso;
 		hs->kernel_map = b.to.kernel_map;
 		hs->sym = b.to.sym;
@@ -592,6 +615,10 @@ static int add_branch_entries(struct report_run *r, struct hwprof_hist_sample *h
 		int rc = hwprof_hist_add(r->hists[idx], hs);
 		if (rc < 0)
 			return rc;
+		/* perf counts the entry's branch: its first sample's */
+		const struct hwprof_hist_entry *e = hwprof_hist_last_entry(r->hists[idx]);
+		if (e && e->has_branch)
+			count_brtype(&r->brtype, &e->br);
 	}
 	return 0;
 }

@@ -20,12 +20,19 @@
 
 struct hwprof_session;
 
+/* perf's branch_type_stat: the branch view's entries by branch type */
+struct report_brtype {
+	uint64_t counts[16], new_counts[16];
+	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
+};
+
 struct report_run {
 	struct hwprof_session *s;
 	struct hwprof_symbols *syms;
 	struct hwprof_hist **hists;    /* one per evsel index */
 	uint32_t nr_hists;
 	uint64_t lost_samples;         /* sum of LOST_SAMPLES records */
+	struct report_brtype brtype;   /* branch view: counted as entries are made */
 	const char **names;            /* per histogram: a synthesized event's
 	                                * name, NULL for the file's events */
 	struct report_spe *spe;        /* Arm SPE synthesis, or NULL */

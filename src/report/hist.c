@@ -34,6 +34,7 @@ struct hwprof_hist {
 	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
 	bool need_collapse;
+	int64_t last;               /* the entry the last sample went to */
 	uint64_t cacheline;         /* the dcacheline key's line size */
 	uint64_t elided;            /* keys (bits) the output order skips */
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
@@ -146,6 +147,8 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 	if (nr_sort > HWPROF_HK_NR * 2)
 		return -HWPROF_E_INVAL;
 	struct hwprof_hist *h = calloc(1, sizeof(*h));
+	if (h)
+		h->last = -1;
 	if (!h)
 		return -HWPROF_E_NOMEM;
 	for (size_t i = 0; i < nr_sort; i++) {
@@ -784,6 +787,11 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 	return x;
 }
 
+HWPROF_API const struct hwprof_hist_entry *hwprof_hist_last_entry(const struct hwprof_hist *h)
+{
+	return h->last >= 0 && (size_t)h->last < h->n ? &h->e[h->last] : NULL;
+}
+
 HWPROF_API int hwprof_hist_add(struct hwprof_hist *h, const struct hwprof_hist_sample *s)
 {
 	return hwprof_hist_add_chain(h, s, NULL, 0);
@@ -845,6 +853,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	h->add_ins_lat = s->ins_lat;
 	h->add_cpumode = s->cpumode;
 	int64_t self = findnew(h, &k, s->period, true);
+	h->last = self;
 	if (self < 0)
 		return (int)self;
 	if (!h->chains || !n)

@@ -49,6 +49,20 @@ for d in branch branch-syms; do
   done
 done
 
+# perf's branch type statistics after the table (counted from each entry's
+# first branch), files with callchains too (LBR call stacks: the branch
+# view appends no call graphs), and the --dsos/--symbols filters
+if "$TOOLS/mkperfdata" lbr "$TMP/lbr.data"; then
+  for o in "" "-g" "-q" "--comms worker" "--sort dso_from" "--sort cycles" "-g caller --no-children"; do
+    # shellcheck disable=SC2086
+    compare "lbr ${o:-(default)}" "$TMP/lbr.data" $o
+  done
+else fail "mkperfdata lbr"; fi
+for o in "--dsos mkperfdata" "--symbols main" "--dsos [kernel.kallsyms] -n"; do
+  # shellcheck disable=SC2086
+  [ -s "$TMP/branch-syms.data" ] && compare "branch-syms $o" "$TMP/branch-syms.data" $o
+done
+
 # srcline_from / srcline_to on the file whose DSOs exist (for 'branch',
 # whose DSO is not a file, perf's addr2line child exits and perf dies of
 # SIGPIPE): texts perf's comparisons made, "(null)" where none did
