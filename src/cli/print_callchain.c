@@ -4,8 +4,10 @@
  * unwound frame in a DSO with a symbol expands into the inlined functions
  * at that address (innermost first, marked "(inlined)"), and srcline
  * shows each one's source position. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/lbr_chain.h"
 #include "cli/print_script.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/unwind.h"
@@ -127,6 +129,16 @@ void script_print_callchain(struct script_printer *p, int t, const struct hwprof
 		if (ip >= HWPROF_CONTEXT_MAX && ip != HWPROF_CONTEXT_HV && ip != HWPROF_CONTEXT_KERNEL &&
 		    ip != HWPROF_CONTEXT_USER)
 			return;
+	}
+	if (lbr_chain_applies(s, max)) {
+		/* --call-graph lbr: the LBR call stack stands for the user part */
+		size_t cap = nr + s->branch_nr + 1;
+		struct lbr_frame *lf = malloc(cap * sizeof(*lf));
+		long m = lf ? lbr_chain_frames(s, max, false, lf, cap) : 0;
+		for (long i = 0; i < m; i++)
+			print_frame(p, t, (int32_t)s->pid, (int32_t)s->tid, lf[i].cpumode, lf[i].ip, false);
+		free(lf);
+		return;
 	}
 	for (uint64_t i = 0; i < nr && entries < max; i++) {
 		uint64_t ip = hwprof_u64_at(s->callchain, i);

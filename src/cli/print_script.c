@@ -456,6 +456,74 @@ static int fetch_insn(struct script_printer *p, const struct hwprof_sample *s, u
 	return in.len;
 }
 
+/* perf's get_branch_type(): "" for an unknown type, the extended ABI's
+ * types by their new names (perf 6.1 built for x86 calls the arch ones
+ * ARCH_1..5) */
+static const char *branch_type_name(unsigned type, unsigned new_type)
+{
+	static const char *const names[15] = { "", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET",
+					       "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+					       "SERROR", "NO_TX" };
+	static const char *const new_names[8] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						  "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5" };
+	if (type < 15)
+		return names[type];
+	return new_type < 8 ? new_names[new_type] : "(null)";
+}
+
+/* perf's brstackoff address: DSO-relative where a map holds it and perf
+ * would not adjust symbols there (its DSO has no ELF file it loaded) */
+static uint64_t branch_offset(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr)
+{
+	unsigned other = cpumode == HWPROF_MISC_KERNEL ? HWPROF_MISC_USER : HWPROF_MISC_KERNEL;
+	struct hwprof_map_info mi;
+	char level;
+	if (script_printer_find_map(p, pid, tid, cpumode, addr, &mi, &level) != 1 &&
+	    script_printer_find_map(p, pid, tid, other, addr, &mi, &level) != 1)
+		return addr;
+	struct hwprof_symres r = { 0 };
+	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, addr, &r);
+	if ((r.dso && hwprof_dso_runfile(r.dso)) || mi.identity)
+		return addr;
+	return addr - mi.start + mi.pgoff; /* perf's map__map_ip(), the kernel's map too */
+}
+
+/* perf's brstack, brstacksym or brstackoff (the first asked for): per
+ * branch "from/to" (" 0xaddr" with "(dso)", "sym+0xoff(dso)", or " 0xoff")
+ * then "/M|P|-/X|-/A|-/cycles/type " */
+static void print_brstack(struct script_printer *p, int t, const struct hwprof_sample *s)
+{
+	int kind = PF(t, BRSTACK) ? 0 : PF(t, BRSTACKSYM) ? 1 : 2;
+	unsigned cpumode = s->misc & HWPROF_MISC_CPUMODE_MASK;
+	int32_t pid = (int32_t)s->pid, tid = (int32_t)s->tid;
+	char buf[1024];
+	for (uint64_t i = 0; s->branches && i < s->branch_nr; i++) {
+		uint64_t fl = hwprof_u64_at(s->branches, 3 * i + 2);
+		for (int end = 0; end < 2; end++) {
+			uint64_t a = hwprof_u64_at(s->branches, 3 * i + (uint64_t)end);
+			if (end)
+				fputc('/', p->f);
+			if (kind == 1) {
+				script_branch_end(p, pid, tid, cpumode, a, true, PF(t, DSO), buf, sizeof(buf));
+				fputs(buf, p->f);
+				continue;
+			}
+			if (kind == 2)
+				a = branch_offset(p, pid, tid, cpumode, a);
+			fprintf(p->f, end ? "0x%llx" : " 0x%llx", (unsigned long long)a);
+			if (PF(t, DSO)) {
+				script_branch_end(p, pid, tid, cpumode, hwprof_u64_at(s->branches, 3 * i + (uint64_t)end),
+						  false, true, buf, sizeof(buf));
+				fputs(buf, p->f);
+			}
+		}
+		bool mispred = fl & 1, predicted = fl >> 1 & 1;
+		fprintf(p->f, "/%c/%c/%c/%u/%s ", !predicted && !mispred ? '-' : predicted ? 'P' : 'M',
+			fl >> 2 & 1 ? 'X' : '-', fl >> 3 & 1 ? 'A' : '-', (unsigned)(fl >> 4 & 0xffff),
+			branch_type_name((unsigned)(fl >> 20 & 0xf), (unsigned)(fl >> 26 & 0xf)));
+	}
+}
+
 static void print_insn(struct script_printer *p, int t, const struct hwprof_sample *s)
 {
 	uint8_t insn[16];
@@ -580,6 +648,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		print_regs_script(f, &s->intr_regs, p->arch);
 	if (PF(t, UREGS))
 		print_regs_script(f, &s->user_regs, p->arch);
+	if (PF(t, BRSTACK) || PF(t, BRSTACKSYM) || PF(t, BRSTACKOFF))
+		print_brstack(p, t, s);
 	if (PF(t, INSN) || PF(t, INSNLEN))
 		print_insn(p, t, s);
 	if (PF(t, PHYS_ADDR))

@@ -9,6 +9,7 @@
 #include "cli/report_pt.h"
 #include "cli/report_spe.h"
 #include "cli/kmap.h"
+#include "cli/lbr_chain.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
 #include "hwprof/unwind.h"
@@ -364,11 +365,26 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 {
 	uint64_t nr = sm->callchain_nr;
 	r->parent = NULL;
-	if (rpt_grow_frames(r, nr) < 0)
+	if (rpt_grow_frames(r, nr + (sm->branches ? sm->branch_nr + 1 : 0)) < 0)
 		return -HWPROF_E_NOMEM;
 	unsigned cpumode = HWPROF_MISC_USER;
 	size_t n = 0;
 	int32_t pid = (int32_t)sm->pid, tid = (int32_t)sm->tid;
+	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
+	bool lbr = lbr_chain_applies(sm, max);
+	if (lbr) {
+		struct lbr_frame *lf = malloc((nr + sm->branch_nr + 1) * sizeof(*lf));
+		long m = lf ? lbr_chain_frames(sm, max, r->caller_order, lf, nr + sm->branch_nr + 1) : -1;
+		for (long i = 0; i < m; i++) {
+			struct hwprof_symres res;
+			resolve_frame(r, &r->frames[n], pid, tid, lf[i].cpumode, lf[i].ip, &res);
+			frame_srcline(r, &r->frames[n++], &res);
+		}
+		free(lf);
+		if (m < 0)
+			return -HWPROF_E_NOMEM;
+		nr = 0; /* the LBR call stack stands for the chain, whole */
+	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t ip = hwprof_u64_at(sm->callchain, i);
 		if (ip >= HWPROF_CONTEXT_MAX) {
@@ -384,10 +400,9 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		resolve_frame(r, &r->frames[n], pid, tid, cpumode, ip, &res);
 		frame_srcline(r, &r->frames[n++], &res);
 	}
-	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
-	if (r->caller_order)
+	if (r->caller_order && !lbr)
 		reverse_frames(r->frames, n);
-	if (n > max)
+	if (n > max && !lbr)
 		n = max;
 	/* perf's add_callchain_ip(): the parent is the first symbol of the
 	 * sample's chain, in the order shown, that matches (unwound frames
@@ -399,7 +414,7 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 	if (!r->callchain)
 		return 0; /* resolved for the parent key alone */
 	const uint64_t dwarf = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
-	if (!sm->evsel || (sm->evsel->attr.sample_type & dwarf) != dwarf)
+	if (lbr || !sm->evsel || (sm->evsel->attr.sample_type & dwarf) != dwarf)
 		return (int)n;
 	int m = unwound_frames(r, sm, n, max);
 	if (m < 0)

@@ -51,9 +51,11 @@ done
 
 # perf's branch type statistics after the table (counted from each entry's
 # first branch), files with callchains too (LBR call stacks: the branch
-# view appends no call graphs), and the --dsos/--symbols filters
+# view appends no call graphs; outside it the chain is the kernel part
+# and the LBR call stack), and the --dsos/--symbols filters
 if "$TOOLS/mkperfdata" lbr "$TMP/lbr.data"; then
-  for o in "" "-g" "-q" "--comms worker" "--sort dso_from" "--sort cycles" "-g caller --no-children"; do
+  for o in "" "-g" "-q" "--comms worker" "--sort dso_from" "--sort cycles" "-g caller --no-children" \
+           "--no-branch-stack" "--no-branch-stack --no-children" "--no-branch-stack -g callee,flat" "--no-branch-stack -G"; do
     # shellcheck disable=SC2086
     compare "lbr ${o:-(default)}" "$TMP/lbr.data" $o
   done

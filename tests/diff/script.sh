@@ -154,4 +154,16 @@ CC
 else
   skip "cpp demangling (g++ not installed)"
 fi
+# branch stacks (perf record -b, --call-graph lbr): -F brstack, brstacksym
+# and brstackoff (offsets only in DSOs perf has no ELF file for, the
+# kernel's map too), with and without dso; --call-graph lbr chains are
+# the kernel part then the LBR call stack
+for fx in branch branch-syms lbr; do
+  if ! "$TOOLS/mkperfdata" $fx "$TMP/$fx.data"; then fail "mkperfdata $fx"; continue; fi
+  for fl in ip,brstack ip,brstacksym ip,brstackoff ip,sym,dso,brstack ip,brstacksym,dso ip,brstackoff,dso \
+            +brstack ip,brstack,brstacksym; do
+    compare "$fx-$fl" "$TMP/$fx.data" -F "$fl"
+  done
+  compare "$fx-default" "$TMP/$fx.data"
+done
 finish

@@ -845,7 +845,8 @@ static void lbr(void)
 		s.period = 1000;
 		s.callchain_nr = 3; /* (perf 6.1 crashes on an LBR sample whose chain has no user part) */
 		s.callchain = chain;
-		s.branch_nr = k & 1 ? (uint64_t)(k == 5 ? 0 : 16) : (uint64_t)(k == 4 ? 2 : k % 4);
+		/* (no empty call stack: perf 6.1 reads a first entry past it) */
+		s.branch_nr = k & 1 ? (uint64_t)(k == 5 ? 0 : 16) : (uint64_t)(k == 4 ? 2 : k % 4 + 1);
 		s.branch_hw_idx = 5;
 		s.branches = k & 1 ? (k == 1 ? all : ext) : br;
 		emit(hwprof_build_sample(rb, sizeof(rb), k & 1 ? &b2 : &a, &s));
