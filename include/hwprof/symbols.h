@@ -100,8 +100,10 @@ HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *
  * the cache is closed. */
 struct hwprof_srcframe {
 	const char *func;
-	const char *file;
+	const char *file;           /* as the line table names it (may be
+	                             * relative to comp_dir) */
 	unsigned line;
+	const char *comp_dir;       /* the unit's DW_AT_comp_dir, or NULL */
 };
 HWPROF_API int hwprof_dso_srcframes(struct hwprof_dso *d, uint64_t addr, const struct hwprof_srcframe **frames);
 /* Whether binutils' addr2line (perf 6.1's source of srcline) names a

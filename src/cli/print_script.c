@@ -4,11 +4,13 @@
  * frame. Symbols come from the symbol library, maps from the session. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/print_regs.h"
 #include "cli/print_spe_samples.h"
 #include "cli/kmap.h"
 #include "cli/print_script.h"
+#include "cli/srccode.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/perfdata_feat.h"
@@ -27,6 +29,9 @@ struct script_printer {
 	int extra_width;           /* longest name of synthesized (AUX) events */
 	int data_src_width;        /* perf pads data_src to the widest so far */
 	struct hwprof_unwinder *uw;
+	struct srccode *srccode;   /* srccode's files and per-thread lines */
+	bool have_clock;           /* CLOCK_DATA: the tod field's reference */
+	uint64_t clock_tod_ns, clock_clockid_ns;
 };
 
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
@@ -47,8 +52,10 @@ int script_printer_new(struct script_printer **out, struct script_opts *o, struc
 
 void script_printer_free(struct script_printer *p)
 {
-	if (p)
+	if (p) {
 		hwprof_unwinder_free(p->uw);
+		srccode_free(p->srccode);
+	}
 	free(p);
 }
 
@@ -209,10 +216,50 @@ int script_printer_check(struct script_printer *p)
 		if (first && so->fields && !p->has_stat && check_attr(p, first, allow))
 			return -1;
 	}
-	bool any_cc = false;
-	for (uint32_t i = 0; i < n; i++)
-		if (hwprof_perfdata_evsel(p->h, i)->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN)
+	bool any_cc = false, tod = false;
+	uint64_t branch_types = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct hwprof_evsel *ev = hwprof_perfdata_evsel(p->h, i);
+		if (ev->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN)
 			any_cc = true;
+		branch_types |= ev->attr.branch_sample_type;
+		tod |= (p->o->out[script_output_type(ev->attr.type)].fields & SFB(SF_TOD)) != 0;
+	}
+	for (int j = 0; j < OT_NR; j++) {
+		const uint64_t insn = SFB(SF_BRSTACKINSN) | SFB(SF_BRSTACKINSNLEN);
+		bool used = false;
+		for (uint32_t i = 0; i < n && !used; i++)
+			used = script_output_type(hwprof_perfdata_evsel(p->h, i)->attr.type) == j;
+		if (used && (p->o->out[j].fields & insn) && !allow && !(branch_types & 0x8 /* BRANCH_ANY */)) {
+			fprintf(stderr, "Display of branch stack assembler requested, but non all-branch filter set\n"
+					"Hint: run 'perf record -b ...'\n");
+			return -1;
+		}
+		if (used && (p->o->out[j].fields & insn)) {
+			fprintf(stderr, "hwprof script: fields brstackinsn and brstackinsnlen are not supported yet "
+					"(brstack, brstacksym and brstackoff are)\n");
+			return -1;
+		}
+	}
+	if (tod) {
+		/* perf's tod_scnprintf() reference: CLOCK_DATA's pair */
+		const uint8_t *d;
+		uint64_t size;
+		struct hwprof_feat *f = NULL;
+		struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(p->h)->swapped };
+		if (hwprof_perfdata_feature(p->h, HWPROF_FEAT_CLOCK_DATA, &d, &size, NULL) == 1 &&
+		    hwprof_feat_parse(HWPROF_FEAT_CLOCK_DATA, d, size, &ctx, &f, NULL) == 0) {
+			p->have_clock = true;
+			p->clock_tod_ns = f->u.clock_data.tod_ns;
+			p->clock_clockid_ns = f->u.clock_data.clockid_ns;
+			hwprof_feat_free(f);
+		}
+		if (!p->have_clock) {
+			fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please record with -k/--clockid "
+					"option.\n");
+			return -1;
+		}
+	}
 	p->use_callchain = !p->o->no_callchain && (any_cc || (pipe && n == 0));
 	if (pipe && !p->o->no_callchain)
 		p->use_callchain = true;
@@ -524,6 +571,21 @@ static void print_brstack(struct script_printer *p, int t, const struct hwprof_s
 	}
 }
 
+/* perf's map__fprintf_srccode() for the sample's address */
+static void print_srccode(struct script_printer *p, const struct hwprof_sample *s)
+{
+	struct hwprof_map_info mi;
+	char level;
+	if (script_printer_find_map(p, (int32_t)s->pid, (int32_t)s->tid, s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip, &mi,
+				    &level) != 1)
+		return;
+	struct hwprof_symres r = { 0 };
+	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, s->ip, &r);
+	if (!p->srccode && !(p->srccode = srccode_new()))
+		return;
+	srccode_print(p->srccode, p->f, (int32_t)s->tid, r.dso, r.addr);
+}
+
 static void print_insn(struct script_printer *p, int t, const struct hwprof_sample *s)
 {
 	uint8_t insn[16];
@@ -535,6 +597,30 @@ static void print_insn(struct script_printer *p, int t, const struct hwprof_samp
 		for (int i = 0; i < len; i++)
 			fprintf(p->f, " %02x", insn[i]);
 	}
+}
+
+/* perf's tod_scnprintf(): the sample time moved onto the wall clock of
+ * CLOCK_DATA's reference pair, in local time */
+static void print_tod(struct script_printer *p, uint64_t t)
+{
+	uint64_t tod = p->clock_tod_ns;
+	if (t > p->clock_clockid_ns)
+		tod += t - p->clock_clockid_ns;
+	else
+		tod -= p->clock_clockid_ns - t;
+	time_t sec = (time_t)(tod / 1000000000ULL);
+	unsigned long nsec = (unsigned long)(tod - (uint64_t)sec * 1000000000ULL);
+	struct tm lt;
+	char date[64];
+	if (!localtime_r(&sec, &lt)) {
+		fputs("failed ", p->f);
+		return;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &lt);
+	if (p->o->nanosecs)
+		fprintf(p->f, "%s.%09lu ", date, nsec);
+	else
+		fprintf(p->f, "%s.%06lu ", date, nsec / 1000);
 }
 
 static void print_time(struct script_printer *p, uint64_t t)
@@ -590,6 +676,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 			}
 		fprintf(f, "%*s", 6 - (int)n, " ");
 	}
+	if (PF(t, TOD) && p->have_clock)
+		print_tod(p, s->time);
 	if (PF(t, TIME))
 		print_time(p, s->time);
 	if (PF(t, PERIOD))
@@ -655,5 +743,7 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	if (PF(t, PHYS_ADDR))
 		fprintf(f, "%16llx", (unsigned long long)s->phys_addr);
 	fputc('\n', f);
+	if (PF(t, SRCCODE))
+		print_srccode(p, s);
 	return 0;
 }

@@ -443,6 +443,10 @@ static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **ou
 	size_t nfiles = 0;
 	if (dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
 		files = NULL;
+	Dwarf_Attribute cd;
+	const char *comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &cd));
+	for (int k = 0; k < nf; k++)
+		f[k].comp_dir = comp_dir;
 	if (!line)
 		f[0].file = "";
 	if (line) {

@@ -166,4 +166,23 @@ for fx in branch branch-syms lbr; do
   done
   compare "$fx-default" "$TMP/$fx.data"
 done
+# tod (the time of day from CLOCK_DATA; perf's refusal without it) and
+# srccode (the source line once per thread and line, addr2line's path:
+# relative ones under the unit's directory), on a -g -O1 program of ours
+cat >"$TMP/src.c" <<'EOF2'
+static volatile long sink;
+__attribute__((noinline)) static void leaf(long n) { for (long i = 0; i < n; i++) sink += i; }
+__attribute__((noinline)) static void mid(long n) { leaf(n); leaf(n / 3); }
+int main(void) { for (int r = 0; r < 40; r++) mid(400000); return (int)(sink & 1); }
+EOF2
+if (cd "$TMP" && cc -g -O1 -fno-omit-frame-pointer -o src src.c) &&
+   rec src -k CLOCK_MONOTONIC -e cpu-clock -c 100000 -g -- "$TMP/src"; then
+  for fl in ip,srccode comm,tid,ip,sym,srccode tod ip,tod ip,srccode,tod; do
+    compare "src-$fl" "$TMP/src.data" -F "$fl"
+  done
+  compare "src-ns-tod" "$TMP/src.data" --ns -F tod,time,ip
+fi
+[ -s "$TMP/branch-syms.data" ] && compare "branch-syms-srccode" "$TMP/branch-syms.data" -F tid,ip,srccode
+[ -s "$TMP/branch.data" ] && compare "no-clock-tod" "$TMP/branch.data" -F ip,tod
+[ -s "$TMP/src.data" ] && compare "no-any-brstackinsn" "$TMP/src.data" -F ip,brstackinsn
 finish
