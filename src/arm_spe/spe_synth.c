@@ -502,8 +502,10 @@ static int spe_decode_fast(struct spe_queue *q)
 			/* perf 6.1's op bits: load or store (LDST), SVE data
 			 * processing as a load (OTHER); without a branch, the
 			 * class varies at random */
-			r->ldst_seen |= (uint8_t)((cls == HWPROF_SPE_OP_CLASS_LDST ? 1u + (op & 1) : 0u) |
-						  (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08));
+			unsigned m_ldst = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_LDST);
+			unsigned m_other = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_OTHER);
+			r->ldst_seen |= (uint8_t)(((1u + (op & 1)) & m_ldst) |
+						  ((unsigned)((op & 0x89) == 0x08) & m_other));
 			pos += 2;
 			continue;
 		}
@@ -578,14 +580,11 @@ static int spe_emit(struct hwprof_spe_synth *s, struct spe_queue *q, struct hwpr
 	return s->cfg.emit(s->cfg.ctx, smp);
 }
 
-/* perf's arm_spe_sample: the groups a record belongs to, in perf's order. */
-static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
+/* The groups other than instructions a record belongs to (ds: its
+ * data_src, 0 when it is neither a load nor a store). */
+static unsigned spe_event_groups(uint64_t ev, uint64_t ds)
 {
-	const struct hwprof_spe_record *r = &q->rec;
-	struct hwprof_spe_sample smp;
-	uint64_t ev = r->events, ds;
 	unsigned want = 0;
-	int ret;
 
 	if (ev & 1u << HWPROF_SPE_EV_L1D_REFILL)
 		want |= 1u << HWPROF_SPE_G_L1D_MISS;
@@ -603,9 +602,24 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 		want |= 1u << HWPROF_SPE_G_BRANCH_MISS;
 	if (ev & 1u << HWPROF_SPE_EV_REMOTE_ACCESS)
 		want |= 1u << HWPROF_SPE_G_REMOTE_ACCESS;
-	ds = spe_data_src_kind(r, s->neoverse);
 	if (ds) /* not a load or store: no memory sample */
 		want |= 1u << HWPROF_SPE_G_MEMORY;
+	return want;
+}
+
+/* perf's arm_spe_sample: the groups a record belongs to, in perf's order. */
+static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
+{
+	const struct hwprof_spe_record *r = &q->rec;
+	struct hwprof_spe_sample smp;
+	uint64_t ev = r->events, ds;
+	unsigned want = 0;
+	int ret;
+
+	ds = spe_data_src_kind(r, s->neoverse);
+	/* the event groups only when one is on (--itrace=i wants none) */
+	if (s->groups & ~(1u << HWPROF_SPE_G_INSTRUCTIONS))
+		want = spe_event_groups(ev, ds);
 	want |= 1u << HWPROF_SPE_G_INSTRUCTIONS;
 	want &= s->groups;
 	if (!want)

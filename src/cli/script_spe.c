@@ -366,6 +366,7 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 	x->kernel_shared = (x->fmt.fields & SCRIPT_F_COMM) != 0;
 	x->fmt.comm_ref = spe_comm_ref;
 	x->fmt.comm_padded = true;
+	x->fmt.comm_ver = x->verp; /* spe_comm_ref's answers stay while it does */
 	x->fmt.sym_ref = spe_sym_ref;
 	x->fmt.ctx = x;
 	x->fmt.name_width = 0;
