@@ -324,6 +324,8 @@ static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 {
 	struct hwprof_spe_synth_config cb = { .emit = spe_emit, .thread_pid = spe_thread_pid,
 					      .thread_pid_version = x->verp, .notice = spe_notice, .ctx = x };
+	/* the printer's fields are the options', known before the events */
+	cb.no_data_src = !(script_printer_fields(x->p, OT_HW) & SFB(SF_DATA_SRC));
 	const struct hwprof_evsel *spe;
 	const char *why = spe_feed_start(&x->feed, rec, &cb, x->f, &spe);
 	if (why)
