@@ -33,7 +33,10 @@ struct spe_queue {
 	bool dec_live;            /* dec holds a buffer with bytes left */
 	bool set_up, on_heap;
 	struct hwprof_spe_record rec; /* perf's decoder->record */
-	int32_t pid, tid, cpu;
+	/* pid and tid not side by side: each is stored on its own per record,
+	 * and gcc copied the pair into the sample with one 8-byte load, which
+	 * waited for the two stores (no store forwarding) */
+	int32_t pid, cpu, tid;
 	int32_t queue_cpu, queue_tid; /* from the AUXTRACE records */
 	uint64_t timestamp;       /* newest record timestamp (counter units) */
 	/* thread_pid's last answer for this queue, while the version stays */
