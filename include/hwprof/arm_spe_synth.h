@@ -183,6 +183,10 @@ struct hwprof_spe_synth_config {
 	const uint64_t *thread_pid_version;
 	hwprof_spe_notice_fn notice;         /* NULL: not told */
 	void *ctx;
+	/* the emit callback never reads a sample's data_src: it is left 0
+	 * (perf's derivation of it costs per record; the memory group still
+	 * derives it to decide which records it takes) */
+	bool no_data_src;
 };
 
 struct hwprof_spe_synth;

@@ -33,7 +33,10 @@ struct spe_queue {
 	bool dec_live;            /* dec holds a buffer with bytes left */
 	bool set_up, on_heap;
 	struct hwprof_spe_record rec; /* perf's decoder->record */
-	int32_t pid, tid, cpu;
+	/* pid and tid not side by side: each is stored on its own per record,
+	 * and gcc copied the pair into the sample with one 8-byte load, which
+	 * waited for the two stores (no store forwarding) */
+	int32_t pid, cpu, tid;
 	int32_t queue_cpu, queue_tid; /* from the AUXTRACE records */
 	uint64_t timestamp;       /* newest record timestamp (counter units) */
 	/* thread_pid's last answer for this queue, while the version stays */
@@ -61,6 +64,7 @@ struct hwprof_spe_synth {
 	bool use_ctx;
 	bool new_data;
 	bool neoverse;            /* data source table by the MIDR, decided once */
+	bool need_ds;             /* data_src derived (cfg.no_data_src, memory group) */
 };
 
 static const char *const spe_group_names[HWPROF_SPE_G_NR] = {
@@ -121,6 +125,7 @@ HWPROF_API int hwprof_spe_synth_new(struct hwprof_spe_synth **out, const struct 
 	}
 	s->period = o->period ? o->period : 1;
 	s->neoverse = hwprof_spe_midr_is_neoverse(s->cfg.midr, s->cfg.ds_flags);
+	s->need_ds = !s->cfg.no_data_src || (s->groups & 1u << HWPROF_SPE_G_MEMORY);
 	*out = s;
 	return 0;
 }
@@ -362,37 +367,40 @@ static bool spe_next_buffer(struct spe_queue *q)
 
 /* perf's arm_spe_decode: 1 record complete, 0 no more data (the partial
  * record is dropped), -1 bad byte (the partial record stays in q->rec). */
+/* A payload of n = 1, 2, 4 or 8 bytes at p (8 bytes readable): one 8-byte
+ * load and a mask (EVENTS come in sizes that vary from record to record; a
+ * switch on the size mispredicted). */
+static inline uint64_t spe_le_var(const uint8_t *p, unsigned n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return ld64(p) & (~0ull >> (64 - 8 * n));
+#else
+	return spe_le(p, n);
+#endif
+}
+
 /* The common packets straight from the buffer, one jump per header byte
  * and the record updated in place (what spe_rec_packet does for them):
  * 1 when a record closed, 0 at a packet for the general path (extended
- * headers, unknown indexes, bad or cut packets) or the buffer's end. PADs
- * are skipped one byte at a time, which ends where perf's folded PAD does. */
-/* A payload of n = 1, 2, 4 or 8 bytes with left bytes from p - 1 on: one
- * 8-byte load and a mask when 9 are there (EVENTS come in sizes that vary
- * from record to record; a switch on the size mispredicted), else by size. */
-static inline uint64_t spe_le_var(const uint8_t *p, unsigned n, size_t left)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (left >= 9)
-		return ld64(p) & (~0ull >> (64 - 8 * n));
-#endif
-	(void)left;
-	return spe_le(p, n);
-}
-
+ * headers, unknown indexes, bad packets) or where fewer than 9 bytes are
+ * left (the general path sees packets cut by the buffer's end). PADs are
+ * skipped one byte at a time, which ends where perf's folded PAD does.
+ * The record's present bits and events stay in registers meanwhile. */
 static int spe_decode_fast(struct spe_queue *q)
 {
 	struct hwprof_spe_decoder *d = &q->dec;
 	struct hwprof_spe_record *r = &q->rec;
 	const uint8_t *b = d->buf;
 	size_t pos = d->pos, len = d->len;
+	uint32_t present = r->present; /* in registers while the loop runs */
+	uint64_t events = r->events;
 
 	/* queues interleave by time: fetch this one's next bytes early */
 	if (len - pos > 512)
 		__builtin_prefetch(b + pos + 512);
-	while (pos < len) {
+	/* every packet taken here is at most 9 bytes: one check each */
+	while (len - pos >= 9) {
 		const uint8_t *p = b + pos;
-		size_t left = len - pos;
 		uint64_t v;
 
 		switch (p[0]) {
@@ -401,109 +409,87 @@ static int spe_decode_fast(struct spe_queue *q)
 			continue;
 		case 0x01: /* END */
 			r->end = HWPROF_SPE_REC_END;
-			d->pos = pos + 1;
-			return 1;
+			pos += 1;
+			goto closed;
 		case 0x71: /* TIMESTAMP */
-			if (left < 9)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_TIMESTAMP;
+			present |= HWPROF_SPE_HAS_TIMESTAMP;
 			r->timestamp = spe_le(p + 1, 8);
 			r->end = HWPROF_SPE_REC_TIMESTAMP;
-			d->pos = pos + 9;
-			return 1;
+			pos += 9;
+			goto closed;
 		case 0xb0: /* PC */
-			if (left < 9)
-				goto slow;
 			v = spe_le(p + 1, 8);
-			r->present |= HWPROF_SPE_HAS_PC;
+			present |= HWPROF_SPE_HAS_PC;
 			r->pc = spe_addr_inline(HWPROF_SPE_ADDR_INS, v);
 			r->pc_el = (uint8_t)HWPROF_SPE_ADDR_EL(v);
 			r->pc_ns = (uint8_t)HWPROF_SPE_ADDR_NS(v);
 			pos += 9;
 			continue;
 		case 0xb1: /* branch target */
-			if (left < 9)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_TARGET;
+			present |= HWPROF_SPE_HAS_TARGET;
 			r->target = spe_addr_inline(HWPROF_SPE_ADDR_BRANCH, spe_le(p + 1, 8));
 			pos += 9;
 			continue;
 		case 0xb2: /* data VA */
-			if (left < 9)
-				goto slow;
 			v = spe_le(p + 1, 8);
-			r->present |= HWPROF_SPE_HAS_VA;
+			present |= HWPROF_SPE_HAS_VA;
 			r->va = spe_addr_inline(HWPROF_SPE_ADDR_DATA_VIRT, v);
 			r->va_tag = (uint8_t)HWPROF_SPE_ADDR_TAG(v);
 			pos += 9;
 			continue;
 		case 0xb3: /* data PA */
-			if (left < 9)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_PA;
+			present |= HWPROF_SPE_HAS_PA;
 			r->pa = spe_addr_inline(HWPROF_SPE_ADDR_DATA_PHYS, spe_le(p + 1, 8));
 			pos += 9;
 			continue;
 		case 0x98: /* total latency */
-			if (left < 3)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_LAT_TOTAL;
+			present |= HWPROF_SPE_HAS_LAT_TOTAL;
 			r->lat_total = (uint16_t)spe_le(p + 1, 2);
 			pos += 3;
 			continue;
 		case 0x99: /* issue latency */
-			if (left < 3)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_LAT_ISSUE;
+			present |= HWPROF_SPE_HAS_LAT_ISSUE;
 			r->lat_issue = (uint16_t)spe_le(p + 1, 2);
 			pos += 3;
 			continue;
 		case 0x9a: /* translation latency */
-			if (left < 3)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_LAT_XLAT;
+			present |= HWPROF_SPE_HAS_LAT_XLAT;
 			r->lat_xlat = (uint16_t)spe_le(p + 1, 2);
 			pos += 3;
 			continue;
 		case 0x42: case 0x52: case 0x62: case 0x72: { /* EVENTS, ORed over the record */
 			unsigned n = 1u << ((p[0] >> 4) & 3);
-			if (left < 1 + n)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_EVENTS;
-			r->events |= spe_le_var(p + 1, n, left);
+			present |= HWPROF_SPE_HAS_EVENTS;
+			events |= spe_le_var(p + 1, n);
 			pos += 1 + n;
 			continue;
 		}
 		case 0x43: case 0x53: case 0x63: case 0x73: { /* DATA_SOURCE */
 			unsigned n = 1u << ((p[0] >> 4) & 3);
-			if (left < 1 + n)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_DATA_SOURCE;
-			r->data_source = (uint16_t)spe_le_var(p + 1, n, left);
+			present |= HWPROF_SPE_HAS_DATA_SOURCE;
+			r->data_source = (uint16_t)spe_le_var(p + 1, n);
 			pos += 1 + n;
 			continue;
 		}
 		case 0x64: case 0x65: /* CONTEXT */
-			if (left < 5)
-				goto slow;
-			r->present |= HWPROF_SPE_HAS_CONTEXT;
+			present |= HWPROF_SPE_HAS_CONTEXT;
 			r->context_id = spe_le(p + 1, 4);
 			r->context_el = p[0] & 3;
 			pos += 5;
 			continue;
 		case 0x48: case 0x49: case 0x4a: { /* OP_TYPE classes perf knows */
 			unsigned cls = p[0] & 3, op;
-			if (left < 2)
-				goto slow;
 			op = p[1];
-			r->present |= HWPROF_SPE_HAS_OP;
+			present |= HWPROF_SPE_HAS_OP;
 			r->op_class = (uint8_t)cls;
 			r->op = (uint8_t)op;
 			/* perf 6.1's op bits: load or store (LDST), SVE data
 			 * processing as a load (OTHER); without a branch, the
 			 * class varies at random */
-			r->ldst_seen |= (uint8_t)((cls == HWPROF_SPE_OP_CLASS_LDST ? 1u + (op & 1) : 0u) |
-						  (cls == HWPROF_SPE_OP_CLASS_OTHER && (op & 0x89) == 0x08));
+			unsigned m_ldst = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_LDST);
+			unsigned m_other = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_OTHER);
+			r->ldst_seen |= (uint8_t)(((1u + (op & 1)) & m_ldst) |
+						  ((unsigned)((op & 0x89) == 0x08) & m_other));
 			pos += 2;
 			continue;
 		}
@@ -512,8 +498,15 @@ static int spe_decode_fast(struct spe_queue *q)
 		}
 	}
 slow:
+	r->present = present;
+	r->events = events;
 	d->pos = pos;
 	return 0;
+closed:
+	r->present = present;
+	r->events = events;
+	d->pos = pos;
+	return 1;
 }
 
 static int spe_decode(struct hwprof_spe_synth *s, struct spe_queue *q)
@@ -578,14 +571,11 @@ static int spe_emit(struct hwprof_spe_synth *s, struct spe_queue *q, struct hwpr
 	return s->cfg.emit(s->cfg.ctx, smp);
 }
 
-/* perf's arm_spe_sample: the groups a record belongs to, in perf's order. */
-static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
+/* The groups other than instructions a record belongs to (ds: its
+ * data_src, 0 when it is neither a load nor a store). */
+static unsigned spe_event_groups(uint64_t ev, uint64_t ds)
 {
-	const struct hwprof_spe_record *r = &q->rec;
-	struct hwprof_spe_sample smp;
-	uint64_t ev = r->events, ds;
 	unsigned want = 0;
-	int ret;
 
 	if (ev & 1u << HWPROF_SPE_EV_L1D_REFILL)
 		want |= 1u << HWPROF_SPE_G_L1D_MISS;
@@ -603,9 +593,25 @@ static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
 		want |= 1u << HWPROF_SPE_G_BRANCH_MISS;
 	if (ev & 1u << HWPROF_SPE_EV_REMOTE_ACCESS)
 		want |= 1u << HWPROF_SPE_G_REMOTE_ACCESS;
-	ds = spe_data_src_kind(r, s->neoverse);
 	if (ds) /* not a load or store: no memory sample */
 		want |= 1u << HWPROF_SPE_G_MEMORY;
+	return want;
+}
+
+/* perf's arm_spe_sample: the groups a record belongs to, in perf's order. */
+static int spe_sample(struct hwprof_spe_synth *s, struct spe_queue *q)
+{
+	const struct hwprof_spe_record *r = &q->rec;
+	struct hwprof_spe_sample smp;
+	uint64_t ev = r->events, ds = 0;
+	unsigned want = 0;
+	int ret;
+
+	if (s->need_ds)
+		ds = spe_data_src_kind(r, s->neoverse);
+	/* the event groups only when one is on (--itrace=i wants none) */
+	if (s->groups & ~(1u << HWPROF_SPE_G_INSTRUCTIONS))
+		want = spe_event_groups(ev, ds);
 	want |= 1u << HWPROF_SPE_G_INSTRUCTIONS;
 	want &= s->groups;
 	if (!want)

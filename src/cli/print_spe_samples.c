@@ -433,7 +433,13 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 	char *o = out;
 	size_t n = 0;
 
-	if (f & (SCRIPT_F_COMM | SCRIPT_F_PID | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_MISC)) {
+	struct script_prefix *c = &fmt->prefix[((uint32_t)s->tid * 31u + (uint32_t)s->cpu) & (SCRIPT_PREFIX_SLOTS - 1)];
+	if ((f & SCRIPT_F_COMM) && fmt->comm_ver && c->ver == *fmt->comm_ver + 1 && c->pid == s->pid &&
+	    c->tid == s->tid && c->cpu == s->cpu && c->fields == f) {
+		/* this thread's line start, written since the comm last changed */
+		copy16s(o, c->text, sizeof(c->text) / 16); /* the line buffer has room */
+		o += c->len;
+	} else if (f & (SCRIPT_F_COMM | SCRIPT_F_PID | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_MISC)) {
 		const char *comm = NULL;
 		/* zero-padded to 32 like comm_ref's texts (compared as a block) */
 		static const char no_comm[32] = "", unknown_comm[32] = ":-1";
@@ -457,17 +463,17 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		if (n > 256)
 			n = 256;
 		/* the columns of this thread as last written, if nothing changed */
-		struct script_prefix *c = &fmt->prefix[((uint32_t)s->tid * 31u + (uint32_t)s->cpu) &
-						       (SCRIPT_PREFIX_SLOTS - 1)];
 		if (c->len && c->pid == s->pid && c->tid == s->tid && c->cpu == s->cpu && c->fields == f &&
 		    c->comm_len == n &&
 		    (padded && n < 32 ? eq32(c->comm, comm) : !memcmp(c->comm, comm, n))) {
 			copy16s(o, c->text, sizeof(c->text) / 16); /* the line buffer has room */
 			o += c->len;
+			c->ver = fmt->comm_ver && (f & SCRIPT_F_COMM) ? *fmt->comm_ver + 1 : 0;
 		} else {
 			o = put_prefix(o, f, comm, n, s);
 			size_t len = (size_t)(o - out);
 			if (n <= sizeof(c->comm) && len <= sizeof(c->text)) {
+				c->ver = fmt->comm_ver && (f & SCRIPT_F_COMM) ? *fmt->comm_ver + 1 : 0;
 				c->pid = s->pid;
 				c->tid = s->tid;
 				c->cpu = s->cpu;
@@ -541,7 +547,12 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 			fmt->ev_period = period;
 			fmt->ev_fields = f & SCRIPT_F_PERIOD;
 		}
-		copy16s(o, fmt->ev_text, sizeof(fmt->ev_text) / 16); /* the line buffer has room */
+		/* fixed-size copies (the line buffer has room); 64 bytes hold
+		 * the usual columns */
+		if (fmt->ev_len <= 64)
+			copy16s(o, fmt->ev_text, 4);
+		else
+			copy16s(o, fmt->ev_text, sizeof(fmt->ev_text) / 16);
 		o += fmt->ev_len;
 	} else {
 		if (f & SCRIPT_F_PERIOD) {

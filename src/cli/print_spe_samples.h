@@ -38,6 +38,7 @@ typedef void (*script_sym_fn)(void *ctx, const struct hwprof_spe_sample *s, unsi
  * threads: samples come in runs of a few threads. */
 #define SCRIPT_PREFIX_SLOTS 64
 struct script_prefix {
+	uint64_t ver;             /* *comm_ver + 1 when written (0: unknown) */
 	int32_t pid, tid, cpu;
 	unsigned fields;
 	uint8_t comm_len, len;    /* len 0 = empty */
@@ -59,6 +60,10 @@ struct script_fmt {
 	bool comm_padded;         /* comm_ref texts shorter than 32 bytes are
 	                           * zero-padded to 32 (compared as one block) */
 	const char *(*sym_ref)(void *ctx, const struct hwprof_spe_sample *s, size_t *len);
+	/* optional: comm_ref's answer for a thread stays the same while
+	 * *comm_ver does, so a line start kept under the same value is
+	 * reused without asking */
+	const uint64_t *comm_ver;
 	void *ctx;
 	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
 	/* the seconds of the time column and its '.', as last written */

@@ -110,6 +110,7 @@ const char *spe_feed_start(struct spe_feed *f, const struct hwprof_record *rec,
 	cfg.thread_pid_version = callbacks->thread_pid_version;
 	cfg.notice = callbacks->notice;
 	cfg.ctx = callbacks->ctx;
+	cfg.no_data_src = callbacks->no_data_src;
 	if (hwprof_spe_synth_new(&f->synth, &cfg) < 0)
 		return "out of memory";
 	f->timeless = cfg.timeless;

@@ -54,21 +54,22 @@ static int32_t chunk_for(struct ord_queue *q, size_t need)
 	return q->cur;
 }
 
-/* Room for one more in the FIFO ring (unwrapped into a larger one). */
+/* Room for one more in the FIFO ring: a full ring doubles in place
+ * (realloc moves a large block's pages without copying or touching them
+ * again; a file with one FINISHED_ROUND queues all its records), and the
+ * entries that had wrapped to the front move behind the old end. */
 static int fifo_room(struct ord_queue *q)
 {
 	if (q->fn < q->fcap)
 		return 0;
 	size_t n = q->fcap ? q->fcap * 2 : 1024;
-	struct ord_entry *f = malloc(n * sizeof(*f));
+	struct ord_entry *f = realloc(q->fifo, n * sizeof(*f));
 	if (!f)
 		return -HWPROF_E_NOMEM;
-	for (size_t i = 0; i < q->fn; i++)
-		f[i] = q->fifo[(q->fhead + i) & (q->fcap - 1)];
-	free(q->fifo);
+	/* full: fhead..fcap-1, then 0..fhead-1 */
+	memcpy(f + q->fcap, f, q->fhead * sizeof(*f));
 	q->fifo = f;
 	q->fcap = n;
-	q->fhead = 0;
 	return 0;
 }
 
