@@ -352,6 +352,7 @@ struct report_args {
 	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
 	bool value_period, value_count;
 	unsigned chain_key;         /* 0 (function) or HWPROF_HIST_KEY_* */
+	const char *time_str;       /* --time */
 	uint32_t print_limit;
 	struct hwprof_itrace_opts itrace;
 	int max_stack;              /* < 0: the default */
@@ -713,6 +714,27 @@ static int report_stdio(const struct report_args *a, bool full)
 		hwprof_session_close(s);
 		return 0;
 	}
+	struct time_ranges tr = { 0 };
+	if (a->time_str) {
+		if (aux) {
+			hwprof_session_close(s);
+			return cli_error("report", "%s: --time with Intel PT or Arm SPE traces is not supported yet",
+					 shown);
+		}
+		uint64_t first, last;
+		time_ranges_bounds(h, &first, &last);
+		if (time_ranges_parse(&tr, a->time_str, first, last, false) < 0) {
+			/* perf has printed its first lines by then */
+			if (a->header)
+				print_header_opts(stdout, h, true, full);
+			else if (!a->quiet)
+				fputs("# To display the perf.data header info, please use --header/--header-only "
+				      "options.\n#\n", stdout);
+			fflush(stdout);
+			hwprof_session_close(s);
+			return 234; /* perf's -EINVAL */
+		}
+	}
 	static char obuf[1 << 20];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct report_run run;
@@ -725,6 +747,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	run.mem_mode = a->mem_mode;
 	run.branch_mode = branch;
 	run.time_quantum = a->time_quantum;
+	run.time = a->time_str ? &tr : NULL;
+	l.time_str = a->time_str;
 	l.nanosecs = a->nanosecs;
 	if (report_filter_any(&a->filter) || a->filter.cpus_set)
 		run.filter = &a->filter;
@@ -848,6 +872,7 @@ out:
 	fflush(stdout);
 	report_groups_free(&groups);
 	report_run_fini(&run);
+	time_ranges_free(&tr);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);
 	return status;
@@ -857,7 +882,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS,
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_NS,
 	       O_GROUP_SORT_IDX };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
@@ -898,6 +923,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "group", no_argument, NULL, O_GROUP },
 		{ "no-group", no_argument, NULL, O_NO_GROUP },
 		{ "time-quantum", required_argument, NULL, O_TIME_QUANTUM },
+		{ "time", required_argument, NULL, O_TIME },
 		{ "ns", no_argument, NULL, O_NS },
 		{ "group-sort-idx", required_argument, NULL, O_GROUP_SORT_IDX },
 		{ NULL, 0, NULL, 0 },
@@ -993,6 +1019,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			break;
 		case O_MEM_MODE: ap->mem_mode = true; break;
 		case O_NO_BRANCH_STACK: ap->branch_mode = 0; break;
+		case O_TIME: ap->time_str = optarg; break;
 		case O_TIME_QUANTUM: {
 			/* perf's parse_time_quantum(): a number, in ns unless
 			 * followed by s, ms, us or ns */

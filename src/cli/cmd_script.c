@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/print_header.h"
 #include "cli/print_script.h"
+#include "cli/time_range.h"
 #include "cli/print_aux_error.h"
 #include "cli/script_pt.h"
 #include "cli/session_warn.h"
@@ -92,7 +93,7 @@ int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
 	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_INSN_TRACE,
-	       O_CALL_TRACE, O_CALL_RET_TRACE };
+	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -113,13 +114,16 @@ int cmd_script(int argc, char **argv)
 		{ "insn-trace", no_argument, NULL, O_INSN_TRACE },
 		{ "call-trace", no_argument, NULL, O_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "reltime", no_argument, NULL, O_RELTIME },
+		{ "deltatime", no_argument, NULL, O_DELTATIME },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct script_opts o;
 	struct hwprof_symcfg cfg = { 0 };
-	const char *input = NULL;
+	const char *input = NULL, *time_str = NULL;
 	bool header = false, header_only = false;
 	struct hwprof_itrace_opts itrace;
 	int c;
@@ -169,6 +173,9 @@ int cmd_script(int argc, char **argv)
 			o.max_stack = (int)v;
 			break;
 		}
+		case O_TIME: time_str = optarg; break;
+		case O_RELTIME: o.reltime = true; break;
+		case O_DELTATIME: o.deltatime = true; break;
 		case O_NO_ITRACE:
 			itrace.set = true;
 			itrace.dont_decode = true;
@@ -197,6 +204,11 @@ int cmd_script(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("script", "scripts and record/report subcommands are not supported: '%s'",
 				       argv[optind]);
+	if (o.reltime && o.deltatime) {
+		fprintf(stderr, "reltime and deltatime - the two don't get along well. Please limit to --reltime or "
+				"--deltatime.\n");
+		return 255;
+	}
 	if (!input) {
 		struct stat st;
 		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
@@ -233,11 +245,29 @@ int cmd_script(int argc, char **argv)
 		return cli_error("script", "out of memory");
 	}
 	int rc = 0, status = 0;
+	struct time_ranges tr = { 0 };
 	bool pipe = hwprof_perfdata_info(h)->pipe;
 	struct script_spe *spe = NULL;
 	struct script_pt *pt = NULL;
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
+	if (time_str || o.reltime || o.deltatime) {
+		const uint8_t *fd;
+		uint64_t fsz;
+		if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
+			status = cli_error("script", "%s: --time, --reltime and --deltatime with Intel PT or Arm SPE "
+						     "traces are not supported yet", shown);
+			goto out;
+		}
+	}
+	if (time_str) {
+		uint64_t first, last;
+		time_ranges_bounds(h, &first, &last);
+		if (time_ranges_parse(&tr, time_str, first, last, o.reltime) < 0) {
+			status = 234; /* perf's -EINVAL */
+			goto out;
+		}
+	}
 	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0 || script_pt_new(&pt, p, s, &itrace, stdout) < 0) {
 		status = cli_error("script", "out of memory");
 		goto out;
@@ -261,6 +291,8 @@ int cmd_script(int argc, char **argv)
 			if ((status = checks(p, shown)))
 				break;
 		}
+		if (time_ranges_skip(&tr, ev.sample.time))
+			continue;
 		script_print_sample(p, &ev);
 	}
 	if (!status && rc >= 0)
@@ -281,6 +313,7 @@ int cmd_script(int argc, char **argv)
 		status = 1;
 	}
 out:
+	time_ranges_free(&tr);
 	script_spe_sync(spe);
 	fflush(stdout);
 	script_spe_free(spe);

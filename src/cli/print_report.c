@@ -278,11 +278,13 @@ static void print_samples_line(FILE *f, const struct report_layout *l, const str
 	if (n > 1000) { n /= 1000; unit = 'K'; }
 	if (n > 1000) { n /= 1000; unit = 'M'; }
 	if (n > 1000) { n /= 1000; unit = 'G'; }
+	fprintf(f, "# Samples: %lu%c of event%s '%s'", n, unit, s, evname);
+	if (l->time_str)
+		fprintf(f, " (time slices: %s)", l->time_str);
 	if (l->mem_mode)
-		fprintf(f, "# Samples: %lu%c of event%s '%s'\n# Total weight : %llu\n# Sort order   : %s\n#\n", n, unit,
-			s, evname, events, l->sort_order);
+		fprintf(f, "\n# Total weight : %llu\n# Sort order   : %s\n#\n", events, l->sort_order);
 	else
-		fprintf(f, "# Samples: %lu%c of event%s '%s'\n# Event count (approx.): %llu\n#\n", n, unit, s, evname,
+		fprintf(f, "\n# Event count (approx.): %llu\n#\n",
 			events);
 }
 

@@ -38,6 +38,7 @@ struct report_layout {
 	bool plural;            /* "of events": a group's leader (perf says so
 	                         * also outside the group view) */
 	bool nanosecs;          /* --ns: the time key in nanoseconds */
+	const char *time_str;   /* --time: said after the sample count */
 	/* the cgroup key's names: the CGROUP records' paths (NULL: none) */
 	const char *(*cgroup_name)(void *ctx, uint64_t id);
 	void *cgroup_ctx;

@@ -30,6 +30,7 @@ struct script_printer {
 	int data_src_width;        /* perf pads data_src to the widest so far */
 	struct hwprof_unwinder *uw;
 	struct srccode *srccode;   /* srccode's files and per-thread lines */
+	uint64_t initial_time, previous_time; /* --reltime / --deltatime */
 	bool have_clock;           /* CLOCK_DATA: the tod field's reference */
 	uint64_t clock_tod_ns, clock_clockid_ns;
 };
@@ -678,8 +679,18 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	}
 	if (PF(t, TOD) && p->have_clock)
 		print_tod(p, s->time);
-	if (PF(t, TIME))
-		print_time(p, s->time);
+	if (PF(t, TIME)) {
+		uint64_t tm = s->time;
+		if (p->o->reltime) {
+			if (!p->initial_time)
+				p->initial_time = s->time;
+			tm = s->time - p->initial_time;
+		} else if (p->o->deltatime) {
+			tm = p->previous_time ? s->time - p->previous_time : 0;
+			p->previous_time = s->time;
+		}
+		print_time(p, tm);
+	}
 	if (PF(t, PERIOD))
 		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD)
 								? s->period : a->sample_period));

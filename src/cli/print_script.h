@@ -41,6 +41,7 @@ struct script_opts {
 	int pad_dso;               /* --call-trace: DSO names padded to this */
 	bool no_inline;            /* --no-inline: no inlined-function frames */
 	int max_stack;             /* --max-stack (perf: kernel.perf_event_max_stack) */
+	bool reltime, deltatime;   /* --reltime / --deltatime sample times */
 };
 
 const char *script_field_name(unsigned f);

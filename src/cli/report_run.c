@@ -804,6 +804,8 @@ static void sample_fields(struct report_run *r, struct hwprof_hist_sample *hs, c
 
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
+	if (r->time && time_ranges_skip(r->time, sm->time))
+		return 0; /* perf drops it before anything else */
 	const struct hwprof_evsel *ev = sm->evsel;
 	if (!ev)
 		return 0;

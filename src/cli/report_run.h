@@ -11,6 +11,7 @@
 #include "hwprof/itrace.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/report.h"
+#include "cli/time_range.h"
 #include "cli/inline_syms.h"
 #include "cli/kmap.h"
 #include "cli/report_filter.h"
@@ -50,6 +51,7 @@ struct report_run {
 	size_t nr_dsos, cap_dsos;
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
 	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
+	const struct time_ranges *time;     /* --time: samples outside are dropped */
 	uint64_t elided;                  /* hwprof_hist_elide() keys (bits) */
 	bool mem_mode;                    /* --mem-mode: memory info, weights */
 	uint64_t time_quantum;            /* the time key's buckets (ns) */

@@ -89,6 +89,17 @@ for d in g dwarf; do
     compare "$d children $o" "$TMP/$d.data" $o
   done
 done
+# --time: shares of the recording (SAMPLE_TIME), absolute ranges (one or
+# several), perf's first lines and message for a bad string
+if [ -s "$TMP/g.data" ]; then
+  T0=$(perf script -i "$TMP/g.data" -F time 2>/dev/null | head -1 | tr -d ' :')
+  T1=$(perf script -i "$TMP/g.data" -F time 2>/dev/null | tail -1 | tr -d ' :')
+  MID=$(echo "scale=6; ($T0 + $T1) / 2" | bc)
+  for tm in "0%-50%" "10%/2,10%/3" "25%" "$MID," ",$MID" "$T0,$MID $(echo "$MID + 0.01" | bc),$T1" "10" "abc"; do
+    compare "g --time '$tm'" "$TMP/g.data" --time "$tm"
+  done
+  compare "g --time 0%-30% --no-children -n" "$TMP/g.data" --time 0%-30% --no-children -n
+fi
 # srcline at chosen places of the system's libc: function starts and
 # middles from .dynsym, and, with libc6-dbg, local assembly symbols from
 # its debug file (__restore_rt: top-level asm in a C unit, no DWARF line

@@ -181,6 +181,15 @@ if (cd "$TMP" && cc -g -O1 -fno-omit-frame-pointer -o src src.c) &&
     compare "src-$fl" "$TMP/src.data" -F "$fl"
   done
   compare "src-ns-tod" "$TMP/src.data" --ns -F tod,time,ip
+  # --time ranges and --reltime / --deltatime
+  T0=$(perf script -i "$TMP/src.data" -F time 2>/dev/null | head -1 | tr -d ' :')
+  T1=$(perf script -i "$TMP/src.data" -F time 2>/dev/null | tail -1 | tr -d ' :')
+  MID=$(echo "scale=6; ($T0 + $T1) / 2" | bc)
+  for a in "--time=0%-50%" "--time=10%/2,10%/3" "--time=$MID," "--time=abc" "--reltime" "--deltatime" \
+           "--reltime --deltatime" "--reltime --time=0.01,0.05" "--deltatime --ns"; do
+    # shellcheck disable=SC2086
+    compare "src-time-$a" "$TMP/src.data" $a
+  done
 fi
 [ -s "$TMP/branch-syms.data" ] && compare "branch-syms-srccode" "$TMP/branch-syms.data" -F tid,ip,srccode
 [ -s "$TMP/branch.data" ] && compare "no-clock-tod" "$TMP/branch.data" -F ip,tod
