@@ -697,7 +697,7 @@ static int report_stdio(const struct report_args *a, bool full)
 			if (!(hwprof_perfdata_evsel(h, i)->attr.sample_type & HWPROF_SAMPLE_CPU))
 				bad = "File does not contain CPU events. Remove -C option to proceed.\n"
 				      "Error:\nfailed to set cpu bitmap\n";
-		if (!bad && report_filter_cpus(flt, a->cpu_arg) < 0)
+		if (!bad && report_filter_cpus(flt, a->cpu_arg, report_filter_nr_cpus(h)) < 0)
 			bad = "Error:\nfailed to set cpu bitmap\n";
 	}
 	if (!bad && a->pid_arg && report_filter_ints(&flt->pids, a->pid_arg) < 0)

@@ -12,6 +12,7 @@
 #include "cli/print_header.h"
 #include "cli/print_script.h"
 #include "cli/time_range.h"
+#include "cli/report_filter.h"
 #include "cli/print_aux_error.h"
 #include "cli/script_pt.h"
 #include "cli/session_warn.h"
@@ -89,11 +90,26 @@ static int sysctl_max_stack(void)
 	return v > 0 ? v : 127;
 }
 
+/* perf script's al.filtered by --comms/--pid/--tid (the thread's comm
+ * now) and its --cpu bitmap */
+static bool script_filter_drops(struct hwprof_session *s, const struct report_filter *f,
+				const struct hwprof_sample *sm)
+{
+	if (report_filter_drops_cpu(f, (int32_t)sm->cpu))
+		return true;
+	struct hwprof_hist_sample hs;
+	memset(&hs, 0, sizeof(hs));
+	hs.comm = hwprof_session_thread_comm(s, (int32_t)sm->pid, (int32_t)sm->tid);
+	hs.pid = (int32_t)sm->pid;
+	hs.tid = (int32_t)sm->tid;
+	return report_filter_hides(f, &hs);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
 	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_INSN_TRACE,
-	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME };
+	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME, O_PID, O_TID };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -115,6 +131,10 @@ int cmd_script(int argc, char **argv)
 		{ "call-trace", no_argument, NULL, O_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
 		{ "time", required_argument, NULL, O_TIME },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "reltime", no_argument, NULL, O_RELTIME },
 		{ "deltatime", no_argument, NULL, O_DELTATIME },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -123,7 +143,8 @@ int cmd_script(int argc, char **argv)
 	};
 	static struct script_opts o;
 	struct hwprof_symcfg cfg = { 0 };
-	const char *input = NULL, *time_str = NULL;
+	const char *input = NULL, *time_str = NULL, *pid_arg = NULL, *tid_arg = NULL, *cpu_arg = NULL;
+	static struct report_filter flt;
 	bool header = false, header_only = false;
 	struct hwprof_itrace_opts itrace;
 	int c;
@@ -132,7 +153,7 @@ int cmd_script(int argc, char **argv)
 	o.max_stack = sysctl_max_stack();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:F:Gqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Gqhc:C:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F': {
@@ -174,6 +195,13 @@ int cmd_script(int argc, char **argv)
 			break;
 		}
 		case O_TIME: time_str = optarg; break;
+		case 'c':
+			if (report_filter_strs(&flt.comms, optarg) < 0)
+				return cli_error("script", "out of memory");
+			break;
+		case O_PID: pid_arg = optarg; break;
+		case O_TID: tid_arg = optarg; break;
+		case 'C': cpu_arg = optarg; break;
 		case O_RELTIME: o.reltime = true; break;
 		case O_DELTATIME: o.deltatime = true; break;
 		case O_NO_ITRACE:
@@ -251,12 +279,34 @@ int cmd_script(int argc, char **argv)
 	struct script_pt *pt = NULL;
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
-	if (time_str || o.reltime || o.deltatime) {
+	/* perf's symbol__init(): a bad pid or tid list ends the run, quietly
+	 * successful; -C needs CPUs in every event (a bad list ends it too) */
+	const char *bad_list = pid_arg && report_filter_ints(&flt.pids, pid_arg) < 0   ? "pid"
+			       : tid_arg && report_filter_ints(&flt.tids, tid_arg) < 0 ? "tid" : NULL;
+	if (bad_list) {
+		fprintf(stderr, "problems parsing %s list\n", bad_list);
+		goto out;
+	}
+	if (cpu_arg) {
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++)
+			if (!(hwprof_perfdata_evsel(h, i)->attr.sample_type & HWPROF_SAMPLE_CPU)) {
+				fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+				status = 255;
+				goto out;
+			}
+		if (report_filter_cpus(&flt, cpu_arg, report_filter_nr_cpus(h)) < 0) {
+			status = 255;
+			goto out;
+		}
+	}
+	bool filtered = report_filter_any(&flt) || flt.cpus_set;
+	if (time_str || o.reltime || o.deltatime || filtered) {
 		const uint8_t *fd;
 		uint64_t fsz;
 		if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
-			status = cli_error("script", "%s: --time, --reltime and --deltatime with Intel PT or Arm SPE "
-						     "traces are not supported yet", shown);
+			status = cli_error("script", "%s: --time, --reltime, --deltatime and the --comms, --pid, --tid "
+						     "and --cpu filters with Intel PT or Arm SPE traces are not supported "
+						     "yet", shown);
 			goto out;
 		}
 	}
@@ -293,6 +343,8 @@ int cmd_script(int argc, char **argv)
 		}
 		if (time_ranges_skip(&tr, ev.sample.time))
 			continue;
+		if (filtered && script_filter_drops(s, &flt, &ev.sample))
+			continue;
 		script_print_sample(p, &ev);
 	}
 	if (!status && rc >= 0)
@@ -314,6 +366,7 @@ int cmd_script(int argc, char **argv)
 	}
 out:
 	time_ranges_free(&tr);
+	report_filter_free(&flt);
 	script_spe_sync(spe);
 	fflush(stdout);
 	script_spe_free(spe);

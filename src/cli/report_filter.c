@@ -1,10 +1,14 @@
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/report_filter.h"
+#include "hwprof/perfdata.h"
+#include "hwprof/perfdata_feat.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -61,34 +65,54 @@ int report_filter_ints(struct int_list *l, const char *arg)
 	return 0;
 }
 
-int report_filter_cpus(struct report_filter *f, const char *arg)
+/* perf's perf_cpu_map__new() then perf_session__cpu_bitmap(): numbers or
+ * ranges (strtoul base 0) separated by commas, read while a token starts
+ * with a digit (the rest of "0-1,x" is ignored); no CPU at all, a bad
+ * token or a backwards range is invalid; libperf warns once past 2048
+ * CPUs, the bitmap refuses the first CPU past the file's available ones
+ * (NRCPUS, at most 4096). */
+int report_filter_cpus(struct report_filter *f, const char *arg, uint32_t nr_cpus)
 {
+	uint64_t limit = nr_cpus < REPORT_MAX_CPUS ? nr_cpus : REPORT_MAX_CPUS;
+	static bool warned;
 	const char *p = arg;
+	unsigned long too_large = ULONG_MAX;
+	size_t n = 0;
 	f->cpus_set = true;
-	while (*p) {
+	while (isdigit((unsigned char)*p)) {
 		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-		if (end == p)
-			goto bad;
+		unsigned long a = strtoul(p, &end, 0), b = a;
+		if (a >= INT_MAX || (*end && *end != ',' && *end != '-'))
+			goto invalid;
 		if (*end == '-') {
 			const char *q = end + 1;
-			b = strtoul(q, &end, 10);
-			if (end == q || b < a)
-				goto bad;
+			b = strtoul(q, &end, 0);
+			if (b >= INT_MAX || (*end && *end != ',') || b < a)
+				goto invalid;
 		}
-		if (*end && *end != ',')
-			goto bad;
-		if (b >= REPORT_MAX_CPUS) {
-			fprintf(stderr, "Requested CPU %lu too large. Consider raising MAX_NR_CPUS\n", b);
-			return -1;
+		if (b >= 2048 && !warned) {
+			fprintf(stderr, "Perf can support 2048 CPUs. Consider raising MAX_NR_CPUS\n");
+			warned = true;
 		}
-		for (unsigned long c = a; c <= b; c++)
+		for (unsigned long c = a; c <= b && c < limit; c++)
 			f->cpus[c / 64] |= 1ull << (c % 64);
+		if (b >= limit) {
+			unsigned long first = a > limit ? a : (unsigned long)limit;
+			if (first < too_large)
+				too_large = first;
+		}
+		n += b - a + 1;
 		p = *end ? end + 1 : end;
 	}
+	if (!n)
+		goto invalid;
+	if (too_large != ULONG_MAX) {
+		fprintf(stderr, "Requested CPU %lu too large. Consider raising MAX_NR_CPUS\n", too_large);
+		return -1;
+	}
 	return 0;
-bad:
-	fprintf(stderr, "hwprof report: bad cpu list '%s'\n", arg);
+invalid:
+	fprintf(stderr, "Invalid cpu_list\n");
 	return -1;
 }
 
@@ -170,4 +194,19 @@ bool report_filter_drops_cpu(const struct report_filter *f, int32_t cpu)
 	if (cpu < 0 || cpu >= REPORT_MAX_CPUS)
 		return true;
 	return !(f->cpus[cpu / 64] >> (cpu % 64) & 1);
+}
+
+uint32_t report_filter_nr_cpus(struct hwprof_perfdata *h)
+{
+	const uint8_t *d;
+	uint64_t size;
+	struct hwprof_feat *f = NULL;
+	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	uint32_t n = 0;
+	if (hwprof_perfdata_feature(h, HWPROF_FEAT_NRCPUS, &d, &size, NULL) == 1 &&
+	    hwprof_feat_parse(HWPROF_FEAT_NRCPUS, d, size, &ctx, &f, NULL) == 0) {
+		n = f->u.nrcpus.avail;
+		hwprof_feat_free(f);
+	}
+	return n;
 }

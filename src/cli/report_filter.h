@@ -33,7 +33,11 @@ struct report_filter {
 /* Parsers for the option values: 0, or -1 (cpus: with perf's message). */
 int report_filter_strs(struct str_list *l, const char *arg);
 int report_filter_ints(struct int_list *l, const char *arg);
-int report_filter_cpus(struct report_filter *f, const char *arg);
+/* cpus: perf's list (with its messages) for a file of nr_cpus CPUs */
+int report_filter_cpus(struct report_filter *f, const char *arg, uint32_t nr_cpus);
+/* The file's available CPUs (NRCPUS), 0 without the feature. */
+struct hwprof_perfdata;
+uint32_t report_filter_nr_cpus(struct hwprof_perfdata *h);
 void report_filter_free(struct report_filter *f);
 
 bool report_filter_any(const struct report_filter *f);

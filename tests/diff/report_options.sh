@@ -139,6 +139,9 @@ fi
 # --cpu needs CPU in the samples (perf's message otherwise, and success)
 compare "sys -C 0" "$TMP/sys.data" -C 0
 compare "sys -C 0-1 --sort cpu,comm" "$TMP/sys.data" -C 0-1 --sort cpu,comm
+for l in "0-1,x" "1a" "x" "3-1" "3000" "0x1"; do
+  compare "sys -C '$l'" "$TMP/sys.data" -C "$l"
+done
 compare "g -C 0 (no CPU in samples)" "$TMP/g.data" -C 0
 compare "bad pid list" "$TMP/g.data" --pid abc
 compare "bad tid list" "$TMP/g.data" --tid 1,x

@@ -194,4 +194,16 @@ fi
 [ -s "$TMP/branch-syms.data" ] && compare "branch-syms-srccode" "$TMP/branch-syms.data" -F tid,ip,srccode
 [ -s "$TMP/branch.data" ] && compare "no-clock-tod" "$TMP/branch.data" -F ip,tod
 [ -s "$TMP/src.data" ] && compare "no-any-brstackinsn" "$TMP/src.data" -F ip,brstackinsn
+# the --comms, --pid, --tid and -C filters (perf's lists: -C reads while a
+# token starts with a digit, refuses CPUs past the file's NRCPUS, and needs
+# CPUs in every event)
+if rec cpus -a -e cpu-clock -c 200000 -- sh -c 'ls -R /usr/share/doc >/dev/null; sleep 0.1'; then
+  PID=$(perf script -i "$TMP/cpus.data" -F pid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+  for a in "-C 0" "-C 0-1,x" "-C 1a" "-C 3000" "-C 0x1" "--comms ls,sleep" "-c swapper" "--pid $PID" "--tid $PID,1" \
+           "--pid abc" "--tid 1x" "--comms ls -C 1"; do
+    # shellcheck disable=SC2086
+    compare "filter $a" "$TMP/cpus.data" $a
+  done
+fi
+[ -s "$TMP/src.data" ] && compare "filter -C without CPUs" "$TMP/src.data" -C 0
 finish
