@@ -47,6 +47,10 @@ HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s)
  * (events before the damage have been delivered; queued ones are flushed
  * first, then the error is returned). */
 HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev);
+/* Applies the event hwprof_session_next() returned last to the threads
+ * and maps now instead of at the next call (perf's tools print a COMM or
+ * MMAP after processing it, an EXIT before). */
+HWPROF_API void hwprof_session_apply(struct hwprof_session *s);
 /* false when records are delivered unordered (file mode, first event
  * without sample_id_all: perf's "falling back to unordered processing") */
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s);

@@ -109,7 +109,9 @@ int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
 	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_INSN_TRACE,
-	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME, O_PID, O_TID };
+	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME, O_PID, O_TID,
+	       O_SHOW_TASK, O_SHOW_MMAP, O_SHOW_SWITCH, O_SHOW_NS, O_SHOW_CGROUP, O_SHOW_LOST, O_SHOW_BPF,
+	       O_SHOW_POKE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -132,6 +134,14 @@ int cmd_script(int argc, char **argv)
 		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
 		{ "time", required_argument, NULL, O_TIME },
 		{ "comms", required_argument, NULL, 'c' },
+		{ "show-task-events", no_argument, NULL, O_SHOW_TASK },
+		{ "show-mmap-events", no_argument, NULL, O_SHOW_MMAP },
+		{ "show-switch-events", no_argument, NULL, O_SHOW_SWITCH },
+		{ "show-namespace-events", no_argument, NULL, O_SHOW_NS },
+		{ "show-cgroup-events", no_argument, NULL, O_SHOW_CGROUP },
+		{ "show-lost-events", no_argument, NULL, O_SHOW_LOST },
+		{ "show-bpf-events", no_argument, NULL, O_SHOW_BPF },
+		{ "show-text-poke-events", no_argument, NULL, O_SHOW_POKE },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "tid", required_argument, NULL, O_TID },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -145,6 +155,7 @@ int cmd_script(int argc, char **argv)
 	struct hwprof_symcfg cfg = { 0 };
 	const char *input = NULL, *time_str = NULL, *pid_arg = NULL, *tid_arg = NULL, *cpu_arg = NULL;
 	static struct report_filter flt;
+	uint64_t show = 0; /* record types (bits) printed as perf's --show-*-events do */
 	bool header = false, header_only = false;
 	struct hwprof_itrace_opts itrace;
 	int c;
@@ -195,6 +206,18 @@ int cmd_script(int argc, char **argv)
 			break;
 		}
 		case O_TIME: time_str = optarg; break;
+		case O_SHOW_TASK:
+			show |= 1ull << HWPROF_RECORD_COMM | 1ull << HWPROF_RECORD_FORK | 1ull << HWPROF_RECORD_EXIT;
+			break;
+		case O_SHOW_MMAP: show |= 1ull << HWPROF_RECORD_MMAP | 1ull << HWPROF_RECORD_MMAP2; break;
+		case O_SHOW_SWITCH:
+			show |= 1ull << HWPROF_RECORD_SWITCH | 1ull << HWPROF_RECORD_SWITCH_CPU_WIDE;
+			break;
+		case O_SHOW_NS: show |= 1ull << HWPROF_RECORD_NAMESPACES; break;
+		case O_SHOW_CGROUP: show |= 1ull << HWPROF_RECORD_CGROUP; break;
+		case O_SHOW_LOST: show |= 1ull << HWPROF_RECORD_LOST; break;
+		case O_SHOW_BPF: show |= 1ull << HWPROF_RECORD_KSYMBOL | 1ull << HWPROF_RECORD_BPF_EVENT; break;
+		case O_SHOW_POKE: show |= 1ull << HWPROF_RECORD_TEXT_POKE; break;
 		case 'c':
 			if (report_filter_strs(&flt.comms, optarg) < 0)
 				return cli_error("script", "out of memory");
@@ -300,13 +323,13 @@ int cmd_script(int argc, char **argv)
 		}
 	}
 	bool filtered = report_filter_any(&flt) || flt.cpus_set;
-	if (time_str || o.reltime || o.deltatime || filtered) {
+	if (time_str || o.reltime || o.deltatime || filtered || show) {
 		const uint8_t *fd;
 		uint64_t fsz;
 		if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
-			status = cli_error("script", "%s: --time, --reltime, --deltatime and the --comms, --pid, --tid "
-						     "and --cpu filters with Intel PT or Arm SPE traces are not supported "
-						     "yet", shown);
+			status = cli_error("script", "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid "
+						     "and --cpu filters and --show-*-events with Intel PT or Arm SPE "
+						     "traces are not supported yet", shown);
 			goto out;
 		}
 	}
@@ -330,6 +353,15 @@ int cmd_script(int argc, char **argv)
 			/* perf script prints the file's trace errors as they are read */
 			script_spe_sync(spe);
 			print_aux_error(stdout, &ev.rec);
+			continue;
+		}
+		if (ev.rec.type < 64 && (show >> ev.rec.type & 1)) {
+			if (pipe && !status) {
+				pipe = false;
+				if ((status = checks(p, shown)))
+					break;
+			}
+			script_print_side_event(p, &ev, filtered ? &flt : NULL);
 			continue;
 		}
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)

@@ -757,6 +757,18 @@ static void print_event(struct dump *d, const struct hwprof_event *ev)
 	print_details(d, ev);
 }
 
+void print_record_text(FILE *out, struct hwprof_session *s, const struct hwprof_event *ev)
+{
+	struct dump d;
+	memset(&d, 0, sizeof(d));
+	d.out = out;
+	d.s = s;
+	d.h = hwprof_session_data(s);
+	d.arch = hwprof_perfdata_arch(d.h);
+	fprintf(out, "PERF_RECORD_%s", record_name(ev->rec.type));
+	print_details(&d, ev);
+}
+
 static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t total, bool first)
 {
 	if (!first && total)

@@ -16,4 +16,8 @@ struct cli_progress;
 int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, int branch_mode,
 	       struct cli_progress *progress, bool *kernel_map);
 
+/* perf_event__fprintf(): a record's "PERF_RECORD_<NAME>" and its fields
+ * (with the newline), as -D prints them after the offset */
+void print_record_text(FILE *out, struct hwprof_session *s, const struct hwprof_event *ev);
+
 #endif

@@ -10,6 +10,9 @@
 #include "cli/print_spe_samples.h"
 #include "cli/kmap.h"
 #include "cli/print_script.h"
+#include "cli/print_dump.h"
+#include "util/bytes.h"
+#include "cli/report_filter.h"
 #include "cli/srccode.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
@@ -636,22 +639,15 @@ static void print_time(struct script_printer *p, uint64_t t)
 	}
 }
 
-int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
+/* perf's perf_sample__fprintf_start(): comm, pid/tid, cpu, misc (with a
+ * record type's own letters), tod and time, as the fields of type t
+ * ask; comm NULL prints ":-1" (no thread) */
+static void print_start(struct script_printer *p, int t, const struct hwprof_sample *s, const char *comm,
+			bool callchain, uint32_t rec_type)
 {
-	const struct hwprof_sample *s = &ev->sample;
-	const struct hwprof_evsel *es = s->evsel;
-	if (!es)
-		return 0;
-	int t = script_output_type(es->attr.type);
-	if (!p->o->out[t].fields)
-		return 0;
 	FILE *f = p->f;
-	char buf[256];
-	const struct hwprof_attr *a = &es->attr;
-	bool has_cc = (a->sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0;
-	const char *comm = hwprof_session_thread_comm(p->s, (int32_t)s->pid, (int32_t)s->tid);
 	if (PF(t, COMM)) {
-		if (PF(t, IP) && has_cc && p->use_callchain)
+		if (PF(t, IP) && callchain && p->use_callchain)
 			fprintf(f, "%s ", comm ? comm : ":-1");
 		else
 			fprintf(f, "%16s ", comm ? comm : ":-1");
@@ -675,6 +671,21 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 				fputc(modes[i].c, f);
 				n++;
 			}
+		bool bit13 = m & HWPROF_MISC_MMAP_DATA; /* also COMM_EXEC, SWITCH_OUT */
+		if ((rec_type == HWPROF_RECORD_MMAP || rec_type == HWPROF_RECORD_MMAP2) && bit13) {
+			fputc('M', f);
+			n++;
+		} else if (rec_type == HWPROF_RECORD_COMM && bit13) {
+			fputc('E', f);
+			n++;
+		} else if ((rec_type == HWPROF_RECORD_SWITCH || rec_type == HWPROF_RECORD_SWITCH_CPU_WIDE) && bit13) {
+			fputc('S', f);
+			n++;
+			if (m & (1u << 14)) { /* SWITCH_OUT_PREEMPT */
+				fputc('p', f);
+				n++;
+			}
+		}
 		fprintf(f, "%*s", 6 - (int)n, " ");
 	}
 	if (PF(t, TOD) && p->have_clock)
@@ -691,6 +702,23 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		}
 		print_time(p, tm);
 	}
+}
+
+int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
+{
+	const struct hwprof_sample *s = &ev->sample;
+	const struct hwprof_evsel *es = s->evsel;
+	if (!es)
+		return 0;
+	int t = script_output_type(es->attr.type);
+	if (!p->o->out[t].fields)
+		return 0;
+	FILE *f = p->f;
+	char buf[256];
+	const struct hwprof_attr *a = &es->attr;
+	bool has_cc = (a->sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0;
+	const char *comm = hwprof_session_thread_comm(p->s, (int32_t)s->pid, (int32_t)s->tid);
+	print_start(p, t, s, comm, has_cc, HWPROF_RECORD_SAMPLE);
 	if (PF(t, PERIOD))
 		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD)
 								? s->period : a->sample_period));
@@ -756,5 +784,60 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	fputc('\n', f);
 	if (PF(t, SRCCODE))
 		print_srccode(p, s);
+	return 0;
+}
+
+int script_print_side_event(struct script_printer *p, const struct hwprof_event *ev, const struct report_filter *flt)
+{
+	const struct hwprof_record *r = &ev->rec;
+	const uint8_t *d = r->data;
+	struct hwprof_sample sm = ev->sample;
+	int32_t pid = (int32_t)sm.pid, tid = (int32_t)sm.tid;
+	uint64_t when = 0;
+	/* the records' own pid/tid (and FORK/EXIT's time) stand in where the
+	 * file has no sample_id_all */
+	switch (r->type) {
+	case HWPROF_RECORD_COMM:
+	case HWPROF_RECORD_MMAP:
+	case HWPROF_RECORD_MMAP2:
+	case HWPROF_RECORD_NAMESPACES:
+		if (r->size < 16)
+			return 0;
+		pid = (int32_t)ld32(d + 8);
+		tid = (int32_t)ld32(d + 12);
+		break;
+	case HWPROF_RECORD_FORK:
+	case HWPROF_RECORD_EXIT:
+		if (r->size < 32)
+			return 0;
+		pid = (int32_t)ld32(d + 8);
+		tid = (int32_t)ld32(d + 16);
+		when = ld64(d + 24);
+		break;
+	default:
+		break;
+	}
+	/* perf prints these after processing them, the others before */
+	if (r->type != HWPROF_RECORD_EXIT && r->type != HWPROF_RECORD_LOST && r->type != HWPROF_RECORD_SWITCH &&
+	    r->type != HWPROF_RECORD_SWITCH_CPU_WIDE)
+		hwprof_session_apply(p->s);
+	/* perf's evlist__id2evsel(): the first event for id 0 or one event */
+	const struct hwprof_evsel *es = sm.evsel;
+	if (!es && (!sm.id || hwprof_perfdata_nr_evsels(p->h) == 1) && hwprof_perfdata_nr_evsels(p->h))
+		es = hwprof_perfdata_evsel(p->h, 0);
+	if (es && !(es->attr.flags & (1ULL << HWPROF_ATTR_SAMPLE_ID_ALL))) {
+		sm.cpu = 0;
+		sm.time = when;
+		sm.pid = (uint32_t)pid;
+		sm.tid = (uint32_t)tid;
+	}
+	if (flt && report_filter_drops_cpu(flt, (int32_t)sm.cpu))
+		return 0;
+	if (es) {
+		int t = script_output_type(es->attr.type);
+		const char *comm = tid != -1 ? hwprof_session_thread_comm(p->s, pid, tid) : NULL;
+		print_start(p, t, &sm, comm, (es->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0, r->type);
+	}
+	print_record_text(p->f, p->s, ev);
 	return 0;
 }

@@ -59,6 +59,11 @@ void script_printer_free(struct script_printer *p);
  * events cannot give. */
 int script_printer_check(struct script_printer *p);
 int script_print_sample(struct script_printer *p, const struct hwprof_event *ev);
+/* perf script's --show-*-events line for a non-sample record: the start
+ * fields of its event (sample_id_all, else the record's pid/tid and 0),
+ * then the record as report -D names it; nothing when -C drops its cpu. */
+struct report_filter;
+int script_print_side_event(struct script_printer *p, const struct hwprof_event *ev, const struct report_filter *flt);
 
 /* For samples synthesized from AUX-trace data (src/cli/script_spe.c). */
 /* The fields type t prints (SFB bits), after the checks. */

@@ -276,6 +276,14 @@ static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, st
 	return 1;
 }
 
+HWPROF_API void hwprof_session_apply(struct hwprof_session *s)
+{
+	if (s->have_last) {
+		apply(s, &s->last);
+		s->have_last = false;
+	}
+}
+
 HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev)
 {
 	if (s->have_last) {

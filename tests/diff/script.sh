@@ -206,4 +206,18 @@ if rec cpus -a -e cpu-clock -c 200000 -- sh -c 'ls -R /usr/share/doc >/dev/null;
   done
 fi
 [ -s "$TMP/src.data" ] && compare "filter -C without CPUs" "$TMP/src.data" -C 0
+# --show-*-events: side-band records after the start fields of their event
+# (processed first, as perf does, except EXIT, LOST and switches)
+if rec side --switch-events --namespaces --all-cgroups -a -e cpu-clock -c 500000 -- sh -c 'ls -R /usr/share/doc/bash >/dev/null; sleep 0.1'; then
+  for a in "--show-task-events" "--show-mmap-events" "--show-switch-events" "--show-namespace-events --show-cgroup-events" \
+           "--show-task-events --show-mmap-events --show-switch-events -F comm,tid,time,cpu,misc,event" \
+           "--show-switch-events -C 1" "--show-task-events --reltime" "--show-lost-events --show-bpf-events"; do
+    # shellcheck disable=SC2086
+    compare "side $a" "$TMP/side.data" $a
+  done
+fi
+for fx in branch-syms lbr; do
+  [ -s "$TMP/$fx.data" ] && compare "$fx --show-task-events --show-mmap-events" "$TMP/$fx.data" --show-task-events --show-mmap-events
+done
+[ -s "$TMP/src.data" ] && compare "src --show-task-events --show-mmap-events" "$TMP/src.data" --show-task-events --show-mmap-events
 finish
