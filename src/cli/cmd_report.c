@@ -346,7 +346,8 @@ static int parse_graph(struct report_args *a, const char *arg);
 struct report_args {
 	const char *input;
 	const char *sort, *fields;
-	bool show_nr, quiet, header, children_set, children, graph_none, graph_given;
+	bool show_nr, show_period, quiet, header, children_set, children, graph_none, graph_given;
+	bool no_inline;             /* --no-inline: unwound frames not expanded */
 	bool order_set, caller, inverted;
 	double cc_min_percent;
 	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
@@ -417,6 +418,8 @@ static int build_lists(const struct report_args *a, const struct key_lists *kl, 
 		l->cols[l->nr_cols++] = HWPROF_HK_OVERHEAD;
 		if (a->show_nr)
 			l->cols[l->nr_cols++] = HWPROF_HK_SAMPLES;
+		if (a->show_period) /* perf_hpp__init(): after the samples */
+			l->cols[l->nr_cols++] = HWPROF_HK_PERIOD;
 		/* perf's setup_overhead(): "overhead" (and in children mode
 		 * "overhead_children") put first unless the order names them,
 		 * found as text (overhead_sys names "overhead" too) */
@@ -438,6 +441,10 @@ static int build_lists(const struct report_args *a, const struct key_lists *kl, 
 				l->cols[l->nr_cols++] = fl[i];
 		if (a->show_nr && !has_key(l->cols, l->nr_cols, HWPROF_HK_SAMPLES)) {
 			fprintf(stderr, "hwprof report: -n with -F is not supported; add 'sample' to -F\n");
+			return -1;
+		}
+		if (a->show_period && !has_key(l->cols, l->nr_cols, HWPROF_HK_PERIOD)) {
+			fprintf(stderr, "hwprof report: --show-total-period with -F is not supported; add 'period' to -F\n");
 			return -1;
 		}
 		for (int i = 0; i < nk; i++) {
@@ -744,6 +751,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0 && parent_key)
 		rc = report_run_find_parents(&run);
 	run.max_stack = a->max_stack;
+	run.no_inline = a->no_inline;
 	run.mem_mode = a->mem_mode;
 	run.branch_mode = branch;
 	run.time_quantum = a->time_quantum;
@@ -882,7 +890,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_NS,
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_SHOW_PERIOD, O_INLINE, O_NO_INLINE, O_NS,
 	       O_GROUP_SORT_IDX };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
@@ -898,6 +906,9 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "show-total-period", no_argument, NULL, O_SHOW_PERIOD },
+		{ "inline", no_argument, NULL, O_INLINE },
+		{ "no-inline", no_argument, NULL, O_NO_INLINE },
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
@@ -952,6 +963,9 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		case 's': ap->sort = optarg; break;
 		case 'F': ap->fields = optarg; break;
 		case 'n': ap->show_nr = true; break;
+		case O_SHOW_PERIOD: ap->show_period = true; break;
+		case O_INLINE: ap->no_inline = false; break;
+		case O_NO_INLINE: ap->no_inline = true; break;
 		case O_PERCENT_LIMIT:
 			/* perf: also the call graph's threshold */
 			ap->percent_limit = strtof(optarg, NULL);

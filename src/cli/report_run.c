@@ -332,7 +332,8 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 		struct hwprof_hist_frame *fr = &r->frames[n];
 		resolve_frame(r, fr, pid, tid, HWPROF_MISC_USER, ip, &res);
 		struct hwprof_inline_entry ent[MAX_INLINE];
-		int ne = res.sym && res.dso ? hwprof_dso_inline_entries(res.dso, res.addr, res.sym, ent, MAX_INLINE) : 0;
+		int ne = res.sym && res.dso && !r->no_inline
+				 ? hwprof_dso_inline_entries(res.dso, res.addr, res.sym, ent, MAX_INLINE) : 0;
 		if (ne <= 0) {
 			frame_srcline(r, fr, &res);
 			n++;

@@ -43,6 +43,7 @@ struct report_run {
 	/* call graphs: chains resolved and kept per entry */
 	bool callchain, caller_order;
 	int max_stack;              /* --max-stack; < 0: perf's 127 */
+	bool no_inline;             /* --no-inline: unwound frames stay whole */
 	unsigned chain_flags;       /* HWPROF_HIST_* */
 	struct hwprof_hist_frame *frames;   /* per-sample scratch */
 	size_t cap_frames;
