@@ -17,6 +17,7 @@
 #define HWPROF_SESSION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hwprof/perfdata.h"
@@ -47,6 +48,23 @@ HWPROF_API struct hwprof_perfdata *hwprof_session_data(struct hwprof_session *s)
  * (events before the damage have been delivered; queued ones are flushed
  * first, then the error is returned). */
 HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev);
+/* With on, a PERF_SAMPLE_READ sample is delivered as perf's report and
+ * script see it: once per read value, as a sample of the value's event
+ * (sample.evsel, sample.id) with the value's growth since that id's last
+ * value as sample.period; values that did not grow or whose id no event
+ * has give none (so a record may give no event at all). Off (the default)
+ * delivers each record once, as read. Set before the first
+ * hwprof_session_next(). */
+HWPROF_API void hwprof_session_split_read(struct hwprof_session *s, bool on);
+/* The samples perf makes of the READ sample delivered last (either mode):
+ * per value that grew, its event, id and growth; none for other events.
+ * Valid until the next hwprof_session_next(). */
+struct hwprof_read_member {
+	const struct hwprof_evsel *evsel;
+	uint64_t id, period;
+};
+HWPROF_API size_t hwprof_session_read_members(const struct hwprof_session *s,
+					      const struct hwprof_read_member **m);
 /* false when records are delivered unordered (file mode, first event
  * without sample_id_all: perf's "falling back to unordered processing") */
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s);

@@ -526,6 +526,7 @@ static int report_stdio(const struct report_args *a, bool full)
 		return 1;
 	}
 	struct hwprof_perfdata *h = hwprof_session_data(s);
+	hwprof_session_split_read(s, true); /* a READ sample per group member, as perf */
 	/* perf: callchains in the file turn on call graphs and, unless
 	 * --no-children, children mode; -g none keeps children, drops graphs */
 	const uint8_t *fd;

@@ -356,22 +356,16 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 		}
 	}
 	/* perf report resolves the sample (thread and DSO lines) once, or
-	 * with PERF_SAMPLE_READ once per value whose id names an event. */
+	 * with PERF_SAMPLE_READ once per value it delivers (see
+	 * hwprof_session_read_members()). */
 	if (!(st & HWPROF_SAMPLE_READ)) {
 		resolve_sample(d, ev, s->evsel);
-	} else if (a->read_format & HWPROF_FORMAT_GROUP) {
-		for (uint64_t i = 0; i < s->read_nr; i++) {
-			const uint8_t *v = s->read_values + i * s->read_value_stride;
-			uint64_t id = (a->read_format & HWPROF_FORMAT_ID) ? ld64(v + 8) : 0;
-			const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(d->h, id);
-			if (e)
-				resolve_sample(d, ev, e);
-		}
-	} else {
-		const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(d->h, s->read_one.id);
-		if (e)
-			resolve_sample(d, ev, e);
+		return;
 	}
+	const struct hwprof_read_member *m;
+	size_t n = hwprof_session_read_members(d->s, &m);
+	for (size_t i = 0; i < n; i++)
+		resolve_sample(d, ev, m[i].evsel);
 }
 
 static void print_mmap2(FILE *out, const uint8_t *p, uint32_t size)

@@ -8,6 +8,7 @@
 #include "perfdata/perfdata_int.h"
 #include "session/machine.h"
 #include "session/ordered.h"
+#include "session/sample_read.h"
 #include "util/bytes.h"
 
 struct hwprof_session {
@@ -26,6 +27,10 @@ struct hwprof_session {
 	uint64_t last_flush;      /* time of the last queued record delivered */
 	struct hwprof_session_stats st; /* see count_read() and count_delivered() */
 	struct hwprof_session_stats shown; /* st with the compressed batches added */
+	struct sread rd;          /* read values' last values per id */
+	bool split_read;          /* deliver a READ sample once per value (perf's report/script) */
+	struct hwprof_event split_ev; /* the READ sample being delivered per value */
+	int split_n, split_next;  /* its members in rd.out, the next to deliver */
 };
 
 static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data, struct hwprof_error *err)
@@ -80,6 +85,7 @@ HWPROF_API void hwprof_session_close(struct hwprof_session *s)
 	hwprof_perfdata_close(s->data);
 	ord_fini(&s->q);
 	sess_machine_fini(&s->m);
+	sread_fini(&s->rd);
 	free(s);
 }
 
@@ -190,25 +196,14 @@ static void count_read(struct hwprof_session_stats *st, uint32_t type)
 	st->nr_events[type]++;
 }
 
-/* A read value's id is an event's (perf's deliver_sample_value()); without
- * PERF_FORMAT_ID it is 0, which no event has. */
-static void count_read_ids(struct hwprof_session *s, const struct hwprof_sample *smp)
+/* A READ sample's values (perf's deliver_sample_value()): unknown ids
+ * counted, each id's last value kept; with split_read the values that grew
+ * become the samples to deliver. */
+static int split_read(struct hwprof_session *s, const struct hwprof_sample *smp)
 {
-	const struct hwprof_evsel *ev = smp->evsel;
-	if (!ev || !(smp->sample_type & HWPROF_SAMPLE_READ))
-		return;
-	bool has_id = ev->attr.read_format & HWPROF_FORMAT_ID;
-	if (!(ev->attr.read_format & HWPROF_FORMAT_GROUP)) {
-		if (!hwprof_perfdata_evsel_by_id(s->data, has_id ? smp->read_one.id : 0))
-			s->st.unknown_id++;
-		return;
-	}
-	for (uint64_t i = 0; i < smp->read_nr; i++) {
-		/* each entry: value, then the id when there is one */
-		uint64_t id = has_id ? ld64(smp->read_values + i * smp->read_value_stride + 8) : 0;
-		if (!hwprof_perfdata_evsel_by_id(s->data, id))
-			s->st.unknown_id++;
-	}
+	if (!smp->evsel || !(smp->sample_type & HWPROF_SAMPLE_READ))
+		return 0;
+	return sread_split(&s->rd, s->data, smp, &s->st.unknown_id);
 }
 
 /* What perf's machines__deliver_event() and user-record processing count. */
@@ -217,9 +212,7 @@ static void count_delivered(struct hwprof_session *s, const struct hwprof_event 
 	const struct hwprof_record *r = &ev->rec;
 	struct hwprof_session_stats *st = &s->st;
 	switch (r->type) {
-	case HWPROF_RECORD_SAMPLE:
-		if (ev->parse_err >= 0)
-			count_read_ids(s, &ev->sample);
+	case HWPROF_RECORD_SAMPLE: /* see split_read() */
 		break;
 	case HWPROF_RECORD_MMAP2:
 		st->proc_map_timeout += !!(r->misc & HWPROF_MISC_PROC_MAP_PARSE_TIMEOUT);
@@ -249,11 +242,25 @@ static void count_delivered(struct hwprof_session *s, const struct hwprof_event 
 	}
 }
 
+/* The next value's sample of a split READ sample: 1, or 0 when none is left. */
+static int next_member(struct hwprof_session *s, struct hwprof_event *ev)
+{
+	if (s->split_next >= s->split_n)
+		return 0;
+	const struct hwprof_read_member *m = &s->rd.out[s->split_next++];
+	*ev = s->split_ev;
+	ev->sample.evsel = m->evsel;
+	ev->sample.id = m->id;
+	ev->sample.period = m->period;
+	return 1;
+}
+
 static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, struct hwprof_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->rec = *rec;
 	struct hwprof_error saved = s->data->err;
+	s->split_n = s->split_next = 0;
 	if (rec->type == HWPROF_RECORD_SAMPLE)
 		ev->parse_err = hwprof_sample_parse(s->data, rec, &ev->sample);
 	else if (rec->type < HWPROF_RECORD_USER_TYPE_START)
@@ -269,7 +276,22 @@ static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, st
 	count_delivered(s, ev);
 	s->last = *rec;
 	s->have_last = true;
-	return 1;
+	if (rec->type != HWPROF_RECORD_SAMPLE || ev->parse_err < 0 || !(ev->sample.sample_type & HWPROF_SAMPLE_READ))
+		return 1;
+	int n = split_read(s, &ev->sample);
+	if (n < 0) {
+		s->err = pdata_error(s->data, HWPROF_E_NOMEM, pdata_rec_off(s->data, rec->offset),
+				     "out of memory keeping read values");
+		s->done = true;
+		return s->err;
+	}
+	s->split_n = n;
+	if (!s->split_read) {
+		s->split_next = n; /* nothing pending */
+		return 1;
+	}
+	s->split_ev = *ev;
+	return next_member(s, ev);
 }
 
 HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event *ev)
@@ -278,6 +300,8 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 		apply(s, &s->last);
 		s->have_last = false;
 	}
+	if (next_member(s, ev))
+		return 1;
 	for (;;) {
 		if (s->done)
 			return s->err;
@@ -285,7 +309,10 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			struct ord_entry e;
 			if (ord_pop(&s->q, s->drain_limit, &e)) {
 				s->last_flush = e.time;
-				return deliver(s, &e.rec, ev);
+				int d = deliver(s, &e.rec, ev);
+				if (d)
+					return d;
+				continue; /* a READ sample with nothing to deliver */
 			}
 			s->draining = false;
 			if (s->final) {
@@ -315,8 +342,12 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			return deliver(s, &rec, ev);
 		}
 		uint64_t t = s->unordered ? (uint64_t)-1 : record_time(s, &rec);
-		if (t == 0 || t == (uint64_t)-1)
-			return deliver(s, &rec, ev);
+		if (t == 0 || t == (uint64_t)-1) {
+			int d = deliver(s, &rec, ev);
+			if (d)
+				return d;
+			continue;
+		}
 		if (t > s->max_ts)
 			s->max_ts = t;
 		/* perf's ordered_events__queue(): older than a delivered one */
@@ -346,6 +377,17 @@ HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t ty
 	count_read(&s->st, type);
 	if (type == HWPROF_RECORD_AUXTRACE_ERROR && error_type < 2)
 		s->st.auxtrace_errors[error_type]++;
+}
+
+HWPROF_API void hwprof_session_split_read(struct hwprof_session *s, bool on)
+{
+	s->split_read = on;
+}
+
+HWPROF_API size_t hwprof_session_read_members(const struct hwprof_session *s, const struct hwprof_read_member **m)
+{
+	*m = s->rd.out;
+	return (size_t)s->split_n;
 }
 
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s)
