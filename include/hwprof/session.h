@@ -91,6 +91,14 @@ struct hwprof_session_stats {
 
 /* The counts so far (valid until the session is closed). */
 HWPROF_API const struct hwprof_session_stats *hwprof_session_stats(struct hwprof_session *s);
+/* perf report's counts per event (its hists stats): the samples perf
+ * delivers to the event (a PERF_SAMPLE_READ sample counts once per value
+ * perf delivers, see hwprof_session_split_read()) and the lost samples
+ * LOST_SAMPLES records give it (by their id, as perf finds it). */
+struct hwprof_evsel_stats {
+	uint64_t samples, lost_samples;
+};
+HWPROF_API struct hwprof_evsel_stats hwprof_session_evsel_stats(const struct hwprof_session *s, uint32_t idx);
 /* Counts an event a decoder synthesized from AUX data as perf counts the
  * events its decoders deliver: a SAMPLE, or an AUXTRACE_ERROR of
  * error_type (1: instruction trace). */

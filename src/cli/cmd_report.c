@@ -16,6 +16,7 @@
 #include "cli/print_dump.h"
 #include "cli/print_header.h"
 #include "cli/print_report.h"
+#include "cli/print_stats.h"
 #include "cli/progress.h"
 #include "cli/report_filter.h"
 #include "cli/report_group.h"
@@ -515,6 +516,37 @@ static int perf_refusal(struct hwprof_session *s, bool quiet, const char *msg)
 	return 0;
 }
 
+/* --stats: perf's per-record-type counts of the file, without warnings
+ * (perf's stats mode sets no_warn). */
+static int report_stats(const char *input, bool header, bool full)
+{
+	const char *shown = display_name(input);
+	struct hwprof_error err;
+	struct hwprof_session *s;
+	if (hwprof_session_open(&s, input, &err) < 0) {
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
+			err.msg);
+		return 1;
+	}
+	if (header) /* perf prints it before reading the records */
+		print_header_now(stdout, hwprof_session_data(s), full);
+	struct hwprof_event ev;
+	int rc;
+	while ((rc = hwprof_session_next(s, &ev)) > 0)
+		;
+	int status = 0;
+	if (rc < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
+			e->msg[0] ? e->msg : hwprof_strerror(rc));
+		status = 1;
+	} else {
+		print_session_stats(stdout, s);
+	}
+	hwprof_session_close(s);
+	return status;
+}
+
 static int report_stdio(const struct report_args *a, bool full)
 {
 	const char *input = a->input, *shown = display_name(input);
@@ -860,7 +892,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
 	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_NS,
-	       O_GROUP_SORT_IDX };
+	       O_GROUP_SORT_IDX, O_STATS };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -902,13 +934,14 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "time-quantum", required_argument, NULL, O_TIME_QUANTUM },
 		{ "ns", no_argument, NULL, O_NS },
 		{ "group-sort-idx", required_argument, NULL, O_GROUP_SORT_IDX },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
 	srandom((unsigned)time(NULL));
 	ap->cc_min_percent = 0.5;
 	ap->max_stack = -1;
-	bool dump = false, header_only = false, full = false;
+	bool dump = false, header_only = false, full = false, stats = false;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -1037,6 +1070,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			ap->group = c == O_GROUP;
 			break;
 		case 'b': ap->branch_mode = 1; break;
+		case O_STATS: stats = true; break;
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -1052,6 +1086,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	const char *input = ap->input;
 	if (header_only)
 		return report_header(input, full);
+	if (stats && !dump)
+		return report_stats(input, ap->header, full);
 	if (!dump)
 		return report_stdio(ap, full);
 

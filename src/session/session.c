@@ -31,6 +31,8 @@ struct hwprof_session {
 	bool split_read;          /* deliver a READ sample once per value (perf's report/script) */
 	struct hwprof_event split_ev; /* the READ sample being delivered per value */
 	int split_n, split_next;  /* its members in rd.out, the next to deliver */
+	struct hwprof_evsel_stats *evst; /* per event, by idx (see count_evsel()) */
+	uint32_t nr_evst;
 };
 
 static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data, struct hwprof_error *err)
@@ -86,6 +88,7 @@ HWPROF_API void hwprof_session_close(struct hwprof_session *s)
 	ord_fini(&s->q);
 	sess_machine_fini(&s->m);
 	sread_fini(&s->rd);
+	free(s->evst);
 	free(s);
 }
 
@@ -242,6 +245,65 @@ static void count_delivered(struct hwprof_session *s, const struct hwprof_event 
 	}
 }
 
+/* The counts of event e, grown to hold it (NULL without memory). */
+static struct hwprof_evsel_stats *evst_of(struct hwprof_session *s, const struct hwprof_evsel *e)
+{
+	if (e->idx >= s->nr_evst) {
+		uint32_t n = e->idx + 8;
+		struct hwprof_evsel_stats *v = realloc(s->evst, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + s->nr_evst, 0, (n - s->nr_evst) * sizeof(*v));
+		s->evst = v;
+		s->nr_evst = n;
+	}
+	return &s->evst[e->idx];
+}
+
+/* The event perf's evlist__id2evsel() names for a record's trailer id:
+ * the only or first one for id 0 or files without sample_id_all, none for
+ * other unknown ids. */
+static const struct hwprof_evsel *id2evsel(const struct hwprof_session *s, const struct hwprof_sample *smp)
+{
+	const struct hwprof_evsel *first = hwprof_perfdata_evsel(s->data, 0);
+	if (!first || hwprof_perfdata_nr_evsels(s->data) == 1 || smp->id == 0)
+		return first;
+	const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(s->data, smp->id);
+	if (e || HWPROF_ATTR_HAS(&first->attr, HWPROF_ATTR_SAMPLE_ID_ALL))
+		return e;
+	return first;
+}
+
+/* perf report's per-event counts: the samples it delivers (n READ
+ * members, else the sample's event) and LOST_SAMPLES' counts. */
+static int count_evsel(struct hwprof_session *s, const struct hwprof_event *ev, int n)
+{
+	struct hwprof_evsel_stats *es;
+	if (ev->rec.type == HWPROF_RECORD_LOST_SAMPLES) {
+		const struct hwprof_evsel *e = id2evsel(s, &ev->sample);
+		if (!e || ev->rec.size < 16)
+			return 0;
+		if (!(es = evst_of(s, e)))
+			return -HWPROF_E_NOMEM;
+		es->lost_samples += (uint32_t)ld64(ev->rec.data + 8); /* perf adds it as a u32 */
+		return 0;
+	}
+	if (ev->rec.type != HWPROF_RECORD_SAMPLE || ev->parse_err < 0 || !ev->sample.evsel)
+		return 0;
+	if (!(ev->sample.sample_type & HWPROF_SAMPLE_READ)) {
+		if (!(es = evst_of(s, ev->sample.evsel)))
+			return -HWPROF_E_NOMEM;
+		es->samples++;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!(es = evst_of(s, s->rd.out[i].evsel)))
+			return -HWPROF_E_NOMEM;
+		es->samples++;
+	}
+	return 0;
+}
+
 /* The next value's sample of a split READ sample: 1, or 0 when none is left. */
 static int next_member(struct hwprof_session *s, struct hwprof_event *ev)
 {
@@ -276,15 +338,19 @@ static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, st
 	count_delivered(s, ev);
 	s->last = *rec;
 	s->have_last = true;
-	if (rec->type != HWPROF_RECORD_SAMPLE || ev->parse_err < 0 || !(ev->sample.sample_type & HWPROF_SAMPLE_READ))
-		return 1;
-	int n = split_read(s, &ev->sample);
+	bool read = rec->type == HWPROF_RECORD_SAMPLE && ev->parse_err >= 0 &&
+		    (ev->sample.sample_type & HWPROF_SAMPLE_READ);
+	int n = read ? split_read(s, &ev->sample) : 0;
+	if (n >= 0 && count_evsel(s, ev, n) < 0)
+		n = -HWPROF_E_NOMEM;
 	if (n < 0) {
 		s->err = pdata_error(s->data, HWPROF_E_NOMEM, pdata_rec_off(s->data, rec->offset),
 				     "out of memory keeping read values");
 		s->done = true;
 		return s->err;
 	}
+	if (!read)
+		return 1;
 	s->split_n = n;
 	if (!s->split_read) {
 		s->split_next = n; /* nothing pending */
@@ -370,6 +436,12 @@ HWPROF_API const struct hwprof_session_stats *hwprof_session_stats(struct hwprof
 	s->shown.nr_events[HWPROF_RECORD_COMPRESSED] += nz;
 	s->shown.nr_events[0] += nz;
 	return &s->shown;
+}
+
+HWPROF_API struct hwprof_evsel_stats hwprof_session_evsel_stats(const struct hwprof_session *s, uint32_t idx)
+{
+	struct hwprof_evsel_stats z = { 0, 0 };
+	return idx < s->nr_evst ? s->evst[idx] : z;
 }
 
 HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t type, uint32_t error_type)
