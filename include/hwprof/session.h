@@ -109,7 +109,23 @@ HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t ty
 struct hwprof_map_info {
 	uint64_t start, end, pgoff;
 	const char *dso;     /* the DSO's long name */
+	uint32_t prot, flags; /* MMAP2's (PROT_*, MAP_*); MMAP: PROT_EXEC, or 0 for data */
+	uint64_t ino;        /* MMAP2's inode, 0 without one */
 };
+
+/* The threads perf's machine knows at this point (those records named
+ * and the idle task), in no particular order: fills up to max, returns
+ * how many there are. comm is valid until the session changes. */
+struct hwprof_thread_info {
+	int32_t pid, tid, ppid; /* ppid: the forking thread's tid, -1 if unknown */
+	const char *comm;
+};
+HWPROF_API size_t hwprof_session_threads(const struct hwprof_session *s, struct hwprof_thread_info *out,
+					 size_t max);
+/* The user-space maps of thread tid's address space in address order
+ * (fills up to max, returns how many; 0 for an unknown thread). */
+HWPROF_API size_t hwprof_session_thread_maps(struct hwprof_session *s, int32_t tid, struct hwprof_map_info *out,
+					     size_t max);
 
 /* A number that changes whenever threads, comms or maps change (records
  * applied, threads created by lookups): lookups made at the same version

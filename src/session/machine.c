@@ -299,13 +299,14 @@ static bool starts_with(const char *s, const char *p)
 }
 
 int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
-		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename)
+		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, uint64_t ino,
+		      const char *filename)
 {
 	if (cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL) {
 		if (cpumode == HWPROF_MISC_GUEST_KERNEL)
 			return 0; /* guest machines are not tracked */
 		bool is_kernel = !strncmp(filename, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME) - 1);
-		struct sess_map km = { start, start + len, pgoff, NULL };
+		struct sess_map km = { start, start + len, pgoff, NULL, prot, flags, ino };
 		if (filename[0] == '/' || (!is_kernel && filename[0] == '[')) {
 			km.dso = intern(m, filename);
 		} else if (is_kernel) {
@@ -341,7 +342,7 @@ int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int
 		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
 		name = buf;
 	}
-	struct sess_map nm = { start, start + len, pgoff, intern(m, name) };
+	struct sess_map nm = { start, start + len, pgoff, intern(m, name), prot, flags, ino };
 	if (!nm.dso)
 		return -1;
 	if (!strcmp(filename, "[vdso]"))
@@ -364,7 +365,7 @@ int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, ui
 		return 0; /* already covered (e.g. by the kernel map): perf adds a symbol only */
 	/* BPF images (trampolines, dispatchers) get an empty DSO name in perf */
 	bool image = !strncmp(name, "bpf_trampoline_", 15) || !strncmp(name, "bpf_dispatcher_", 15);
-	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name) };
+	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name), 0, 0, 0 };
 	if (!km.dso)
 		return -1;
 	return maps_insert(&m->kmaps, km);

@@ -12,6 +12,8 @@
 struct sess_map {
 	uint64_t start, end, pgoff;
 	const char *dso;         /* interned long name */
+	uint32_t prot, flags;    /* as perf keeps them: MMAP2's, PROT_EXEC or 0 for MMAP */
+	uint64_t ino;            /* MMAP2's inode (0 without one) */
 };
 
 struct sess_maps {
@@ -49,7 +51,8 @@ int sess_process_comm(struct sess_machine *m, int32_t pid, int32_t tid, const ch
 int sess_process_fork(struct sess_machine *m, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid,
 		      bool clone_maps);
 int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int32_t tid, uint64_t start,
-		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
+		      uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, uint64_t ino,
+		      const char *filename);
 
 /* KSYMBOL: a kernel text range of its own (BPF programs, trampolines)
  * registered or unregistered, as perf keeps it in the kernel maps. */

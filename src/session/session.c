@@ -163,14 +163,18 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 		memcpy(name, d + name_at, n);
 		name[n] = 0;
 		uint32_t prot, flags = 0;
+		uint64_t ino = 0;
 		if (r->type == HWPROF_RECORD_MMAP2) {
 			prot = ld32(d + 64);
 			flags = ld32(d + 68);
+			/* perf 6.1 reads the inode even where a build id is */
+			ino = ld64(d + 48);
 		} else {
-			prot = (r->misc & HWPROF_MISC_MMAP_DATA) ? 1 /* PROT_READ */ : 4 /* PROT_EXEC */;
+			/* perf: PROT_EXEC unless a data mmap (then none) */
+			prot = (r->misc & HWPROF_MISC_MMAP_DATA) ? 0 : 4 /* PROT_EXEC */;
 		}
 		sess_process_mmap(&s->m, cpumode, (int32_t)ld32(d + 8), (int32_t)ld32(d + 12), ld64(d + 16),
-				  ld64(d + 24), ld64(d + 32), prot, flags, name);
+				  ld64(d + 24), ld64(d + 32), prot, flags, ino, name);
 		break;
 	}
 	case HWPROF_RECORD_KSYMBOL:
@@ -498,7 +502,31 @@ static int map_info(const struct sess_map *mp, struct hwprof_map_info *mi)
 	mi->end = mp->end;
 	mi->pgoff = mp->pgoff;
 	mi->dso = mp->dso;
+	mi->prot = mp->prot;
+	mi->flags = mp->flags;
+	mi->ino = mp->ino;
 	return 1;
+}
+
+HWPROF_API size_t hwprof_session_threads(const struct hwprof_session *s, struct hwprof_thread_info *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t b = 0; b < s->m.nbuckets; b++)
+		for (const struct sess_thread *t = s->m.buckets[b]; t; t = t->next, n++)
+			if (n < max)
+				out[n] = (struct hwprof_thread_info){ t->pid, t->tid, t->ppid, sess_thread_comm(t) };
+	return n;
+}
+
+HWPROF_API size_t hwprof_session_thread_maps(struct hwprof_session *s, int32_t tid, struct hwprof_map_info *out,
+					     size_t max)
+{
+	const struct sess_thread *t = sess_find_thread(&s->m, tid);
+	if (!t || !t->maps)
+		return 0;
+	for (size_t i = 0; i < t->maps->n && i < max; i++)
+		map_info(&t->maps->v[i], &out[i]);
+	return t->maps->n;
 }
 
 HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid, unsigned cpumode,
