@@ -17,6 +17,7 @@
 #define HWPROF_SESSION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hwprof/perfdata.h"
@@ -51,6 +52,23 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
  * and maps now instead of at the next call (perf's tools print a COMM or
  * MMAP after processing it, an EXIT before). */
 HWPROF_API void hwprof_session_apply(struct hwprof_session *s);
+/* With on, a PERF_SAMPLE_READ sample is delivered as perf's report and
+ * script see it: once per read value, as a sample of the value's event
+ * (sample.evsel, sample.id) with the value's growth since that id's last
+ * value as sample.period; values that did not grow or whose id no event
+ * has give none (so a record may give no event at all). Off (the default)
+ * delivers each record once, as read. Set before the first
+ * hwprof_session_next(). */
+HWPROF_API void hwprof_session_split_read(struct hwprof_session *s, bool on);
+/* The samples perf makes of the READ sample delivered last (either mode):
+ * per value that grew, its event, id and growth; none for other events.
+ * Valid until the next hwprof_session_next(). */
+struct hwprof_read_member {
+	const struct hwprof_evsel *evsel;
+	uint64_t id, period;
+};
+HWPROF_API size_t hwprof_session_read_members(const struct hwprof_session *s,
+					      const struct hwprof_read_member **m);
 /* false when records are delivered unordered (file mode, first event
  * without sample_id_all: perf's "falling back to unordered processing") */
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s);
@@ -77,6 +95,14 @@ struct hwprof_session_stats {
 
 /* The counts so far (valid until the session is closed). */
 HWPROF_API const struct hwprof_session_stats *hwprof_session_stats(struct hwprof_session *s);
+/* perf report's counts per event (its hists stats): the samples perf
+ * delivers to the event (a PERF_SAMPLE_READ sample counts once per value
+ * perf delivers, see hwprof_session_split_read()) and the lost samples
+ * LOST_SAMPLES records give it (by their id, as perf finds it). */
+struct hwprof_evsel_stats {
+	uint64_t samples, lost_samples;
+};
+HWPROF_API struct hwprof_evsel_stats hwprof_session_evsel_stats(const struct hwprof_session *s, uint32_t idx);
 /* Counts an event a decoder synthesized from AUX data as perf counts the
  * events its decoders deliver: a SAMPLE, or an AUXTRACE_ERROR of
  * error_type (1: instruction trace). */
@@ -94,6 +120,20 @@ struct hwprof_map_info {
 	uint32_t maj, min;   /* the DSO's device and inode (perf's dso_id), */
 	uint64_t ino, ino_generation; /* zero when no record gave them */
 };
+
+/* The threads perf's machine knows at this point (those records named
+ * and the idle task), in no particular order: fills up to max, returns
+ * how many there are. comm is valid until the session changes. */
+struct hwprof_thread_info {
+	int32_t pid, tid, ppid; /* ppid: the forking thread's tid, -1 if unknown */
+	const char *comm;
+};
+HWPROF_API size_t hwprof_session_threads(const struct hwprof_session *s, struct hwprof_thread_info *out,
+					 size_t max);
+/* The user-space maps of thread tid's address space in address order
+ * (fills up to max, returns how many; 0 for an unknown thread). */
+HWPROF_API size_t hwprof_session_thread_maps(struct hwprof_session *s, int32_t tid, struct hwprof_map_info *out,
+					     size_t max);
 
 /* A number that changes whenever threads, comms or maps change (records
  * applied, threads created by lookups): lookups made at the same version

@@ -16,6 +16,9 @@
 #include "cli/print_dump.h"
 #include "cli/print_header.h"
 #include "cli/print_report.h"
+#include "cli/print_stats.h"
+#include "cli/report_tasks.h"
+#include "cli/tool_fail.h"
 #include "cli/progress.h"
 #include "cli/report_filter.h"
 #include "cli/report_group.h"
@@ -531,6 +534,81 @@ static int perf_refusal(struct hwprof_session *s, bool quiet, const char *msg)
 	return 0;
 }
 
+/* --stats: perf's per-record-type counts of the file, without warnings
+ * (perf's stats mode sets no_warn). */
+static int report_stats(const char *input, bool header, bool full)
+{
+	const char *shown = display_name(input);
+	struct hwprof_error err;
+	struct hwprof_session *s;
+	if (hwprof_session_open(&s, input, &err) < 0) {
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
+			err.msg);
+		return 1;
+	}
+	if (header) /* perf prints it before reading the records */
+		print_header_now(stdout, hwprof_session_data(s), full);
+	struct hwprof_event ev;
+	int rc;
+	bool pipe = hwprof_perfdata_info(hwprof_session_data(s))->pipe;
+	while ((rc = hwprof_session_next(s, &ev)) > 0) {
+		if (tool_fails(&ev)) {
+			/* perf's stats tool processes records unordered */
+			tool_fail_print(&ev, true, pipe);
+			hwprof_session_close(s);
+			return 0;
+		}
+	}
+	int status = 0;
+	if (rc < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
+			e->msg[0] ? e->msg : hwprof_strerror(rc));
+		status = 1;
+	} else {
+		print_session_stats(stdout, s);
+	}
+	hwprof_session_close(s);
+	return status;
+}
+
+/* --tasks / --mmaps: the thread tree after reading every record (perf's
+ * tasks tool prints no warnings). */
+static int report_tasks(const char *input, bool header, bool full, bool mmaps)
+{
+	const char *shown = display_name(input);
+	struct hwprof_error err;
+	struct hwprof_session *s;
+	if (hwprof_session_open(&s, input, &err) < 0) {
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
+			err.msg);
+		return 1;
+	}
+	if (header)
+		print_header_now(stdout, hwprof_session_data(s), full);
+	struct hwprof_event ev;
+	int rc;
+	while ((rc = hwprof_session_next(s, &ev)) > 0) {
+		if (tool_fails(&ev)) {
+			tool_fail_print(&ev, false, false);
+			hwprof_session_close(s);
+			return 0;
+		}
+	}
+	int status = 0;
+	if (rc < 0) {
+		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));
+		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
+			e->msg[0] ? e->msg : hwprof_strerror(rc));
+		status = 1;
+	} else {
+		if (print_tasks(stdout, s, mmaps) < 0)
+			status = 1;
+	}
+	hwprof_session_close(s);
+	return status;
+}
+
 static int report_stdio(const struct report_args *a, bool full)
 {
 	const char *input = a->input, *shown = display_name(input);
@@ -542,6 +620,7 @@ static int report_stdio(const struct report_args *a, bool full)
 		return 1;
 	}
 	struct hwprof_perfdata *h = hwprof_session_data(s);
+	hwprof_session_split_read(s, true); /* a READ sample per group member, as perf */
 	/* perf: callchains in the file turn on call graphs and, unless
 	 * --no-children, children mode; -g none keeps children, drops graphs */
 	const uint8_t *fd;
@@ -890,8 +969,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
-	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_SHOW_PERIOD, O_INLINE, O_NO_INLINE, O_NS,
-	       O_GROUP_SORT_IDX };
+	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_SHOW_PERIOD,
+	       O_INLINE, O_NO_INLINE, O_NS, O_GROUP_SORT_IDX, O_STATS, O_TASKS, O_MMAPS };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -937,13 +1016,16 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "time", required_argument, NULL, O_TIME },
 		{ "ns", no_argument, NULL, O_NS },
 		{ "group-sort-idx", required_argument, NULL, O_GROUP_SORT_IDX },
+		{ "stats", no_argument, NULL, O_STATS },
+		{ "tasks", no_argument, NULL, O_TASKS },
+		{ "mmaps", no_argument, NULL, O_MMAPS },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
 	srandom((unsigned)time(NULL));
 	ap->cc_min_percent = 0.5;
 	ap->max_stack = -1;
-	bool dump = false, header_only = false, full = false;
+	bool dump = false, header_only = false, full = false, stats = false, tasks = false, mmaps = false;
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -1076,6 +1158,9 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			ap->group = c == O_GROUP;
 			break;
 		case 'b': ap->branch_mode = 1; break;
+		case O_STATS: stats = true; break;
+		case O_TASKS: tasks = true; break;
+		case O_MMAPS: mmaps = tasks = true; break; /* perf: --mmaps implies --tasks */
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);
@@ -1089,8 +1174,25 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		ap->input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
 	const char *input = ap->input;
+	if (stats && tasks && !dump) {
+		/* perf refuses the pair once the input opened, before any output */
+		struct hwprof_error err;
+		struct hwprof_session *s;
+		if (hwprof_session_open(&s, input, &err) < 0) {
+			fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", display_name(input),
+				(unsigned long long)err.offset, err.msg);
+			return 1;
+		}
+		hwprof_session_close(s);
+		fprintf(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
+		return 0;
+	}
 	if (header_only)
 		return report_header(input, full);
+	if (stats && !dump)
+		return report_stats(input, ap->header, full);
+	if (tasks && !dump)
+		return report_tasks(input, ap->header, full, mmaps);
 	if (!dump)
 		return report_stdio(ap, full);
 

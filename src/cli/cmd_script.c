@@ -272,6 +272,7 @@ int cmd_script(int argc, char **argv)
 			err.msg);
 		return 1;
 	}
+	hwprof_session_split_read(s, true); /* a READ sample per group member, as perf */
 	struct hwprof_perfdata *h = hwprof_session_data(s);
 	static char obuf[1 << 20];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));

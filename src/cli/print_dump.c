@@ -14,6 +14,7 @@
 #include "cli/print_pt.h"
 #include "cli/print_regs.h"
 #include "cli/print_spe.h"
+#include "cli/print_stats.h"
 #include "hwprof/regs.h"
 #include "util/bytes.h"
 
@@ -33,27 +34,12 @@ struct dump {
 	unsigned br_cntr_nr, br_cntr_width; /* the cpu PMU's branch counter caps */
 };
 
-static const char *const record_names[MAX_TYPES] = {
-	[0] = "TOTAL", [1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT", [5] = "THROTTLE",
-	[6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ", [9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX",
-	[12] = "ITRACE_START", [13] = "LOST_SAMPLES", [14] = "SWITCH", [15] = "SWITCH_CPU_WIDE",
-	[16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT", [19] = "CGROUP", [20] = "TEXT_POKE",
-	[21] = "AUX_OUTPUT_HW_ID", [64] = "ATTR", [65] = "EVENT_TYPE", [66] = "TRACING_DATA",
-	[67] = "BUILD_ID", [68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO",
-	[71] = "AUXTRACE", [72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP", [74] = "CPU_MAP",
-	[75] = "STAT_CONFIG", [76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE",
-	[79] = "TIME_CONV", [80] = "FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT",
-	[83] = "COMPRESSED2",
-};
-
-/* perf 6.1 knows types up to 82 (PERF_RECORD_HEADER_MAX = 83). */
-#define PERF61_HEADER_MAX 83
-
 static const char *record_name(uint32_t type)
 {
 	if (type >= MAX_TYPES)
 		return "INVALID";
-	return record_names[type] ? record_names[type] : "UNKNOWN";
+	const char *n = stats_record_name(type);
+	return n ? n : "UNKNOWN";
 }
 
 static const char hexd[] = "0123456789abcdef";
@@ -356,22 +342,16 @@ static void print_sample(struct dump *d, const struct hwprof_event *ev)
 		}
 	}
 	/* perf report resolves the sample (thread and DSO lines) once, or
-	 * with PERF_SAMPLE_READ once per value whose id names an event. */
+	 * with PERF_SAMPLE_READ once per value it delivers (see
+	 * hwprof_session_read_members()). */
 	if (!(st & HWPROF_SAMPLE_READ)) {
 		resolve_sample(d, ev, s->evsel);
-	} else if (a->read_format & HWPROF_FORMAT_GROUP) {
-		for (uint64_t i = 0; i < s->read_nr; i++) {
-			const uint8_t *v = s->read_values + i * s->read_value_stride;
-			uint64_t id = (a->read_format & HWPROF_FORMAT_ID) ? ld64(v + 8) : 0;
-			const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(d->h, id);
-			if (e)
-				resolve_sample(d, ev, e);
-		}
-	} else {
-		const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(d->h, s->read_one.id);
-		if (e)
-			resolve_sample(d, ev, e);
+		return;
 	}
+	const struct hwprof_read_member *m;
+	size_t n = hwprof_session_read_members(d->s, &m);
+	for (size_t i = 0; i < n; i++)
+		resolve_sample(d, ev, m[i].evsel);
 }
 
 static void print_mmap2(FILE *out, const uint8_t *p, uint32_t size)
@@ -769,14 +749,6 @@ void print_record_text(FILE *out, struct hwprof_session *s, const struct hwprof_
 	print_details(&d, ev);
 }
 
-static void print_stats_line(FILE *out, const char *name, uint64_t n, uint64_t total, bool first)
-{
-	if (!first && total)
-		fprintf(out, "%16s events: %10d  (%4.1f%%)\n", name, (int)n, (double)n * 100.0 / (double)total);
-	else
-		fprintf(out, "%16s events: %10d\n", name, (int)n);
-}
-
 /* The branch counter geometry newer perf prints with branch counters:
  * the branch_counter_nr / branch_counter_width capabilities of the cpu
  * PMU (CPU_PMU_CAPS, else the first PMU of PMU_CAPS); 0 without them. */
@@ -858,13 +830,7 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, in
 		const uint8_t *fp;
 		uint64_t fsz;
 		bool aux = hwprof_perfdata_feature(d.h, HWPROF_FEAT_AUXTRACE, &fp, &fsz, NULL) == 1;
-		fprintf(out, "\nAggregated stats:%s\n",
-			aux ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
-		for (uint32_t t = 0; t < PERF61_HEADER_MAX + 1 && t < MAX_TYPES; t++) {
-			if (!record_names[t] || (t && !d.nr_events[t]))
-				continue;
-			print_stats_line(out, record_names[t], d.nr_events[t], d.nr_events[0], t == 0);
-		}
+		print_aggregated_stats(out, d.nr_events, MAX_TYPES, aux);
 		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(d.h); i++) {
 			char buf[128];
 			const struct hwprof_evsel *e = hwprof_perfdata_evsel(d.h, i);
@@ -872,7 +838,7 @@ int print_dump(FILE *out, struct hwprof_session *s, const char *display_path, in
 			if (i >= d.nr_evsel_slots || !d.evsel_samples[i])
 				continue;
 			fprintf(out, "%s stats:\n", hwprof_evsel_name(e, buf, sizeof(buf)));
-			print_stats_line(out, "SAMPLE", d.evsel_samples[i], 0, true);
+			print_evsel_stats_line(out, "SAMPLE", d.evsel_samples[i]);
 		}
 	}
 	free(d.evsel_samples);

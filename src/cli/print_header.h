@@ -32,6 +32,10 @@ struct hdr_view {
 int print_header(FILE *out, struct hwprof_perfdata *h, bool header_only);
 /* Same, with full = true for `-I` (topology, caches, memory detail). */
 int print_header_opts(FILE *out, struct hwprof_perfdata *h, bool header_only, bool full);
+/* The header as known before any record is read (perf's report --stats
+ * --header): a pipe's features, which arrive as records, are not shown and
+ * nothing is read. */
+int print_header_now(FILE *out, struct hwprof_perfdata *h, bool full);
 int print_header_view(FILE *out, const struct hdr_view *v, bool header_only, bool full);
 
 /* perf_event_attr fields as perf's attr printer lists them: every non-zero

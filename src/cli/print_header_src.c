@@ -8,7 +8,7 @@
 #include "cli/print_header.h"
 #include "hwprof/perfdata.h"
 
-static int view_from_handle(struct hwprof_perfdata *h, struct hdr_view *v)
+static int view_from_handle(struct hwprof_perfdata *h, struct hdr_view *v, bool read_pipe)
 {
 	memset(v, 0, sizeof(*v));
 	const struct hwprof_perfdata_info *info = hwprof_perfdata_info(h);
@@ -20,7 +20,7 @@ static int view_from_handle(struct hwprof_perfdata *h, struct hdr_view *v)
 		v->data_offset = info->data_offset;
 		v->data_size = info->data_size;
 		memcpy(v->features, info->features, sizeof(v->features));
-	} else {
+	} else if (read_pipe) {
 		struct hwprof_record rec;
 		int r;
 		while ((r = hwprof_perfdata_next(h, &rec)) > 0)
@@ -44,10 +44,10 @@ static int view_from_handle(struct hwprof_perfdata *h, struct hdr_view *v)
 	return 0;
 }
 
-int print_header_opts(FILE *out, struct hwprof_perfdata *h, bool header_only, bool full)
+static int print_view(FILE *out, struct hwprof_perfdata *h, bool header_only, bool full, bool read_pipe)
 {
 	struct hdr_view v;
-	int r = view_from_handle(h, &v);
+	int r = view_from_handle(h, &v, read_pipe);
 	if (r < 0)
 		return r;
 	/* names as recorded (EVENT_UPDATE) or derived from the attrs */
@@ -64,6 +64,16 @@ int print_header_opts(FILE *out, struct hwprof_perfdata *h, bool header_only, bo
 	free(names);
 	free(buf);
 	return r;
+}
+
+int print_header_opts(FILE *out, struct hwprof_perfdata *h, bool header_only, bool full)
+{
+	return print_view(out, h, header_only, full, true);
+}
+
+int print_header_now(FILE *out, struct hwprof_perfdata *h, bool full)
+{
+	return print_view(out, h, true, full, false);
 }
 
 int print_header(FILE *out, struct hwprof_perfdata *h, bool header_only)

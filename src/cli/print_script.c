@@ -720,8 +720,9 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	const char *comm = hwprof_session_thread_comm(p->s, (int32_t)s->pid, (int32_t)s->tid);
 	print_start(p, t, s, comm, has_cc, HWPROF_RECORD_SAMPLE);
 	if (PF(t, PERIOD))
-		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD)
-								? s->period : a->sample_period));
+		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD) ||
+									   (s->sample_type & HWPROF_SAMPLE_READ)
+								   ? s->period : a->sample_period));
 	if (PF(t, EVNAME))
 		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
 	if (p->o->print_flags) /* no branch flags in these samples */

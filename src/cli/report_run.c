@@ -822,7 +822,9 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	hs.cpu = cpu;
 	sample_fields(r, &hs, sm);
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
-	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) ? sm->period : ev->attr.sample_period;
+	/* a READ sample's period is its value's growth (see hwprof_session_split_read()) */
+	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) || (sm->sample_type & HWPROF_SAMPLE_READ)
+			    ? sm->period : ev->attr.sample_period;
 	hs.weight = sm->weight; /* perf keeps them in every entry */
 	hs.ins_lat = sm->ins_lat;
 	if (sm->sample_type & HWPROF_SAMPLE_TIME) /* perf's hist_time() */

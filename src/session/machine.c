@@ -401,7 +401,7 @@ int sess_process_ksymbol(struct sess_machine *m, uint64_t addr, uint32_t len, ui
 		return 0; /* already covered (e.g. by the kernel map): perf adds a symbol only */
 	/* BPF images (trampolines, dispatchers) get an empty DSO name in perf */
 	bool image = !strncmp(name, "bpf_trampoline_", 15) || !strncmp(name, "bpf_dispatcher_", 15);
-	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name), 4 /* PROT_EXEC */, 0, false, { 0 } };
+	struct sess_map km = { addr, addr + len, 0, intern(m, image ? "" : name), 0, 0, false, { 0 } };
 	if (!km.dso)
 		return -1;
 	return maps_insert(&m->kmaps, km);

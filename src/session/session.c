@@ -8,6 +8,7 @@
 #include "perfdata/perfdata_int.h"
 #include "session/machine.h"
 #include "session/ordered.h"
+#include "session/sample_read.h"
 #include "util/bytes.h"
 
 struct hwprof_session {
@@ -26,6 +27,12 @@ struct hwprof_session {
 	uint64_t last_flush;      /* time of the last queued record delivered */
 	struct hwprof_session_stats st; /* see count_read() and count_delivered() */
 	struct hwprof_session_stats shown; /* st with the compressed batches added */
+	struct sread rd;          /* read values' last values per id */
+	bool split_read;          /* deliver a READ sample once per value (perf's report/script) */
+	struct hwprof_event split_ev; /* the READ sample being delivered per value */
+	int split_n, split_next;  /* its members in rd.out, the next to deliver */
+	struct hwprof_evsel_stats *evst; /* per event, by idx (see count_evsel()) */
+	uint32_t nr_evst;
 };
 
 static int session_new(struct hwprof_session **out, struct hwprof_perfdata *data, struct hwprof_error *err)
@@ -80,6 +87,8 @@ HWPROF_API void hwprof_session_close(struct hwprof_session *s)
 	hwprof_perfdata_close(s->data);
 	ord_fini(&s->q);
 	sess_machine_fini(&s->m);
+	sread_fini(&s->rd);
+	free(s->evst);
 	free(s);
 }
 
@@ -158,8 +167,8 @@ static void apply(struct hwprof_session *s, const struct hwprof_record *r)
 		if (r->type == HWPROF_RECORD_MMAP2) {
 			prot = ld32(d + 64);
 			flags = ld32(d + 68);
-			if (!(r->misc & HWPROF_MISC_MMAP_BUILD_ID))
-				id = (struct sess_dso_id){ ld32(d + 40), ld32(d + 44), ld64(d + 48), ld64(d + 56) };
+			/* perf 6.1 reads the ids even where a build id is */
+			id = (struct sess_dso_id){ ld32(d + 40), ld32(d + 44), ld64(d + 48), ld64(d + 56) };
 		} else {
 			/* perf: no protection for a data map */
 			prot = (r->misc & HWPROF_MISC_MMAP_DATA) ? 0 : 4 /* PROT_EXEC */;
@@ -194,25 +203,14 @@ static void count_read(struct hwprof_session_stats *st, uint32_t type)
 	st->nr_events[type]++;
 }
 
-/* A read value's id is an event's (perf's deliver_sample_value()); without
- * PERF_FORMAT_ID it is 0, which no event has. */
-static void count_read_ids(struct hwprof_session *s, const struct hwprof_sample *smp)
+/* A READ sample's values (perf's deliver_sample_value()): unknown ids
+ * counted, each id's last value kept; with split_read the values that grew
+ * become the samples to deliver. */
+static int split_read(struct hwprof_session *s, const struct hwprof_sample *smp)
 {
-	const struct hwprof_evsel *ev = smp->evsel;
-	if (!ev || !(smp->sample_type & HWPROF_SAMPLE_READ))
-		return;
-	bool has_id = ev->attr.read_format & HWPROF_FORMAT_ID;
-	if (!(ev->attr.read_format & HWPROF_FORMAT_GROUP)) {
-		if (!hwprof_perfdata_evsel_by_id(s->data, has_id ? smp->read_one.id : 0))
-			s->st.unknown_id++;
-		return;
-	}
-	for (uint64_t i = 0; i < smp->read_nr; i++) {
-		/* each entry: value, then the id when there is one */
-		uint64_t id = has_id ? ld64(smp->read_values + i * smp->read_value_stride + 8) : 0;
-		if (!hwprof_perfdata_evsel_by_id(s->data, id))
-			s->st.unknown_id++;
-	}
+	if (!smp->evsel || !(smp->sample_type & HWPROF_SAMPLE_READ))
+		return 0;
+	return sread_split(&s->rd, s->data, smp, &s->st.unknown_id);
 }
 
 /* What perf's machines__deliver_event() and user-record processing count. */
@@ -221,9 +219,7 @@ static void count_delivered(struct hwprof_session *s, const struct hwprof_event 
 	const struct hwprof_record *r = &ev->rec;
 	struct hwprof_session_stats *st = &s->st;
 	switch (r->type) {
-	case HWPROF_RECORD_SAMPLE:
-		if (ev->parse_err >= 0)
-			count_read_ids(s, &ev->sample);
+	case HWPROF_RECORD_SAMPLE: /* see split_read() */
 		break;
 	case HWPROF_RECORD_MMAP2:
 		st->proc_map_timeout += !!(r->misc & HWPROF_MISC_PROC_MAP_PARSE_TIMEOUT);
@@ -253,11 +249,84 @@ static void count_delivered(struct hwprof_session *s, const struct hwprof_event 
 	}
 }
 
+/* The counts of event e, grown to hold it (NULL without memory). */
+static struct hwprof_evsel_stats *evst_of(struct hwprof_session *s, const struct hwprof_evsel *e)
+{
+	if (e->idx >= s->nr_evst) {
+		uint32_t n = e->idx + 8;
+		struct hwprof_evsel_stats *v = realloc(s->evst, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + s->nr_evst, 0, (n - s->nr_evst) * sizeof(*v));
+		s->evst = v;
+		s->nr_evst = n;
+	}
+	return &s->evst[e->idx];
+}
+
+/* The event perf's evlist__id2evsel() names for a record's trailer id:
+ * the only or first one for id 0 or files without sample_id_all, none for
+ * other unknown ids. */
+static const struct hwprof_evsel *id2evsel(const struct hwprof_session *s, const struct hwprof_sample *smp)
+{
+	const struct hwprof_evsel *first = hwprof_perfdata_evsel(s->data, 0);
+	if (!first || hwprof_perfdata_nr_evsels(s->data) == 1 || smp->id == 0)
+		return first;
+	const struct hwprof_evsel *e = hwprof_perfdata_evsel_by_id(s->data, smp->id);
+	if (e || HWPROF_ATTR_HAS(&first->attr, HWPROF_ATTR_SAMPLE_ID_ALL))
+		return e;
+	return first;
+}
+
+/* perf report's per-event counts: the samples it delivers (n READ
+ * members, else the sample's event) and LOST_SAMPLES' counts. */
+static int count_evsel(struct hwprof_session *s, const struct hwprof_event *ev, int n)
+{
+	struct hwprof_evsel_stats *es;
+	if (ev->rec.type == HWPROF_RECORD_LOST_SAMPLES) {
+		const struct hwprof_evsel *e = id2evsel(s, &ev->sample);
+		if (!e || ev->rec.size < 16)
+			return 0;
+		if (!(es = evst_of(s, e)))
+			return -HWPROF_E_NOMEM;
+		es->lost_samples += (uint32_t)ld64(ev->rec.data + 8); /* perf adds it as a u32 */
+		return 0;
+	}
+	if (ev->rec.type != HWPROF_RECORD_SAMPLE || ev->parse_err < 0 || !ev->sample.evsel)
+		return 0;
+	if (!(ev->sample.sample_type & HWPROF_SAMPLE_READ)) {
+		if (!(es = evst_of(s, ev->sample.evsel)))
+			return -HWPROF_E_NOMEM;
+		es->samples++;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!(es = evst_of(s, s->rd.out[i].evsel)))
+			return -HWPROF_E_NOMEM;
+		es->samples++;
+	}
+	return 0;
+}
+
+/* The next value's sample of a split READ sample: 1, or 0 when none is left. */
+static int next_member(struct hwprof_session *s, struct hwprof_event *ev)
+{
+	if (s->split_next >= s->split_n)
+		return 0;
+	const struct hwprof_read_member *m = &s->rd.out[s->split_next++];
+	*ev = s->split_ev;
+	ev->sample.evsel = m->evsel;
+	ev->sample.id = m->id;
+	ev->sample.period = m->period;
+	return 1;
+}
+
 static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, struct hwprof_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->rec = *rec;
 	struct hwprof_error saved = s->data->err;
+	s->split_n = s->split_next = 0;
 	if (rec->type == HWPROF_RECORD_SAMPLE)
 		ev->parse_err = hwprof_sample_parse(s->data, rec, &ev->sample);
 	else if (rec->type < HWPROF_RECORD_USER_TYPE_START)
@@ -273,7 +342,26 @@ static int deliver(struct hwprof_session *s, const struct hwprof_record *rec, st
 	count_delivered(s, ev);
 	s->last = *rec;
 	s->have_last = true;
-	return 1;
+	bool read = rec->type == HWPROF_RECORD_SAMPLE && ev->parse_err >= 0 &&
+		    (ev->sample.sample_type & HWPROF_SAMPLE_READ);
+	int n = read ? split_read(s, &ev->sample) : 0;
+	if (n >= 0 && count_evsel(s, ev, n) < 0)
+		n = -HWPROF_E_NOMEM;
+	if (n < 0) {
+		s->err = pdata_error(s->data, HWPROF_E_NOMEM, pdata_rec_off(s->data, rec->offset),
+				     "out of memory keeping read values");
+		s->done = true;
+		return s->err;
+	}
+	if (!read)
+		return 1;
+	s->split_n = n;
+	if (!s->split_read) {
+		s->split_next = n; /* nothing pending */
+		return 1;
+	}
+	s->split_ev = *ev;
+	return next_member(s, ev);
 }
 
 HWPROF_API void hwprof_session_apply(struct hwprof_session *s)
@@ -290,6 +378,8 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 		apply(s, &s->last);
 		s->have_last = false;
 	}
+	if (next_member(s, ev))
+		return 1;
 	for (;;) {
 		if (s->done)
 			return s->err;
@@ -297,7 +387,10 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			struct ord_entry e;
 			if (ord_pop(&s->q, s->drain_limit, &e)) {
 				s->last_flush = e.time;
-				return deliver(s, &e.rec, ev);
+				int d = deliver(s, &e.rec, ev);
+				if (d)
+					return d;
+				continue; /* a READ sample with nothing to deliver */
 			}
 			s->draining = false;
 			if (s->final) {
@@ -327,8 +420,12 @@ HWPROF_API int hwprof_session_next(struct hwprof_session *s, struct hwprof_event
 			return deliver(s, &rec, ev);
 		}
 		uint64_t t = s->unordered ? (uint64_t)-1 : record_time(s, &rec);
-		if (t == 0 || t == (uint64_t)-1)
-			return deliver(s, &rec, ev);
+		if (t == 0 || t == (uint64_t)-1) {
+			int d = deliver(s, &rec, ev);
+			if (d)
+				return d;
+			continue;
+		}
 		if (t > s->max_ts)
 			s->max_ts = t;
 		/* perf's ordered_events__queue(): older than a delivered one */
@@ -353,11 +450,28 @@ HWPROF_API const struct hwprof_session_stats *hwprof_session_stats(struct hwprof
 	return &s->shown;
 }
 
+HWPROF_API struct hwprof_evsel_stats hwprof_session_evsel_stats(const struct hwprof_session *s, uint32_t idx)
+{
+	struct hwprof_evsel_stats z = { 0, 0 };
+	return idx < s->nr_evst ? s->evst[idx] : z;
+}
+
 HWPROF_API void hwprof_session_count_synth(struct hwprof_session *s, uint32_t type, uint32_t error_type)
 {
 	count_read(&s->st, type);
 	if (type == HWPROF_RECORD_AUXTRACE_ERROR && error_type < 2)
 		s->st.auxtrace_errors[error_type]++;
+}
+
+HWPROF_API void hwprof_session_split_read(struct hwprof_session *s, bool on)
+{
+	s->split_read = on;
+}
+
+HWPROF_API size_t hwprof_session_read_members(const struct hwprof_session *s, const struct hwprof_read_member **m)
+{
+	*m = s->rd.out;
+	return (size_t)s->split_n;
 }
 
 HWPROF_API bool hwprof_session_ordered(const struct hwprof_session *s)
@@ -404,6 +518,27 @@ static int map_info(const struct sess_map *mp, struct hwprof_map_info *mi)
 	mi->ino = mp->id.ino;
 	mi->ino_generation = mp->id.ino_generation;
 	return 1;
+}
+
+HWPROF_API size_t hwprof_session_threads(const struct hwprof_session *s, struct hwprof_thread_info *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t b = 0; b < s->m.nbuckets; b++)
+		for (const struct sess_thread *t = s->m.buckets[b]; t; t = t->next, n++)
+			if (n < max)
+				out[n] = (struct hwprof_thread_info){ t->pid, t->tid, t->ppid, sess_thread_comm(t) };
+	return n;
+}
+
+HWPROF_API size_t hwprof_session_thread_maps(struct hwprof_session *s, int32_t tid, struct hwprof_map_info *out,
+					     size_t max)
+{
+	const struct sess_thread *t = sess_find_thread(&s->m, tid);
+	if (!t || !t->maps)
+		return 0;
+	for (size_t i = 0; i < t->maps->n && i < max; i++)
+		map_info(&t->maps->v[i], &out[i]);
+	return t->maps->n;
 }
 
 HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, int32_t tid, unsigned cpumode,

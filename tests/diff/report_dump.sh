@@ -5,7 +5,7 @@ source tests/lib/common.sh
 if ! have_perf; then skip "report -D differential (perf not installed)"; # pipe mode with a tracepoint: HEADER_TRACING_DATA and its payload
 if perf record -q -e sched:sched_switch -a -o - -- sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
   perf report -D -i "$TMP/tpp.data" >"$TMP/tpp.perf" 2>/dev/null
-  "$HWPROF" report -D -i "$TMP/tpp.data" >"$TMP/tpp.hw" 2>&1
+  "$HWPROF" report -D -i "$TMP/tpp.data" >"$TMP/tpp.hw" 2>"$TMP/tpp.err" # stdout against perf's, as check() does
   if diff -q "$TMP/tpp.perf" "$TMP/tpp.hw" >/dev/null; then pass "pipe tracepoint: report -D identical"
   else fail "pipe tracepoint: report -D differs"; diff "$TMP/tpp.perf" "$TMP/tpp.hw" | head; fi
 else
@@ -90,7 +90,7 @@ fi
 # pipe mode with a tracepoint: HEADER_TRACING_DATA and its payload
 if perf record -q -e sched:sched_switch -a -o - -- sleep 0.1 >"$TMP/tpp.data" 2>/dev/null; then
   perf report -D -i "$TMP/tpp.data" >"$TMP/tpp.perf" 2>/dev/null
-  "$HWPROF" report -D -i "$TMP/tpp.data" >"$TMP/tpp.hw" 2>&1
+  "$HWPROF" report -D -i "$TMP/tpp.data" >"$TMP/tpp.hw" 2>"$TMP/tpp.err" # stdout against perf's, as check() does
   if diff -q "$TMP/tpp.perf" "$TMP/tpp.hw" >/dev/null; then pass "pipe tracepoint: report -D identical"
   else fail "pipe tracepoint: report -D differs"; diff "$TMP/tpp.perf" "$TMP/tpp.hw" | head; fi
 else

@@ -21,6 +21,8 @@
  *               user samples in this program's functions (keys-g: with
  *               callchains)
  *   group       two events by IDENTIFIER, group reads, WEIGHT_STRUCT, build ids
+ *   readone     single (non-group) read values: a repeated value, another
+ *               event's id, unknown ids, a value going back
  *   lbr         --call-graph lbr call stacks, branch entries of every type
  *   bpf         the BPF_PROG_INFO and BPF_BTF sections of a machine with BPF programs
  *   brcntr      branch stacks with branch counters (kernel 6.8)
@@ -772,6 +774,47 @@ static void group(void)
 	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
 }
 
+/* PERF_SAMPLE_READ without PERF_FORMAT_GROUP, in samples of cpu-clock
+ * (id 1) and task-clock (id 2) (perf 6.1 cannot parse samples of events
+ * whose read_format differ, so both have ids): perf
+ * delivers each value to the event its id names, with the growth since
+ * that id's last value as the period. */
+static void readone(void)
+{
+	uint64_t st = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+		      HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_READ;
+	struct hwprof_attr a = sw_attr(st), b2 = sw_attr(st);
+	a.read_format = b2.read_format = HWPROF_FORMAT_ID;
+	b2.config = 1;
+	uint64_t ids1[1] = { 1 }, ids2[1] = { 2 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids1, 1);
+	hwprof_writer_add_evsel(w, &b2, "task-clock", ids2, 1);
+	features("x86_64");
+	task_setup(&a, 100, "/usr/bin/fixture");
+	/* value, its id, the sample's event (2: task-clock) */
+	static const uint64_t v[][3] = {
+		{ 500, 1, 1 },  /* first value: all of it */
+		{ 500, 1, 1 },  /* no growth: no sample */
+		{ 900, 2, 1 },  /* task-clock's id in a cpu-clock sample */
+		{ 950, 55, 1 }, /* unknown id */
+		{ 123, 0, 2 },  /* id 0: no event's either */
+		{ 400, 1, 1 },  /* smaller than the last: perf's u64 difference */
+		{ 1700, 1, 1 },
+		{ 1000, 2, 1 },
+	};
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		struct hwprof_sample s = id_of(100, 2000 + 10 * (uint64_t)k);
+		s.id = v[k][2];
+		s.misc = HWPROF_MISC_USER;
+		s.ip = 0x401000 + 16 * (uint64_t)k;
+		s.read_one.value = v[k][0];
+		s.read_one.id = v[k][1];
+		emit(hwprof_build_sample(rb, sizeof(rb), v[k][2] == 2 ? &b2 : &a, &s));
+	}
+	uint8_t b[8] = { 0 };
+	user_rec(HWPROF_RECORD_FINISHED_ROUND, b, 0);
+}
+
 /* One event with an attr of `size` bytes (64 = PERF_ATTR_SIZE_VER0 ...),
  * in file or pipe mode. */
 static void attrsize(uint32_t size)
@@ -1459,7 +1502,7 @@ static void warn(const char *v)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|chains|dso:PATH@OFF,.. OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|chains|dso:PATH@OFF,.. OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -1483,6 +1526,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "chains")) chains();
 	else if (!strcmp(k, "keys") || !strcmp(k, "keys-g")) keys(k[4] == '-');
 	else if (!strcmp(k, "group")) group();
+	else if (!strcmp(k, "readone")) readone();
 	else if (!strcmp(k, "lbr")) lbr();
 	else if (!strcmp(k, "bpf")) bpf();
 	else if (!strcmp(k, "brcntr")) brcntr();
