@@ -265,6 +265,10 @@ HWPROF_API const struct hwprof_hist_entry *hwprof_hist_last_entry(const struct h
  * string must live as long as the hist. */
 typedef const char *(*hwprof_srcline_fn)(void *ctx, const struct hwprof_hist_entry *e);
 HWPROF_API void hwprof_hist_set_srcline(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
+/* perf's comm__override(): a thread first seen without a COMM (its comm
+ * ":tid") gets its name, and the entries made with the old text take the
+ * new one in place (they keep their places in the trees, as in perf). */
+HWPROF_API int hwprof_hist_rename_comm(struct hwprof_hist *h, const char *from, const char *to);
 /* The cache line size the dcacheline key rounds data addresses down to
  * (perf takes the reporting machine's L1 data cache line). */
 HWPROF_API void hwprof_hist_set_cacheline(struct hwprof_hist *h, uint64_t size);

@@ -146,6 +146,9 @@ HWPROF_API const uint64_t *hwprof_session_version_ptr(const struct hwprof_sessio
 /* Finds (creating it, like perf) the thread pid/tid and returns its comm
  * (":<tid>" until a COMM record names it). */
 HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int32_t pid, int32_t tid);
+/* Whether thread tid's comm came from a COMM or FORK record (1) or is
+ * still the ":tid" stand-in (0); -1 for an unknown thread. */
+HWPROF_API int hwprof_session_thread_comm_set(struct hwprof_session *s, int32_t tid);
 /* pid of thread tid as perf's thread table has it, or -1 when the thread
  * is unknown (does not create it). */
 HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid);

@@ -1,11 +1,13 @@
 /* hwprof report's reading pass: every sample of the session resolved like
  * perf report resolves it (thread comm at the sample, the map for its
  * cpumode, the symbol) and summed into one histogram per event. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/report_run.h"
+#include "util/bytes.h"
 #include "cli/report_pt.h"
 #include "cli/report_spe.h"
 #include "cli/kmap.h"
@@ -803,6 +805,27 @@ static void sample_fields(struct report_run *r, struct hwprof_hist_sample *hs, c
 	hs->phys_addr = st & HWPROF_SAMPLE_PHYS_ADDR ? sm->phys_addr : 0;
 }
 
+/* perf's comm__override(): the first COMM of a thread whose name was the
+ * ":tid" stand-in renames the entries its samples made so far */
+static int comm_override(struct report_run *r, const struct hwprof_record *rec)
+{
+	const uint8_t *d = rec->data;
+	int32_t pid = (int32_t)ld32(d + 8), tid = (int32_t)ld32(d + 12);
+	if (hwprof_session_thread_comm_set(r->s, tid) != 0)
+		return 0;
+	char from[32], to[256];
+	snprintf(from, sizeof(from), "%s", hwprof_session_thread_comm(r->s, pid, tid));
+	size_t n = strnlen((const char *)d + 16, rec->size - 16u);
+	if (n >= sizeof(to))
+		n = sizeof(to) - 1;
+	memcpy(to, d + 16, n);
+	to[n] = 0;
+	for (uint32_t i = 0; i < r->nr_hists; i++)
+		if (hwprof_hist_rename_comm(r->hists[i], from, to) < 0)
+			return -HWPROF_E_NOMEM;
+	return 0;
+}
+
 int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 {
 	if (r->time && time_ranges_skip(r->time, sm->time))
@@ -876,6 +899,12 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 		}
 		if (ev.rec.type == HWPROF_RECORD_NAMESPACES || ev.rec.type == HWPROF_RECORD_CGROUP) {
 			int e = ev.rec.type == HWPROF_RECORD_CGROUP ? note_cgroup(r, &ev.rec) : note_namespaces(r, &ev.rec);
+			if (e < 0)
+				return e;
+			continue;
+		}
+		if (ev.rec.type == HWPROF_RECORD_COMM && ev.rec.size > 16) {
+			int e = comm_override(r, &ev.rec);
 			if (e < 0)
 				return e;
 			continue;

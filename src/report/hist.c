@@ -229,6 +229,55 @@ static int intern_id(struct hwprof_hist *h, const char *s, const char **out, uin
 	return 0;
 }
 
+HWPROF_API int hwprof_hist_rename_comm(struct hwprof_hist *h, const char *from, const char *to)
+{
+	const char *pf = rpt_intern(&h->strs, from);
+	uint32_t x;
+	if (!pf)
+		return -HWPROF_E_NOMEM;
+	if (rpt_map_get(&h->ids, (uint64_t)(uintptr_t)pf, 0, &x, false) != 1)
+		return 0; /* no entry has it */
+	const char *pt = rpt_intern(&h->strs, to);
+	if (!pt)
+		return -HWPROF_E_NOMEM;
+	uint32_t y = x;
+	int r = rpt_map_get(&h->ids, (uint64_t)(uintptr_t)pt, 0, &y, false);
+	if (r < 0)
+		return -HWPROF_E_NOMEM;
+	if (r == 0) {
+		/* the id takes the new text: its map key and its place in
+		 * strcmp order move */
+		y = x;
+		if (rpt_map_get(&h->ids, (uint64_t)(uintptr_t)pt, 0, &y, true) < 0)
+			return -HWPROF_E_NOMEM;
+		h->id_str[x] = pt;
+		size_t at = 0;
+		while (h->sorted[at] != x)
+			at++;
+		memmove(h->sorted + at, h->sorted + at + 1, (h->nr_sorted - at - 1) * sizeof(*h->sorted));
+		size_t lo = 0, hi = h->nr_sorted - 1;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(h->id_str[h->sorted[mid]], pt) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(h->sorted + lo + 1, h->sorted + lo, (h->nr_sorted - 1 - lo) * sizeof(*h->sorted));
+		h->sorted[lo] = x;
+		for (size_t i = 0; i < h->nr_sorted; i++)
+			h->rank[h->sorted[i]] = (uint32_t)i;
+	}
+	/* entries keep their places in the trees, as perf's do */
+	for (size_t i = 0; i < h->n; i++)
+		if (h->e[i].comm_id == x) {
+			h->e[i].comm_id = y;
+			h->e[i].comm = pt;
+		}
+	h->key_sample = NULL;
+	return 0;
+}
+
 static uint64_t sym_size(const struct hwprof_sym *s)
 {
 	return s ? s->end - s->start : 0;

@@ -495,6 +495,12 @@ HWPROF_API const uint64_t *hwprof_session_version_ptr(const struct hwprof_sessio
 	return &s->m.version;
 }
 
+HWPROF_API int hwprof_session_thread_comm_set(struct hwprof_session *s, int32_t tid)
+{
+	struct sess_thread *t = sess_find_thread(&s->m, tid);
+	return t ? t->comm_set : -1;
+}
+
 HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid)
 {
 	struct sess_thread *t = sess_find_thread(&s->m, tid);

@@ -101,6 +101,15 @@ if [ -s "$TMP/g.data" ]; then
   done
   compare "g --time 0%-30% --no-children -n" "$TMP/g.data" --time 0%-30% --no-children -n
 fi
+# a CPU-wide recording (-C 0): threads first seen in a sample get the
+# ":tid" name, which their first COMM overrides in the entries made so far
+# (perf's comm__override)
+if rec cpu0 -C 0 -e cpu-clock -c 100000 -- sh -c 'for i in $(seq 40); do ls -R /usr/share/doc/bash >/dev/null; done'; then
+  for o in "" "--sort comm" "--sort pid,comm -n" "--no-children --sort comm,dso"; do
+    # shellcheck disable=SC2086
+    compare "cpu0 ${o:-(default)}" "$TMP/cpu0.data" $o
+  done
+fi
 # srcline at chosen places of the system's libc: function starts and
 # middles from .dynsym, and, with libc6-dbg, local assembly symbols from
 # its debug file (__restore_rt: top-level asm in a C unit, no DWARF line
