@@ -222,13 +222,15 @@ static void synth(struct line *l, const struct hwprof_pt_sample *s)
 }
 
 /* perf's brstack (" 0xfrom(dso)/0xto(dso)/...") or, when brstack is
- * not asked for, brstacksym ("sym+0xoff(dso)/sym+0xoff(dso)/..."); the
+ * not asked for, brstacksym ("sym+0xoff(dso)/sym+0xoff(dso)/...") or
+ * brstackoff (brstack with DSO offsets where perf takes them); the
  * flags of a trace's branches: not predicted or mispredicted, no TSX,
  * no cycles, no type */
 static void brstack(struct line *l, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
 {
-	bool sym = !F(BRSTACK);
-	if (!F(BRSTACK) && !F(BRSTACKSYM))
+	bool sym = !F(BRSTACK) && F(BRSTACKSYM);
+	bool off = !F(BRSTACK) && !F(BRSTACKSYM);
+	if (!F(BRSTACK) && !F(BRSTACKSYM) && !F(BRSTACKOFF))
 		return;
 	for (uint32_t i = 0; i < s->nbr; i++) {
 		for (int end = 0; end < 2; end++) {
@@ -240,7 +242,7 @@ static void brstack(struct line *l, struct pt_print_fmt *fmt, const struct hwpro
 				l->n += fmt->brend(fmt->ctx, s->ip, a, true, F(DSO), l->b + l->n, l->cap - l->n);
 			} else {
 				put(l, end ? "0x" : " 0x", end ? 2 : 3);
-				num(l, a, false, 16, 0, false);
+				num(l, off ? fmt->broff(fmt->ctx, s->ip, a) : a, false, 16, 0, false);
 				if (F(DSO))
 					l->n += fmt->brend(fmt->ctx, s->ip, a, false, true, l->b + l->n, l->cap - l->n);
 			}

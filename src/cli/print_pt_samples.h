@@ -25,6 +25,8 @@ typedef size_t (*pt_chain_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
  * (sym) then "(dso)" (dso), as perf's brstack / brstacksym show it;
  * returns the length. */
 typedef size_t (*pt_brend_fn)(void *ctx, uint64_t ip, uint64_t addr, bool sym, bool dso, char *buf, size_t size);
+/* A branch end's brstackoff address for a sample at ip. */
+typedef uint64_t (*pt_broff_fn)(void *ctx, uint64_t ip, uint64_t addr);
 
 /* The symbol name at addr (NULL: none) and its DSO's name (NULL: no map). */
 typedef const char *(*pt_symname_fn)(void *ctx, uint64_t addr, const char **dso);
@@ -45,6 +47,7 @@ struct pt_print_fmt {
 	pt_symname_fn symname;
 	pt_chain_fn chain;
 	pt_brend_fn brend;
+	pt_broff_fn broff;
 	bool callchains;          /* perf's use_callchain (g): samples with a
 				   * chain print it instead of ip, comm unpadded */
 	void *ctx;

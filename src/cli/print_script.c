@@ -524,7 +524,7 @@ static const char *branch_type_name(unsigned type, unsigned new_type)
 
 /* perf's brstackoff address: DSO-relative where a map holds it and perf
  * would not adjust symbols there (its DSO has no ELF file it loaded) */
-static uint64_t branch_offset(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr)
+uint64_t script_branch_offset(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr)
 {
 	unsigned other = cpumode == HWPROF_MISC_KERNEL ? HWPROF_MISC_USER : HWPROF_MISC_KERNEL;
 	struct hwprof_map_info mi;
@@ -560,7 +560,7 @@ static void print_brstack(struct script_printer *p, int t, const struct hwprof_s
 				continue;
 			}
 			if (kind == 2)
-				a = branch_offset(p, pid, tid, cpumode, a);
+				a = script_branch_offset(p, pid, tid, cpumode, a);
 			fprintf(p->f, end ? "0x%llx" : " 0x%llx", (unsigned long long)a);
 			if (PF(t, DSO)) {
 				script_branch_end(p, pid, tid, cpumode, hwprof_u64_at(s->branches, 3 * i + (uint64_t)end),

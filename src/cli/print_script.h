@@ -100,6 +100,10 @@ size_t script_sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid
 size_t script_branch_end(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr,
 			 bool sym, bool dso, char *buf, size_t size);
 
+/* perf's brstackoff address: DSO-relative where a map holds it and perf
+ * would not adjust symbols there (no ELF file it loaded), else as is. */
+uint64_t script_branch_offset(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t addr);
+
 /* Callchain lines (src/cli/print_callchain.c): the sample's own chain,
  * then for DWARF-mode samples the unwound user stack, one "\t<addr>
  * sym+off (dso)" line per frame, inlined functions expanded like perf. */

@@ -5,7 +5,7 @@
 # Dynamic binaries are compared without symbol names: perf 6.1 shows their
 # .plt entries under the overlapping _init symbol (its symbol tree walk),
 # which is the symbol library's business, not this synthesis'.
-# l[N] branch stacks (-F brstack, brstacksym) on instruction and power
+# l[N] branch stacks (-F brstack, brstacksym, brstackoff) on instruction and power
 # samples; q / qq quick decoding (without timestamps: Z). Also: options we do not synthesize fail with one line; flipped trace
 # bytes give error lines in perf's format and no crash. (x, w, o and I are
 # taken: the emulator makes no TSX, PTWRITE, PEBS or event-trace data.)
@@ -32,11 +32,12 @@ static_checks=("b|" "c|" "r|" "cr|" "i1i|" "i7i|" "bi3i|" "be|" "bZ|" "p|" "bpe|
 	       "cr|tid,ip,sym,dso,flags" "b|-period,+insnlen" "i3t|" "i37t|+flags"
 	       "i1il3|+brstack" "i7il|+brstacksym,+insn" "bpi5il5|+brstack,+flags" "i9igl4|+brstack"
 	       "i3il2|ip,brstacksym,brstack" "i11il2|brstacksym" "i5iL|+brstack" "i13tl6|+brstacksym"
-	       "i1iqZ|+flags,+addr" "bpiqZ|+flags" "bpqqZ|+flags" "crqZ|" "i3iqgl3Z|+brstack")
+	       "i1iqZ|+flags,+addr" "bpiqZ|+flags" "bpqqZ|+flags" "crqZ|" "i3iqgl3Z|+brstack"
+	       "i5il3|+brstackoff" "i9il2|ip,dso,brstackoff")
 dyn_checks=("b|comm,tid,period,event,ip,dso,addr,flags" "i1i|tid,ip,addr,flags,insn,insnlen" "pb|tid,event,ip,synth"
 	    "cr|tid,event,ip,addr,flags" "bi5i|comm,pid,tid,event,period,ip,dso,addr"
 	    "i3il4|tid,ip,dso,brstack" "bpi9il|tid,event,ip,brstack" "bpiqZ|tid,event,ip,dso,addr,flags"
-	    "piqqZ|tid,event,ip,dso")
+	    "piqqZ|tid,event,ip,dso" "i3il4|tid,ip,dso,brstackoff")
 
 i=0
 for c in "${cases[@]}"; do
