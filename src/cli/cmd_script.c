@@ -14,6 +14,7 @@
 #include "cli/print_aux_error.h"
 #include "cli/script_pt.h"
 #include "cli/session_warn.h"
+#include "cli/trace_load.h"
 #include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
@@ -234,8 +235,14 @@ int cmd_script(int argc, char **argv)
 	}
 	int rc = 0, status = 0;
 	bool pipe = hwprof_perfdata_info(h)->pipe;
+	struct hwprof_trace *trace = NULL;
 	struct script_spe *spe = NULL;
 	struct script_pt *pt = NULL;
+	if (!pipe && trace_load_feature(h, &trace, "script", shown) < 0) {
+		status = 1;
+		goto out;
+	}
+	script_printer_set_trace(p, trace);
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
 	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0 || script_pt_new(&pt, p, s, &itrace, stdout) < 0) {
@@ -246,6 +253,14 @@ int cmd_script(int argc, char **argv)
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
 			break;
+		if (ev.rec.type == HWPROF_RECORD_HEADER_TRACING_DATA) {
+			if (trace_load_record(h, &ev.rec, &trace, "script", shown) < 0) {
+				status = 1;
+				break;
+			}
+			script_printer_set_trace(p, trace);
+			continue;
+		}
 		if (ev.rec.type == HWPROF_RECORD_AUXTRACE_ERROR && !itrace.dont_decode) {
 			/* perf script prints the file's trace errors as they are read */
 			script_spe_sync(spe);
@@ -286,6 +301,7 @@ out:
 	script_spe_free(spe);
 	script_pt_free(pt);
 	script_printer_free(p);
+	hwprof_trace_free(trace);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);
 	return status;

@@ -12,6 +12,7 @@
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/perfdata_feat.h"
+#include "hwprof/trace.h"
 #include "hwprof/unwind.h"
 
 struct script_printer {
@@ -27,6 +28,7 @@ struct script_printer {
 	int extra_width;           /* longest name of synthesized (AUX) events */
 	int data_src_width;        /* perf pads data_src to the widest so far */
 	struct hwprof_unwinder *uw;
+	struct hwprof_trace *trace; /* tracepoint formats, or NULL */
 };
 
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
@@ -56,6 +58,11 @@ int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, 
 			    struct hwprof_map_info *mi, char *level)
 {
 	return kmap_find_map(&p->kmap, p->s, p->syms, pid, tid, cpumode, ip, mi, level);
+}
+
+void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t)
+{
+	p->trace = t;
 }
 
 struct hwprof_session *script_printer_session(struct script_printer *p)
@@ -121,10 +128,16 @@ static int check_attr(struct script_printer *p, const struct hwprof_evsel *ev, b
 	uint64_t st = ev->attr.sample_type;
 	if (ev->attr.type == 1 && ev->attr.config == 9 /* dummy */)
 		return 0;
+	/* perf checks only that some event is a tracepoint; samples without
+	 * RAW data print no trace text */
 	if (PF(t, TRACE)) {
-		fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
-			"trace", "RAW", "trace");
-		return -1;
+		bool any = false;
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(p->h); i++)
+			any |= hwprof_perfdata_evsel(p->h, i)->attr.type == 2;
+		if (!any) {
+			fprintf(stderr, "No trace sample to read. Did you call 'perf %s'?\n", "record -R");
+			return -1;
+		}
 	}
 	if (PF(t, IP) && check_stype(p, ev, HWPROF_SAMPLE_IP, "IP", SFB(SF_IP), false))
 		return -1;
@@ -531,6 +544,13 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
 	if (p->o->print_flags) /* no branch flags in these samples */
 		fprintf(f, "  %-21s ", "");
+	if (PF(t, TRACE) && s->raw && p->trace) {
+		/* perf's event_format__fprintf: the print-fmt text, as is */
+		const char *text;
+		int n = hwprof_trace_print(p->trace, a->config, (int)s->cpu, s->raw, s->raw_size, &text);
+		if (n > 0)
+			fwrite(text, 1, (size_t)n, f);
+	}
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);
 		/* page faults: the address is code or data of the process */

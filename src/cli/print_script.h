@@ -53,6 +53,9 @@ struct script_printer;
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
 		       struct hwprof_symbols *syms, FILE *f);
 void script_printer_free(struct script_printer *p);
+/* tracepoint formats for the trace field (kept by the caller) */
+struct hwprof_trace;
+void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t);
 /* Checks the fields against the events once they are known (perf's
  * evsel__check_attr); prints perf's message and returns < 0 on a field the
  * events cannot give. */
