@@ -35,6 +35,12 @@ HWPROF_API int hwprof_trace_parse(struct hwprof_trace **out, const uint8_t *data
 				  uint64_t base, uint64_t *used, struct hwprof_error *err);
 HWPROF_API void hwprof_trace_free(struct hwprof_trace *t);
 
+/* libtraceevent's warnings so far (parsing formats, printing samples),
+ * one line each without the two-space indent perf adds: perf prints them
+ * on stderr as they come, "libtraceevent: <errno text>" before the first. */
+HWPROF_API int hwprof_trace_nr_warnings(const struct hwprof_trace *t);
+HWPROF_API const char *hwprof_trace_warning(const struct hwprof_trace *t, int i);
+
 /* Resolver for kernel addresses printed as functions (%pS, __func__-like
  * fields): returns the symbol name holding addr (NULL: unknown) and sets
  * *start to its address. */

@@ -8,6 +8,7 @@
 #include "cli/print_regs.h"
 #include "cli/print_spe_samples.h"
 #include "cli/kmap.h"
+#include "cli/trace_load.h"
 #include "cli/print_script.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
@@ -29,6 +30,9 @@ struct script_printer {
 	int data_src_width;        /* perf pads data_src to the widest so far */
 	struct hwprof_unwinder *uw;
 	struct hwprof_trace *trace; /* tracepoint formats, or NULL */
+	int trace_warned;           /* its warnings printed so far */
+	struct trace_ksyms ksyms;   /* its function-name lookups */
+	bool trace_first_warned;
 };
 
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
@@ -62,7 +66,15 @@ int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, 
 
 void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t)
 {
+	if (t != p->trace)
+		p->trace_warned = 0;
 	p->trace = t;
+	p->ksyms.s = p->s;
+	p->ksyms.syms = p->syms;
+	if (t)
+		hwprof_trace_set_resolver(t, trace_ksym, &p->ksyms);
+	/* perf prints the format parser's warnings as it reads the header */
+	trace_print_warnings(t, &p->trace_warned, &p->trace_first_warned);
 }
 
 struct hwprof_session *script_printer_session(struct script_printer *p)
@@ -550,6 +562,7 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		int n = hwprof_trace_print(p->trace, a->config, (int)s->cpu, s->raw, s->raw_size, &text);
 		if (n > 0)
 			fwrite(text, 1, (size_t)n, f);
+		trace_print_warnings(p->trace, &p->trace_warned, &p->trace_first_warned);
 	}
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);

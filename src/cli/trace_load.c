@@ -1,5 +1,9 @@
 /* Loading tracing data for script and report (see trace_load.h). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli/trace_load.h"
 #include "hwprof/perfdata_feat.h"
@@ -10,6 +14,43 @@ static int report(const char *cmd, const char *shown, const struct hwprof_error 
 	fprintf(stderr, "hwprof %s: %s: offset %#llx: %s\n", cmd, shown, (unsigned long long)e->offset,
 		e->msg[0] ? e->msg : hwprof_strerror(rc));
 	return rc;
+}
+
+/* perf prints libtraceevent's warnings through perror() first: errno is
+ * then what perf's plugin search left, the failed stat() of the plugin
+ * directories it looks in ($TRACEEVENT_PLUGIN_DIR, then
+ * ~/.local/lib/traceevent/plugins/); perf clears it after a warning. */
+static int perf_errno(void)
+{
+	struct stat st;
+	int e = 0;
+	const char *env = getenv("TRACEEVENT_PLUGIN_DIR"), *home = getenv("HOME");
+	if (env && stat(env, &st) < 0)
+		e = errno;
+	if (home) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", home, ".local/lib/traceevent/plugins/");
+		if (stat(path, &st) < 0)
+			e = errno;
+	}
+	return e;
+}
+
+void trace_print_warnings(const struct hwprof_trace *t, int *shown, bool *first_done)
+{
+	int n = hwprof_trace_nr_warnings(t);
+	if (*shown >= n)
+		return;
+	fflush(stdout);
+	for (; *shown < n; (*shown)++) {
+		if (!*first_done) {
+			int e = perf_errno();
+			if (e)
+				fprintf(stderr, "libtraceevent: %s\n", strerror(e));
+			*first_done = true;
+		}
+		fprintf(stderr, "  %s\n", hwprof_trace_warning(t, *shown));
+	}
 }
 
 int trace_load_feature(struct hwprof_perfdata *h, struct hwprof_trace **out, const char *cmd, const char *shown)
@@ -41,4 +82,19 @@ int trace_load_record(struct hwprof_perfdata *h, const struct hwprof_record *rec
 	hwprof_trace_free(*t);
 	*t = n;
 	return 0;
+}
+
+const char *trace_ksym(void *ctx, uint64_t addr, uint64_t *start)
+{
+	struct trace_ksyms *ks = ctx;
+	struct hwprof_map_info mi;
+	struct hwprof_symres r = { 0 };
+	char level;
+	if (kmap_find_map(&ks->k, ks->s, ks->syms, -1, -1, HWPROF_MISC_KERNEL, addr, &mi, &level) != 1)
+		return NULL;
+	hwprof_symbols_resolve(ks->syms, mi.dso, mi.start, mi.pgoff, addr, &r);
+	if (!r.sym)
+		return NULL;
+	*start = addr - (r.addr - r.sym->start);
+	return r.sym->name;
 }

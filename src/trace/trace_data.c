@@ -14,9 +14,12 @@
  * perf gives up on the whole block when any part of it is missing or an
  * event format does not parse; so do we, saying where. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <traceevent/event-utils.h>
 
 #include "trace/trace_int.h"
 
@@ -102,6 +105,72 @@ static int blob(struct cur *c, int width, const uint8_t **p, uint64_t *n, const 
 	return 0;
 }
 
+/* libtraceevent 1.7 fails on a TAB inside the print fmt's string (the
+ * kernel writes maple_tree's "%s\tNode" that way; perf 6.1's copy takes
+ * it): a copy of the format with such TABs as "\t", which both print as
+ * a TAB. */
+static char *print_fmt_tabs(const char *p, uint64_t n, uint64_t *out_n)
+{
+	static const char key[] = "\nprint fmt: \"";
+	char *out = malloc(2 * n + 1);
+	if (!out)
+		return NULL;
+	uint64_t o = 0, i = 0;
+	const char *k = memmem(p, n, key, sizeof(key) - 1);
+	uint64_t start = k ? (uint64_t)(k - p) + sizeof(key) - 1 : n;
+	memcpy(out, p, start);
+	o = i = start;
+	for (; i < n && p[i] != '"'; i++) {
+		if (p[i] == '\\' && i + 1 < n) {
+			out[o++] = p[i++];
+			out[o++] = p[i];
+		} else if (p[i] == '\t') {
+			out[o++] = '\\';
+			out[o++] = 't';
+		} else {
+			out[o++] = p[i];
+		}
+	}
+	memcpy(out + o, p + i, n - i);
+	o += n - i;
+	out[o] = 0;
+	*out_n = o;
+	return out;
+}
+
+/* Helpers libtraceevent 1.7 knows in a print fmt but perf 6.1's copy does
+ * not: there the print fmt fails ("function X not defined") and samples
+ * print as "[FAILED TO PARSE]" and their fields. Done likewise here. */
+static void perf_unknown_functions(struct hwprof_trace *t, const char *fmt)
+{
+	static const char *const newer[] = { "__get_cpumask", "__get_rel_cpumask", "__get_sockaddr",
+					     "__get_sockaddr_rel" };
+	const char *pf = strstr(fmt, "\nprint fmt:"), *id = strstr(fmt, "ID:");
+	if (!pf || !id)
+		return;
+	const char *first = NULL, *which = NULL;
+	for (size_t i = 0; i < sizeof(newer) / sizeof(newer[0]); i++) {
+		size_t l = strlen(newer[i]);
+		for (const char *q = strstr(pf, newer[i]); q; q = strstr(q + 1, newer[i])) {
+			const char *e = q + l;
+			while (*e == ' ')
+				e++;
+			bool ident_start = !(q[-1] == '_' || (q[-1] >= 'a' && q[-1] <= 'z') ||
+					     (q[-1] >= 'A' && q[-1] <= 'Z') || (q[-1] >= '0' && q[-1] <= '9'));
+			if (*e == '(' && ident_start && (!first || q < first)) {
+				first = q;
+				which = newer[i];
+				break;
+			}
+		}
+	}
+	struct tep_event *ev = first ? tep_find_event(t->tep, (int)strtol(id + 3, NULL, 10)) : NULL;
+	if (!ev || (ev->flags & TEP_EVENT_FL_FAILED))
+		return;
+	ev->flags |= TEP_EVENT_FL_FAILED;
+	tep_warning("[%s:%s] function %s not defined", ev->system, ev->name, which);
+}
+
 static int event_format(struct cur *c, struct hwprof_trace *t, const char *sys)
 {
 	uint64_t at = c->pos, n;
@@ -109,7 +178,13 @@ static int event_format(struct cur *c, struct hwprof_trace *t, const char *sys)
 	int rc = blob(c, 8, &p, &n, "event format");
 	if (rc)
 		return rc;
-	enum tep_errno e = tep_parse_event(t->tep, (const char *)p, n, sys);
+	char *fmt = print_fmt_tabs((const char *)p, n, &n);
+	if (!fmt)
+		return -HWPROF_E_NOMEM;
+	enum tep_errno e = tep_parse_event(t->tep, fmt, n, sys);
+	if (!e)
+		perf_unknown_functions(t, fmt);
+	free(fmt);
 	if (e) {
 		char msg[128];
 		tep_strerror(t->tep, e, msg, sizeof(msg));
@@ -246,7 +321,9 @@ HWPROF_API int hwprof_trace_parse(struct hwprof_trace **out, const uint8_t *data
 		return fail(&c, HWPROF_E_NOMEM, 0, "tracing data: out of memory");
 	}
 	trace_seq_init(&t->seq);
+	trace_warn_begin(t);
 	int rc = parse(&c, t);
+	trace_warn_end();
 	if (rc < 0) {
 		if (err && !err->msg[0])
 			fail(&c, -rc, c.pos, "tracing data: %s", hwprof_strerror(rc));
@@ -265,6 +342,7 @@ HWPROF_API void hwprof_trace_free(struct hwprof_trace *t)
 		return;
 	trace_seq_destroy(&t->seq);
 	tep_free(t->tep);
+	trace_warn_free(t);
 	free(t->copy);
 	free(t);
 }

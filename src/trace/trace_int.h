@@ -14,6 +14,8 @@ struct hwprof_trace {
 	struct trace_seq seq;      /* text of the last print call */
 	hwprof_trace_resolver fn;  /* kernel symbol lookup, or NULL */
 	void *fn_ctx;
+	char **warnings;           /* libtraceevent's messages, in order */
+	size_t nr_warnings;
 	char *copy;                /* an aligned copy of the last raw sample */
 	size_t copy_cap;
 };
@@ -22,5 +24,10 @@ struct hwprof_trace {
 struct tep_event *trace_event_by_id(const struct hwprof_trace *t, uint64_t id);
 /* The event's non-common field i, or NULL. */
 struct tep_format_field *trace_field_at(struct tep_event *ev, int i);
+
+/* Warnings go to t while libtraceevent works for it (trace_warn.c). */
+void trace_warn_begin(struct hwprof_trace *t);
+void trace_warn_end(void);
+void trace_warn_free(struct hwprof_trace *t);
 
 #endif

@@ -55,7 +55,9 @@ HWPROF_API int hwprof_trace_print(struct hwprof_trace *t, uint64_t id, int cpu, 
 	rec.size = (int)raw_size;
 	rec.data = data;
 	trace_seq_reset(&t->seq);
+	trace_warn_begin(t);
 	tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_warn_end();
 	return done(t, text);
 }
 
@@ -97,7 +99,9 @@ HWPROF_API int hwprof_trace_field_text(struct hwprof_trace *t, uint64_t id, int 
 	if (!data)
 		return -HWPROF_E_NOMEM;
 	trace_seq_reset(&t->seq);
+	trace_warn_begin(t);
 	tep_print_field(&t->seq, data, tf);
+	trace_warn_end();
 	return done(t, text);
 }
 
@@ -111,7 +115,9 @@ HWPROF_API int hwprof_trace_print_fields(struct hwprof_trace *t, uint64_t id, co
 	if (!data)
 		return -HWPROF_E_NOMEM;
 	trace_seq_reset(&t->seq);
+	trace_warn_begin(t);
 	tep_print_fields(&t->seq, data, (int)raw_size, ev);
+	trace_warn_end();
 	return done(t, text);
 }
 
