@@ -242,7 +242,7 @@ int cmd_script(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	script_printer_set_trace(p, trace);
+	script_printer_set_trace(p, trace, true);
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
 	if (script_spe_new(&spe, p, s, &itrace, stdout) < 0 || script_pt_new(&pt, p, s, &itrace, stdout) < 0) {
@@ -258,7 +258,7 @@ int cmd_script(int argc, char **argv)
 				status = 1;
 				break;
 			}
-			script_printer_set_trace(p, trace);
+			script_printer_set_trace(p, trace, false);
 			continue;
 		}
 		if (ev.rec.type == HWPROF_RECORD_AUXTRACE_ERROR && !itrace.dont_decode) {

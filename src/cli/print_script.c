@@ -64,14 +64,14 @@ int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, 
 	return kmap_find_map(&p->kmap, p->s, p->syms, pid, tid, cpumode, ip, mi, level);
 }
 
-void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t)
+void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t, bool resolve)
 {
 	if (t != p->trace)
 		p->trace_warned = 0;
 	p->trace = t;
 	p->ksyms.s = p->s;
 	p->ksyms.syms = p->syms;
-	if (t)
+	if (t && resolve)
 		hwprof_trace_set_resolver(t, trace_ksym, &p->ksyms);
 	/* perf prints the format parser's warnings as it reads the header */
 	trace_print_warnings(t, &p->trace_warned, &p->trace_first_warned);
@@ -241,6 +241,31 @@ int script_printer_check(struct script_printer *p)
 	p->use_callchain = !p->o->no_callchain && (any_cc || (pipe && n == 0));
 	if (pipe && !p->o->no_callchain)
 		p->use_callchain = true;
+	/* perf: tracepoints with callchains show the frames by default; from
+	 * a pipe (its process_attr) every event type gets ip and sym, unless
+	 * -F removed them */
+	uint64_t combined = 0;
+	for (uint32_t i = 0; i < n; i++)
+		combined |= hwprof_perfdata_evsel(p->h, i)->attr.sample_type;
+	const uint64_t unw = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
+	struct script_output *tp = &p->o->out[OT_TRACE];
+	if (pipe && p->use_callchain &&
+	    ((combined & (HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK)) || (combined & unw) == unw)) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t type = hwprof_perfdata_evsel(p->h, i)->attr.type;
+			if (type < 6 /* PERF_TYPE_MAX */) {
+				struct script_output *so = &p->o->out[script_output_type(type)];
+				so->fields |= (SFB(SF_IP) | SFB(SF_SYM)) & ~so->user_unset_fields;
+			}
+		}
+	} else if (!pipe && p->use_callchain && !tp->user_set)
+		for (uint32_t i = 0; i < n; i++) {
+			const struct hwprof_attr *a = &hwprof_perfdata_evsel(p->h, i)->attr;
+			if (a->type == 2 && (a->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
+				p->o->out[OT_TRACE].fields |= SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_SYMOFFSET) | SFB(SF_DSO);
+				break;
+			}
+		}
 	return 0;
 }
 
