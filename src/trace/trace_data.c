@@ -171,6 +171,33 @@ static void perf_unknown_functions(struct hwprof_trace *t, const char *fmt)
 	tep_warning("[%s:%s] function %s not defined", ev->system, ev->name, which);
 }
 
+/* libtraceevent's expression parser dereferences a missing token when
+ * the print fmt ends inside a string or parenthesis (a cut or damaged
+ * format): such formats are refused before it sees them. (It has more
+ * such faults on hostile formats; perf's copy shares them.) */
+static bool print_fmt_balanced(const char *fmt)
+{
+	const char *p = strstr(fmt, "\nprint fmt:");
+	if (!p)
+		return true; /* no print fmt: libtraceevent reports it */
+	int depth = 0;
+	bool str = false, chr = false;
+	for (p += 11; *p; p++) {
+		if ((str || chr) && *p == '\\' && p[1]) {
+			p++;
+		} else if (!chr && *p == '"') {
+			str = !str;
+		} else if (!str && *p == '\'') {
+			chr = !chr;
+		} else if (!str && !chr && *p == '(') {
+			depth++;
+		} else if (!str && !chr && *p == ')' && --depth < 0) {
+			return false;
+		}
+	}
+	return !str && !chr && depth == 0;
+}
+
 static int event_format(struct cur *c, struct hwprof_trace *t, const char *sys)
 {
 	uint64_t at = c->pos, n;
@@ -181,6 +208,10 @@ static int event_format(struct cur *c, struct hwprof_trace *t, const char *sys)
 	char *fmt = print_fmt_tabs((const char *)p, n, &n);
 	if (!fmt)
 		return -HWPROF_E_NOMEM;
+	if (!print_fmt_balanced(fmt)) {
+		free(fmt);
+		return fail(c, HWPROF_E_CORRUPT, at, "tracing data: %s event format: print fmt ends inside a string or parenthesis", sys);
+	}
 	enum tep_errno e = tep_parse_event(t->tep, fmt, n, sys);
 	if (!e)
 		perf_unknown_functions(t, fmt);
@@ -204,7 +235,8 @@ static int printk_formats(struct hwprof_trace *t, const uint8_t *p, uint64_t n)
 	char *save = NULL;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(line, ':');
-		if (!colon || !colon[1])
+		/* libtraceevent looks 3 bytes back from a format's end, past a quote */
+		if (!colon || !colon[1] || strlen(colon + 2) < 4)
 			continue;
 		*colon = 0;
 		tep_register_print_string(t->tep, colon + 2, strtoull(line, NULL, 16));

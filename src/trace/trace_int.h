@@ -17,7 +17,7 @@ struct hwprof_trace {
 	char **warnings;           /* libtraceevent's messages, in order */
 	size_t nr_warnings;
 	char *copy;                /* an aligned copy of the last raw sample */
-	size_t copy_cap;
+	size_t copy_cap, copy_dirty; /* its size; bytes of it not zero */
 };
 
 /* The event by id, or NULL. */

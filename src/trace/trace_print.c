@@ -10,13 +10,34 @@
 
 #include "trace/trace_int.h"
 
-/* largest reach of a __data_loc: offset and length are 16 bits each, a
- * relative offset adds the field's place (itself inside the sample) */
+/* largest reach of a __data_loc past the sample or its fields: offset
+ * and length are 16 bits each, a relative offset adds the field's place */
 #define TAIL (3u << 16)
 
-static void *padded(struct hwprof_trace *t, const void *raw, uint32_t size)
+/* The end of the event's furthest field: libtraceevent reads each field
+ * at its offset whatever the sample's size. 0 when a field lies beyond
+ * any sample (a corrupt format): such events are not printed. */
+static uint32_t fields_end(const struct tep_event *ev)
 {
-	size_t want = (size_t)size + TAIL;
+	uint64_t end = 1;
+	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	for (int l = 0; l < 2; l++)
+		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0)
+				return 0;
+			uint64_t e = (uint64_t)f->offset + (uint64_t)f->size;
+			if (e > end)
+				end = e;
+		}
+	return end > (1u << 16) ? 0 : (uint32_t)end;
+}
+
+static void *padded(struct hwprof_trace *t, const struct tep_event *ev, const void *raw, uint32_t size)
+{
+	uint32_t fend = fields_end(ev);
+	if (!fend)
+		return NULL;
+	size_t want = (size_t)(size > fend ? size : fend) + TAIL;
 	if (want > t->copy_cap) {
 		char *p = calloc(1, want);
 		if (!p)
@@ -24,10 +45,12 @@ static void *padded(struct hwprof_trace *t, const void *raw, uint32_t size)
 		free(t->copy);
 		t->copy = p;
 		t->copy_cap = want;
+		t->copy_dirty = 0;
 	}
-	/* the tail is zero: only the sample's bytes change between calls */
-	memset(t->copy, 0, t->copy_cap - TAIL);
+	/* all else stays zero: only the last sample's bytes are cleared */
+	memset(t->copy, 0, t->copy_dirty < t->copy_cap ? t->copy_dirty : t->copy_cap);
 	memcpy(t->copy, raw, size);
+	t->copy_dirty = size;
 	return t->copy;
 }
 
@@ -46,9 +69,9 @@ HWPROF_API int hwprof_trace_print(struct hwprof_trace *t, uint64_t id, int cpu, 
 	struct tep_event *ev = trace_event_by_id(t, id);
 	if (!ev)
 		return -HWPROF_E_NOENT;
-	void *data = padded(t, raw, raw_size);
+	void *data = padded(t, ev, raw, raw_size);
 	if (!data)
-		return -HWPROF_E_NOMEM;
+		return -HWPROF_E_CORRUPT;
 	struct tep_record rec;
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = cpu;
@@ -95,9 +118,9 @@ HWPROF_API int hwprof_trace_field_text(struct hwprof_trace *t, uint64_t id, int 
 	struct tep_format_field *tf = trace_field_at(trace_event_by_id(t, id), i);
 	if (!tf)
 		return -HWPROF_E_NOENT;
-	void *data = padded(t, raw, raw_size);
+	void *data = padded(t, tf->event, raw, raw_size);
 	if (!data)
-		return -HWPROF_E_NOMEM;
+		return -HWPROF_E_CORRUPT;
 	trace_seq_reset(&t->seq);
 	trace_warn_begin(t);
 	tep_print_field(&t->seq, data, tf);
@@ -111,9 +134,9 @@ HWPROF_API int hwprof_trace_print_fields(struct hwprof_trace *t, uint64_t id, co
 	struct tep_event *ev = trace_event_by_id(t, id);
 	if (!ev)
 		return -HWPROF_E_NOENT;
-	void *data = padded(t, raw, raw_size);
+	void *data = padded(t, ev, raw, raw_size);
 	if (!data)
-		return -HWPROF_E_NOMEM;
+		return -HWPROF_E_CORRUPT;
 	trace_seq_reset(&t->seq);
 	trace_warn_begin(t);
 	tep_print_fields(&t->seq, data, (int)raw_size, ev);
