@@ -35,10 +35,8 @@ static void usage(FILE *f, bool full, bool fields)
 		   "    or: perf script [<options>] <script> [<record-options>] <command>\n"
 		   "    or: perf script [<options>] <top-script> [script-args]\n\n");
 	if (!full) {
-		if (fields) {
+		if (fields) /* perf: the -F option's help line, nothing after it */
 			fputs(fields_help, f);
-			fputc('\n', f);
-		}
 		return;
 	}
 	fprintf(f, "    -i, --input <file>    input file name (\"-\" for stdin)\n");
@@ -134,7 +132,7 @@ int cmd_script(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'F': {
 			int rc = script_parse_fields(&o, optarg);
-			if (rc == -2)
+			if (rc < 0) /* perf's option parser adds its usage to every -F error */
 				usage(stderr, false, true);
 			if (rc < 0)
 				return 129;

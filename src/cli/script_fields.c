@@ -51,7 +51,7 @@ void script_opts_init(struct script_opts *o)
 	uint64_t inval = SFB(SF_TRACE) | SFB(SF_BPF_OUTPUT);
 	o->out[OT_HW] = (struct script_output){ .fields = hw, .invalid = inval };
 	o->out[OT_SW] = (struct script_output){ .fields = hw | SFB(SF_BPF_OUTPUT), .invalid = SFB(SF_TRACE) };
-	o->out[OT_TRACE] = (struct script_output){ .fields = COMMON | SFB(SF_TRACE), .invalid = SFB(SF_BPF_OUTPUT) };
+	o->out[OT_TRACE] = (struct script_output){ .fields = COMMON | SFB(SF_TRACE) }; /* no invalid fields */
 	o->out[OT_HWCACHE] = o->out[OT_HW];
 	o->out[OT_RAW] = (struct script_output){
 		.fields = hw | SFB(SF_ADDR) | SFB(SF_DATA_SRC) | SFB(SF_WEIGHT) | SFB(SF_PHYS_ADDR) |
