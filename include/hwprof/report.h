@@ -68,7 +68,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_SRCFILE,  /* "srcfile": the source file of the entry's
 	                     * address (the caller's srcfile function) */
 	HWPROF_HK_TRANSACTION, /* "transaction": PERF_SAMPLE_TRANSACTION flags */
-	HWPROF_HK_TRACE,    /* "trace": tracepoint output ("N/A" for others) */
+	HWPROF_HK_TRACE,    /* "trace": tracepoint output ("N/A" for others;
+	                     * the caller's trace function) */
 	HWPROF_HK_CGROUP,   /* "cgroup": PERF_SAMPLE_CGROUP id, shown by the
 	                     * CGROUP record's path */
 	HWPROF_HK_CGROUP_ID, /* "cgroup_id": the thread's cgroup namespace
@@ -156,6 +157,12 @@ struct hwprof_hist_sample {
 	uint8_t cpumode;            /* HWPROF_MISC_*: overhead_sys/us/guest_* */
 	const char *parent;         /* the parent key's symbol name (kept by
 	                             * the caller), NULL for none */
+	/* tracepoint samples: the raw data (kept by the caller while it is
+	 * added; an entry copies its first sample's) and the format id */
+	bool tracepoint;
+	uint64_t tp_id;
+	const uint8_t *raw;
+	uint32_t raw_size;
 	bool filtered;              /* outside --comm/--dsos/... filters: the
 	                             * entries it creates are not shown (those
 	                             * it adds to keep their own state, perf's
@@ -214,6 +221,12 @@ struct hwprof_hist_entry {
 	                             * in the output (perf's column width) */
 	const char *srcfile;        /* the srcfile key's text, lazily like srcline */
 	uint32_t srcfile_width;
+	bool tracepoint;            /* a tracepoint's entry: its first sample's */
+	uint64_t tp_id;             /* format id and raw data (owned) */
+	const uint8_t *raw;
+	uint32_t raw_size;
+	const char *trace;          /* the trace key's text, lazily like srcline */
+	uint32_t trace_width;
 	int32_t socket;
 	uint64_t transaction, cgroup, code_page_size, data_page_size, phys_addr;
 	uint64_t cgroup_dev, cgroup_ino;
@@ -239,6 +252,10 @@ HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const st
 /* The same for the srcfile key (perf's srcline file part, "" for none). */
 HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
 HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
+/* The same for the trace key (perf's tracepoint output of the entry's
+ * raw data); only called for tracepoint entries. */
+HWPROF_API void hwprof_hist_set_trace(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
+HWPROF_API const char *hwprof_hist_entry_trace(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
 /* A sort key whose column is elided (perf: a filter naming one value):
  * entries are still told apart by it, but the output order skips it. */
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k);

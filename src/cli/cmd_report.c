@@ -216,8 +216,6 @@ static int lookup_key(const char *tok, bool fields, int mode, bool tp, enum hwpr
 				continue;
 			if ((perf_keys[i].t == KT_BRANCH && mode != 1) || (perf_keys[i].t == KT_MEM && mode != 2))
 				return KEY_INVALID;
-			if (!strcmp(perf_keys[i].name, "trace") && tp)
-				return KEY_UNSUPPORTED; /* tracepoint output needs its formats */
 			int k = hwprof_hist_key_parse(perf_keys[i].name);
 			if (k < 0)
 				return KEY_UNSUPPORTED;
@@ -242,6 +240,8 @@ struct key_lists {
 	enum hwprof_hist_key sort[REPORT_MAX_COLS], fields[REPORT_MAX_COLS];
 	int ns, nf;
 	bool sort_given, fields_given;
+	bool tp_only;          /* every event a tracepoint: perf's tracepoint
+	                        * mode, its default order "trace" */
 	char sort_order[1200]; /* the order perf shows in its memory mode */
 };
 
@@ -289,9 +289,11 @@ static int resolve_list(const char *list, bool fields, int mode, bool tp, enum h
 	return 0;
 }
 
-static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, struct key_lists *kl)
+static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, bool tp_only,
+			struct key_lists *kl)
 {
 	memset(kl, 0, sizeof(*kl));
+	kl->tp_only = tp_only;
 	kl->sort_given = sort != NULL;
 	kl->fields_given = fields != NULL;
 	if (sort && strstr(sort, "ipc")) {
@@ -311,7 +313,8 @@ static int resolve_keys(const char *sort, const char *fields, int mode, bool tp,
 						"blocked,local_ins_lat,local_p_stage_cyc";
 		static const char *const defaults[] = { "comm,dso,symbol", "comm,dso_from,symbol_from,symbol_to,cycles",
 							mem_order };
-		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s,%s", defaults[mode], order + 1);
+		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s,%s", tp_only ? "trace" : defaults[mode],
+			 order + 1);
 	} else {
 		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s", order);
 	}
@@ -381,7 +384,10 @@ static int build_lists(const struct report_args *a, const struct key_lists *kl, 
 	size_t ns = 0;
 	l->nr_cols = 0;
 	if (!a->fields) {
-		if (!a->sort && a->mem_mode) {
+		if (!a->sort && kl->tp_only) {
+			keys[0] = HWPROF_HK_TRACE;
+			nk = 1;
+		} else if (!a->sort && a->mem_mode) {
 			/* perf's default memory sort order (its last key,
 			 * local_p_stage_cyc, exists on powerpc only) */
 			static const enum hwprof_hist_key mem[] = {
@@ -554,10 +560,11 @@ static int report_stdio(const struct report_args *a, bool full)
 	/* perf's branch view: its default for files with branch stacks
 	 * (unless user stacks are sampled too), or asked for with -b */
 	uint64_t st_all = 0;
-	bool tp = false;
+	bool tp = false, tp_only = hwprof_perfdata_nr_evsels(h) > 0;
 	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++) {
 		st_all |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
 		tp |= hwprof_perfdata_evsel(h, i)->attr.type == HWPROF_TYPE_TRACEPOINT;
+		tp_only &= hwprof_perfdata_evsel(h, i)->attr.type == HWPROF_TYPE_TRACEPOINT;
 	}
 	const uint8_t *bp;
 	uint64_t bsz;
@@ -572,7 +579,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	/* perf's setup_sorting(): before its first lines */
 	struct key_lists kl;
-	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, &kl);
+	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, tp_only, &kl);
 	if (kr != 0) {
 		hwprof_session_close(s);
 		return kr < 0;
@@ -721,6 +728,14 @@ static int report_stdio(const struct report_args *a, bool full)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct report_run run;
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
+	if (rc >= 0 && !pipe && report_run_load_trace(&run, shown) < 0) {
+		report_run_fini(&run);
+		hwprof_symbols_close(syms);
+		hwprof_session_close(s);
+		return 1;
+	}
+	if (pipe)
+		run.input = shown;
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
 	if (rc >= 0 && parent_key)

@@ -88,7 +88,7 @@ static int imax(int a, int b)
 /* Value widths over all entries (perf's hists__calc_col_len). */
 struct widths {
 	int comm, thread, dso, sym, cpu, sym_size, srcline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
-	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2];
+	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2], trace;
 };
 
 /* perf's name of a PERF_SAMPLE_CGROUP id: the CGROUP record's path,
@@ -119,6 +119,7 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 			w->dso = imax(w->dso, (int)strlen(e->dso_short));
 		w->srcline = imax(w->srcline, (int)e->srcline_width);
 		w->srcfile = imax(w->srcfile, (int)e->srcfile_width);
+		w->trace = imax(w->trace, (int)e->trace_width);
 		if (e->transaction) /* perf's hist_entry__transaction_len() */
 			w->transaction = 32;
 		if (e->cgroup)
@@ -223,7 +224,7 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_SOCKET: v = 6; break;
 	case HWPROF_HK_SRCFILE: v = w->srcfile; break;
 	case HWPROF_HK_TRANSACTION: v = w->transaction; break;
-	case HWPROF_HK_TRACE: v = 0; break;
+	case HWPROF_HK_TRACE: v = w->trace; break;
 	case HWPROF_HK_CGROUP: v = w->cgroup; break;
 	case HWPROF_HK_CGROUP_ID: v = 20; break;
 	case HWPROF_HK_CODE_PAGE_SIZE: v = 6; break;
@@ -534,7 +535,8 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		transaction_text(e->transaction, t, sizeof(t));
 		return fprintf(f, "%-*s", wd, t);
 	}
-	case HWPROF_HK_TRACE: return fprintf(f, "%-.*s", wd, "N/A"); /* not a tracepoint */
+	case HWPROF_HK_TRACE: /* perf's hist_entry__trace_snprintf */
+		return fprintf(f, "%-.*s", wd, e->tracepoint ? hwprof_hist_entry_trace(h, e) : "N/A");
 	case HWPROF_HK_CGROUP: return fprintf(f, "%s", e->cgroup ? cgroup_name(l, e->cgroup) : "N/A");
 	case HWPROF_HK_CGROUP_ID:
 		return fprintf(f, "%llu/0x%llx", (unsigned long long)e->cgroup_dev, (unsigned long long)e->cgroup_ino);

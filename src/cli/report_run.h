@@ -13,6 +13,7 @@
 #include "hwprof/report.h"
 #include "cli/inline_syms.h"
 #include "cli/kmap.h"
+#include "cli/trace_load.h"
 #include "cli/report_filter.h"
 #include "cli/report_srcline.h"
 #include "hwprof/session.h"
@@ -78,6 +79,13 @@ struct report_run {
 	bool parent_key;
 	regex_t parent_re;
 	const char *parent;
+	/* the trace key: the file's tracepoint formats (owned), a pipe's
+	 * replacing them as its tracing data records come */
+	struct hwprof_trace *trace;
+	struct trace_ksyms ksyms;         /* function names (file mode only) */
+	int trace_warned;                 /* its warnings printed so far */
+	bool trace_first_warned;
+	const char *input;                /* the input's name for messages */
 };
 /* A CGROUP record's path for a PERF_SAMPLE_CGROUP id, or NULL (the
  * layout's cgroup_name function; ctx is the report_run). */
@@ -89,6 +97,9 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
  * chains root first). */
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
 void report_run_fini(struct report_run *r);
+/* Before reading: the file header's tracing data (file mode); prints
+ * its warnings, or one error line and returns < 0 when unreadable. */
+int report_run_load_trace(struct report_run *r, const char *input);
 /* Before reading: the parent sort key (given with --sort; perf resolves
  * parents for it only) wants each sample's parent symbol. */
 int report_run_find_parents(struct report_run *r);

@@ -38,8 +38,8 @@ struct hwprof_hist {
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	unsigned add_cpumode;       /* its cpumode, or its frame's (perf's
 	                             * fill_callchain_info() sets it by map) */
-	hwprof_srcline_fn srcline_fn, srcfile_fn;
-	void *srcline_ctx, *srcfile_ctx;
+	hwprof_srcline_fn srcline_fn, srcfile_fn, trace_fn;
+	void *srcline_ctx, *srcfile_ctx, *trace_ctx;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
 	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
@@ -168,6 +168,8 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 {
 	if (!h)
 		return;
+	for (size_t i = 0; i < h->n; i++)
+		free((void *)h->e[i].raw);
 	free(h->e);
 	ht_free(&h->in);
 	ht_free(&h->coll);
@@ -270,6 +272,17 @@ static int dso_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb, c
 	if (!a->dso_short || !b->dso_short)
 		return cmp_null(a->dso_short, b->dso_short);
 	return str_cmp2(ha, hb, a->dso_short, a->dso_id, b->dso_short, b->dso_id);
+}
+
+/* the trace key's text, like srcfile; interned: the caller's is reused */
+static const char *trace_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	if (!e->trace) {
+		const char *t = h->trace_fn ? h->trace_fn(h->trace_ctx, e) : NULL;
+		t = t ? rpt_intern((struct rpt_strings *)&h->strs, t) : NULL;
+		((struct hwprof_hist_entry *)e)->trace = t ? t : "";
+	}
+	return e->trace;
 }
 
 /* perf computes an entry's srcline the first time a comparison needs it */
@@ -447,7 +460,10 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_DATA_PAGE_SIZE: return sgn64((int64_t)(b->data_page_size - a->data_page_size));
 	case HWPROF_HK_PHYS_DADDR: return sgn64((int64_t)(b->phys_addr - a->phys_addr));
 	case HWPROF_HK_SRCFILE: return sgn64(strcmp(srcfile_of(hb, b), srcfile_of(ha, a)));
-	case HWPROF_HK_TRACE: return 0; /* perf: equal unless tracepoints */
+	case HWPROF_HK_TRACE: /* perf: equal unless tracepoints */
+		if (!a->tracepoint || !b->tracepoint)
+			return 0;
+		return sgn64(strcmp(trace_of(hb, b), trace_of(ha, a)));
 	case HWPROF_HK_PARENT:
 		if (!a->parent || !b->parent)
 			return cmp_null(a->parent, b->parent);
@@ -582,6 +598,10 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->cgroup_ino = s->cgroup_ino;
 	k->code_page_size = s->code_page_size;
 	k->parent = s->parent;
+	k->tracepoint = s->tracepoint;
+	k->tp_id = s->tp_id;
+	k->raw = s->raw; /* copied when the key becomes an entry */
+	k->raw_size = s->raw_size;
 	/* the memory side is the sample's, for its own entry */
 	if (sym == s->sym && ip == s->ip) {
 		/* perf's new entry holds the sample's own stats while it is
@@ -679,6 +699,13 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 			return -HWPROF_E_NOMEM;
 		x = (uint32_t)h->n;
 		h->e[x] = *k;
+		if (k->raw) { /* perf's hist entry keeps a copy of the raw data */
+			void *raw = malloc(k->raw_size ? k->raw_size : 1);
+			if (!raw)
+				return -HWPROF_E_NOMEM;
+			memcpy(raw, k->raw, k->raw_size);
+			h->e[x].raw = raw;
+		}
 		h->e[x].nr_samples = 0; /* counted below */
 		h->e[x].period_sys = h->e[x].period_us = h->e[x].period_guest_sys = h->e[x].period_guest_us = 0;
 		h->e[x].weight = 0;
@@ -728,6 +755,17 @@ HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn
 HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
 {
 	return srcfile_of(h, e);
+}
+
+HWPROF_API void hwprof_hist_set_trace(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx)
+{
+	h->trace_fn = fn;
+	h->trace_ctx = ctx;
+}
+
+HWPROF_API const char *hwprof_hist_entry_trace(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	return trace_of(h, e);
 }
 
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
@@ -1021,6 +1059,18 @@ static int64_t dummy_entry(struct hwprof_hist *l, const struct hwprof_hist *m, c
 	d->weight = d->ins_lat = 0;
 	d->chain = HWPROF_CHAIN_NONE; /* perf's new entry has an empty chain */
 	d->max_depth = 0;
+	if (me->trace && !(d->trace = rpt_intern(&l->strs, me->trace)))
+		return -HWPROF_E_NOMEM;
+	d->raw = NULL; /* the member's copy stays the member's */
+	d->raw_size = 0;
+	if (me->raw) {
+		void *raw = malloc(me->raw_size ? me->raw_size : 1);
+		if (!raw)
+			return -HWPROF_E_NOMEM;
+		memcpy(raw, me->raw, me->raw_size);
+		d->raw = raw;
+		d->raw_size = me->raw_size;
+	}
 	ht_insert(t, x, parent, left);
 	l->n++;
 	return x;
@@ -1117,6 +1167,7 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		/* perf's hists__calc_col_len() right after: what is known */
 		h->e[x].srcline_width = h->e[x].srcline ? (uint32_t)strlen(h->e[x].srcline) : 0;
 		h->e[x].srcfile_width = h->e[x].srcfile ? (uint32_t)strlen(h->e[x].srcfile) : 0;
+		h->e[x].trace_width = h->e[x].trace ? (uint32_t)strlen(h->e[x].trace) : 0;
 	}
 	/* filtered entries are not shown; perf's non-filtered stats count
 	 * the shown entries' own samples */
