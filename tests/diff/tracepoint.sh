@@ -118,6 +118,36 @@ PY
   compare "no RAW -F +trace" script "$TMP/noraw.data" -F +trace
 fi
 
+# report: the trace key (perf's tip line, chosen at random, left out)
+compare_report() { # name, file, report args...
+  local name=$1 f=$2; shift 2
+  perf report --stdio -i "$f" "$@" 2>"$TMP/p.err" | grep -v '^# (Tip:' >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/h.err" | grep -v '^# (Tip:' >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
+  check "$name"
+}
+if [ -f "$TMP/mix.data" ]; then
+  compare_report "report mixed --sort trace" "$TMP/mix.data" --sort trace
+  compare_report "report mixed --sort comm,trace" "$TMP/mix.data" --sort comm,trace
+  compare_report "report mixed --sort trace,sym" "$TMP/mix.data" --sort trace,sym
+  compare_report "report mixed -F overhead,trace" "$TMP/mix.data" -F overhead,trace
+  compare_report "report mixed -n --sort trace,comm" "$TMP/mix.data" -n --sort trace,comm
+fi
+[ -f "$TMP/broad.data" ] && compare_report "report broad --sort trace" "$TMP/broad.data" --sort trace
+if [ -f "$TMP/cg.data" ]; then
+  compare_report "report callchain --sort trace" "$TMP/cg.data" --sort trace
+  compare_report "report callchain --no-children --sort trace" "$TMP/cg.data" --no-children --sort trace
+fi
+# only tracepoints: perf's tracepoint mode sorts by trace
+if rec tponly -e sched:sched_switch -e raw_syscalls:sys_enter -- sh -c "$W"; then
+  compare_report "report tracepoints only" "$TMP/tponly.data"
+  compare_report "report tracepoints only --sort +comm" "$TMP/tponly.data" --sort +comm
+fi
+if [ -f "$TMP/pipe.data" ]; then
+  perf report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/p.err" | grep -v '^# (Tip:' >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
+  "$HWPROF" report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/h.err" | grep -v '^# (Tip:' >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
+  check "report pipe-stdin --sort trace"
+fi
+
 # damaged tracing data: one error line with the file and offset, exit 1
 expect_error() { # name file pattern [stdin]
   local name=$1 f=$2 pat=$3
@@ -141,6 +171,11 @@ if [ -f "$TMP/mix.data" ]; then
   base="$TMP/mix.data"; toff=$(tdata "$base")
   cp "$base" "$TMP/bad1.data"; patch "$TMP/bad1.data" "$toff" 00
   expect_error "tracing data: bad magic" "$TMP/bad1.data" "bad magic"
+  if timeout 20 "$HWPROF" report --stdio -i "$TMP/bad1.data" >/dev/null 2>"$TMP/err"; then
+    fail "report, bad tracing data: exit 0"
+  elif [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "bad1.data: offset 0x.*bad magic" "$TMP/err"; then
+    pass "report, bad tracing data: $(cat "$TMP/err")"
+  else fail "report, bad tracing data: $(head -3 "$TMP/err")"; fi
   # header_page's size: 2^60
   hp=$(LC_ALL=C grep -obUaP 'header_page\x00' "$base" | head -1 | cut -d: -f1)
   cp "$base" "$TMP/bad2.data"; patch "$TMP/bad2.data" $((hp + 12)) 00 00 00 00 00 00 00 10
