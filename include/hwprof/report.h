@@ -93,6 +93,11 @@ enum hwprof_hist_key {
 	HWPROF_HK_CYCLES,   /* "cycles": the basic block's cycles */
 	HWPROF_HK_ADDR_FROM, /* "addr_from": the source's symbol+offset */
 	HWPROF_HK_ADDR_TO,  /* "addr_to" */
+	/* perf's dynamic keys ("[event.]field[/raw]", "trace_fields"): a
+	 * tracepoint field of one event, what each slot compares set per
+	 * hist by hwprof_hist_set_dyn() (hists of other events skip it) */
+	HWPROF_HK_DYN0,
+	HWPROF_HK_DYN_LAST = HWPROF_HK_DYN0 + 11,
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -105,6 +110,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_NR
 };
 #define HWPROF_HK_FIRST_FIELD HWPROF_HK_CHILDREN
+#define HWPROF_HK_NR_DYN (HWPROF_HK_DYN_LAST - HWPROF_HK_DYN0 + 1)
+#define HWPROF_HK_IS_DYN(k) ((k) >= HWPROF_HK_DYN0 && (k) <= HWPROF_HK_DYN_LAST)
 
 /* One end of a branch, resolved by the caller (perf's addr_map_symbol:
  * the map found trying user, then kernel space). */
@@ -256,6 +263,25 @@ HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const st
  * raw data); only called for tracepoint entries. */
 HWPROF_API void hwprof_hist_set_trace(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
 HWPROF_API const char *hwprof_hist_entry_trace(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
+/* A dynamic key's field in the hist of its event (perf's hpp_dynamic_entry):
+ * entries compare by the field's bytes in their raw data. */
+struct hwprof_hist_dyn {
+	const char *name;           /* the field's name (kept by the caller) */
+	int offset, size;           /* its place in the raw data */
+	bool data_loc;              /* a __data_loc: u32 offset | length << 16 */
+	bool relative;              /* __rel_loc: the offset from the field's end */
+	bool string;                /* a string: perf's width is its size, else
+	                             * the hex digits of its size and "0x" */
+	bool raw;                   /* "/raw": widths not from the entry's text */
+};
+HWPROF_API int hwprof_hist_set_dyn(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_dyn *d);
+/* Whether the slot belongs to this hist's event (its column shows). */
+HWPROF_API bool hwprof_hist_dyn_defined(const struct hwprof_hist *h, unsigned slot);
+/* perf's hde_width(): the widest value met (data_loc lengths compared,
+ * values in the entries' text as they took their output places), the
+ * name, the field's size. */
+HWPROF_API int hwprof_hist_dyn_width(const struct hwprof_hist *h, unsigned slot);
+
 /* A sort key whose column is elided (perf: a filter naming one value):
  * entries are still told apart by it, but the output order skips it. */
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k);

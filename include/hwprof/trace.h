@@ -69,10 +69,14 @@ struct hwprof_trace_field {
 	int offset, size;
 	unsigned flags;            /* HWPROF_TF_* */
 };
-/* Number of fields of event id (0 if unknown); field i of them. */
+/* Number of fields of event id (0 if unknown); field i of them. A
+ * negative i names common field -1 - i (common_pid ...). */
 HWPROF_API int hwprof_trace_nr_fields(const struct hwprof_trace *t, uint64_t id);
 HWPROF_API int hwprof_trace_field(const struct hwprof_trace *t, uint64_t id, int i,
 				  struct hwprof_trace_field *f);
+/* The index of the field called name, common fields too (libtraceevent's
+ * tep_find_any_field): 1 found, 0 not. */
+HWPROF_API int hwprof_trace_find_field(const struct hwprof_trace *t, uint64_t id, const char *name, int *index);
 /* Field i of a raw sample as libtraceevent prints a lone field (perf's
  * "field/raw" sort key value). Returns the length; the text is in a
  * buffer the handle owns, valid until the next call on it. */

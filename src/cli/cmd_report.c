@@ -19,6 +19,7 @@
 #include "cli/progress.h"
 #include "cli/report_filter.h"
 #include "cli/report_group.h"
+#include "cli/report_dyn.h"
 #include "cli/report_run.h"
 #include "hwprof/itrace.h"
 #include "hwprof/session.h"
@@ -196,7 +197,7 @@ static void sort_usage_lines(bool sort, bool fields)
 		fputs(fields_usage, stderr);
 }
 
-enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED };
+enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED, KEY_DYNAMIC };
 
 /* One token as perf's sort_dimension__add() (or output_field_add() for
  * -F) takes it. mode: 0 normal, 1 branch view, 2 memory mode; tp: the
@@ -228,7 +229,7 @@ static int lookup_key(const char *tok, bool fields, int mode, bool tp, enum hwpr
 	/* perf's tracepoint fields ([event.]field[/raw], trace_fields):
 	 * without tracepoint events only "trace_fields" (adding nothing) */
 	if (tp)
-		return KEY_UNSUPPORTED;
+		return KEY_DYNAMIC;
 	return !strcmp(tok, "trace_fields") || !strcmp(tok, "trace_fields/raw") ? KEY_SKIP : KEY_UNKNOWN;
 }
 
@@ -245,7 +246,8 @@ struct key_lists {
 	char sort_order[1200]; /* the order perf shows in its memory mode */
 };
 
-static int resolve_list(const char *list, bool fields, int mode, bool tp, enum hwprof_hist_key *out, int *nout)
+static int resolve_list(const char *list, bool fields, int mode, bool tp, struct report_dyn *dk,
+			enum hwprof_hist_key *out, int *nout)
 {
 	char buf[1200];
 	int n = 0;
@@ -264,6 +266,16 @@ static int resolve_list(const char *list, bool fields, int mode, bool tp, enum h
 		int r = lookup_key(tok, fields, mode, tp, &k);
 		if (r == KEY_SKIP)
 			continue;
+		if (r == KEY_DYNAMIC && dk && dk->t) {
+			int d = report_dyn_add(dk, tok, out, &n, REPORT_MAX_COLS);
+			if (d < 0)
+				return -1;
+			if (d > 0)
+				continue;
+			r = KEY_UNKNOWN; /* perf: no such event or field */
+		} else if (r == KEY_DYNAMIC) {
+			r = KEY_UNSUPPORTED; /* a pipe's formats come too late */
+		}
 		if (r == KEY_INVALID || r == KEY_UNKNOWN) {
 			fprintf(stderr, "Error:\n%s --%s key: `%s'", r == KEY_INVALID ? "Invalid" : "Unknown",
 				fields ? "fields" : "sort", tok);
@@ -289,7 +301,7 @@ static int resolve_list(const char *list, bool fields, int mode, bool tp, enum h
 	return 0;
 }
 
-static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, bool tp_only,
+static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, bool tp_only, struct report_dyn *dk,
 			struct key_lists *kl)
 {
 	memset(kl, 0, sizeof(*kl));
@@ -320,9 +332,9 @@ static int resolve_keys(const char *sort, const char *fields, int mode, bool tp,
 	}
 	int r = 0;
 	if (sort)
-		r = resolve_list(kl->sort_order, false, mode, tp, kl->sort, &kl->ns);
+		r = resolve_list(kl->sort_order, false, mode, tp, dk, kl->sort, &kl->ns);
 	if (r == 0 && fields)
-		r = resolve_list(fields, true, mode, tp, kl->fields, &kl->nf);
+		r = resolve_list(fields, true, mode, tp, NULL, kl->fields, &kl->nf);
 	if (r == 1)
 		sort_usage_lines(sort != NULL, fields != NULL);
 	return r;
@@ -579,7 +591,21 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	/* perf's setup_sorting(): before its first lines */
 	struct key_lists kl;
-	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, tp_only, &kl);
+	/* the file's tracepoint formats, for perf's dynamic sort keys (and
+	 * the trace key): perf reads them with the header */
+	struct hwprof_trace *trace = NULL;
+	int tw = 0;
+	bool tw_first = false;
+	if (!pipe && trace_load_feature(h, &trace, "report", shown) < 0) {
+		hwprof_session_close(s);
+		return 1;
+	}
+	trace_print_warnings(trace, &tw, &tw_first);
+	static struct report_dyn dk;
+	memset(&dk, 0, sizeof(dk));
+	dk.h = h;
+	dk.t = trace;
+	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, tp_only, &dk, &kl);
 	if (kr != 0) {
 		hwprof_session_close(s);
 		return kr < 0;
@@ -728,14 +754,16 @@ static int report_stdio(const struct report_args *a, bool full)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct report_run run;
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
-	if (rc >= 0 && !pipe && report_run_load_trace(&run, shown) < 0) {
-		report_run_fini(&run);
-		hwprof_symbols_close(syms);
-		hwprof_session_close(s);
-		return 1;
-	}
-	if (pipe)
-		run.input = shown;
+	/* the run owns the formats from here (dk keeps them reachable
+	 * before: the early returns above end the process) */
+	report_run_use_trace(&run, trace, shown, tw, tw_first);
+	if (rc >= 0 && report_dyn_setup(&dk, run.hists, run.nr_hists) < 0)
+		rc = -HWPROF_E_NOMEM;
+	dk.run = &run;
+	l.dyn_text = report_dyn_text;
+	l.dyn_ctx = &dk;
+	for (unsigned i = 0; i < dk.n; i++)
+		l.dyn_name[i] = dk.col[i].d.name;
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller);
 	if (rc >= 0 && parent_key)

@@ -219,18 +219,18 @@ int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts 
 	return rc < 0 ? rc : report_pt_new(&r->pt, r, itrace);
 }
 
-int report_run_load_trace(struct report_run *r, const char *input)
+void report_run_use_trace(struct report_run *r, struct hwprof_trace *t, const char *input, int warned,
+			  bool first_warned)
 {
 	r->input = input;
-	if (trace_load_feature(hwprof_session_data(r->s), &r->trace, "report", input) < 0)
-		return -1;
+	r->trace = t;
+	r->trace_warned = warned;
+	r->trace_first_warned = first_warned;
 	/* perf sets its kernel symbol resolver at session open: file mode */
 	r->ksyms.s = r->s;
 	r->ksyms.syms = r->syms;
-	if (r->trace)
-		hwprof_trace_set_resolver(r->trace, trace_ksym, &r->ksyms);
-	trace_print_warnings(r->trace, &r->trace_warned, &r->trace_first_warned);
-	return 0;
+	if (t)
+		hwprof_trace_set_resolver(t, trace_ksym, &r->ksyms);
 }
 
 void report_run_fini(struct report_run *r)

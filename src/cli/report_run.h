@@ -97,9 +97,11 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
  * chains root first). */
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order);
 void report_run_fini(struct report_run *r);
-/* Before reading: the file header's tracing data (file mode); prints
- * its warnings, or one error line and returns < 0 when unreadable. */
-int report_run_load_trace(struct report_run *r, const char *input);
+/* Before reading: the file header's tracing data (file mode, NULL for
+ * none; the run owns it), the input's name for messages, and how many of
+ * its warnings were printed. */
+void report_run_use_trace(struct report_run *r, struct hwprof_trace *t, const char *input, int warned,
+			  bool first_warned);
 /* Before reading: the parent sort key (given with --sort; perf resolves
  * parents for it only) wants each sample's parent symbol. */
 int report_run_find_parents(struct report_run *r);

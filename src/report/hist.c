@@ -38,6 +38,9 @@ struct hwprof_hist {
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	unsigned add_cpumode;       /* its cpumode, or its frame's (perf's
 	                             * fill_callchain_info() sets it by map) */
+	struct hwprof_hist_dyn dyn[HWPROF_HK_NR_DYN]; /* dynamic keys of this hist */
+	bool dyn_set[HWPROF_HK_NR_DYN];
+	size_t dyn_len[HWPROF_HK_NR_DYN];   /* perf's hde->dynamic_len */
 	hwprof_srcline_fn srcline_fn, srcfile_fn, trace_fn;
 	void *srcline_ctx, *srcfile_ctx, *trace_ctx;
 	struct rpt_strings strs;
@@ -285,6 +288,57 @@ static const char *trace_of(const struct hwprof_hist *h, const struct hwprof_his
 	return e->trace;
 }
 
+/* perf's __sort__hde_cmp(): the field's bytes, where left's data puts
+ * a __data_loc (whose length widens the column); bytes past a sample's
+ * raw data count as zeros */
+static int dyn_cmp(const struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
+{
+	const struct hwprof_hist_dyn *d = &h->dyn[slot];
+	uint64_t off = (uint64_t)d->offset, size = (uint64_t)d->size;
+	if (d->data_loc) {
+		uint32_t v = 0;
+		if (a->raw && off + 4 <= a->raw_size)
+			memcpy(&v, a->raw + off, 4); /* raw data in host order */
+		uint64_t rel = d->relative ? off + (uint64_t)d->size : 0;
+		off = (v & 0xffff) + rel;
+		size = v >> 16;
+		if (size > h->dyn_len[slot])
+			((struct hwprof_hist *)h)->dyn_len[slot] = size;
+	}
+	for (uint64_t i = 0; i < size; i++) {
+		uint8_t x = a->raw && off + i < a->raw_size ? a->raw[off + i] : 0;
+		uint8_t y = b->raw && off + i < b->raw_size ? b->raw[off + i] : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* perf's update_dynamic_len(): the value after "name" and one character
+ * in the entry's text, up to a space */
+static void dyn_text_len(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_entry *e)
+{
+	const struct hwprof_hist_dyn *d = &h->dyn[slot];
+	if (d->raw)
+		return;
+	const char *str = trace_of(h, e);
+	size_t n = strlen(d->name);
+	while (str) {
+		const char *pos = strchr(str, ' ');
+		bool last = !pos;
+		if (!pos)
+			pos = str + strlen(str);
+		if (!strncmp(str, d->name, n)) {
+			size_t len = str + n + 1 <= pos ? (size_t)(pos - (str + n + 1)) : 0;
+			if (len > h->dyn_len[slot])
+				h->dyn_len[slot] = len;
+			break;
+		}
+		str = last ? NULL : pos + 1;
+	}
+}
+
 /* perf computes an entry's srcline the first time a comparison needs it */
 static const char *srcline_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
 {
@@ -479,6 +533,12 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
 	case HWPROF_HK_SAMPLES: return u64_cmp(a->nr_samples, b->nr_samples);
 	case HWPROF_HK_NR: break;
+	default:
+		if (HWPROF_HK_IS_DYN(k)) { /* perf skips keys of other events */
+			unsigned slot = (unsigned)(k - HWPROF_HK_DYN0);
+			return ha->dyn_set[slot] ? dyn_cmp(ha, slot, a, b) : 0;
+		}
+		break;
 	}
 	return 0;
 }
@@ -755,6 +815,34 @@ HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn
 HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
 {
 	return srcfile_of(h, e);
+}
+
+HWPROF_API int hwprof_hist_set_dyn(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_dyn *d)
+{
+	if (slot >= HWPROF_HK_NR_DYN)
+		return -HWPROF_E_INVAL;
+	h->dyn[slot] = *d;
+	h->dyn_set[slot] = true;
+	return 0;
+}
+
+HWPROF_API bool hwprof_hist_dyn_defined(const struct hwprof_hist *h, unsigned slot)
+{
+	return slot < HWPROF_HK_NR_DYN && h->dyn_set[slot];
+}
+
+HWPROF_API int hwprof_hist_dyn_width(const struct hwprof_hist *h, unsigned slot)
+{
+	if (!hwprof_hist_dyn_defined(h, slot))
+		return 0;
+	const struct hwprof_hist_dyn *d = &h->dyn[slot];
+	size_t len = h->dyn_len[slot], name = strlen(d->name);
+	size_t field = d->string ? (size_t)d->size : (size_t)d->size * 2 + 2;
+	if (name > len)
+		len = name;
+	if (field > len)
+		len = field;
+	return (int)len;
 }
 
 HWPROF_API void hwprof_hist_set_trace(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx)
@@ -1167,6 +1255,11 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		/* perf's hists__calc_col_len() right after: what is known */
 		h->e[x].srcline_width = h->e[x].srcline ? (uint32_t)strlen(h->e[x].srcline) : 0;
 		h->e[x].srcfile_width = h->e[x].srcfile ? (uint32_t)strlen(h->e[x].srcfile) : 0;
+		/* perf's dynamic keys take their width from the entry's
+		 * text after its trace width was taken */
+		for (size_t i = 0; i < h->nr_sort; i++)
+			if (HWPROF_HK_IS_DYN(h->sort[i]) && h->dyn_set[h->sort[i] - HWPROF_HK_DYN0])
+				dyn_text_len(h, (unsigned)(h->sort[i] - HWPROF_HK_DYN0), &h->e[x]);
 		h->e[x].trace_width = h->e[x].trace ? (uint32_t)strlen(h->e[x].trace) : 0;
 	}
 	/* filtered entries are not shown; perf's non-filtered stats count

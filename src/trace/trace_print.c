@@ -86,10 +86,31 @@ HWPROF_API int hwprof_trace_print(struct hwprof_trace *t, uint64_t id, int cpu, 
 
 struct tep_format_field *trace_field_at(struct tep_event *ev, int i)
 {
-	struct tep_format_field *f = ev ? ev->format.fields : NULL;
-	for (; f && i > 0; i--)
+	struct tep_format_field *f = !ev ? NULL : i < 0 ? ev->format.common_fields : ev->format.fields;
+	for (int n = i < 0 ? -1 - i : i; f && n > 0; n--)
 		f = f->next;
-	return i < 0 ? NULL : f;
+	return f;
+}
+
+HWPROF_API int hwprof_trace_find_field(const struct hwprof_trace *t, uint64_t id, const char *name, int *index)
+{
+	struct tep_event *ev = trace_event_by_id(t, id);
+	if (!ev)
+		return 0;
+	/* tep_find_any_field's order: the common fields first */
+	int i = 0;
+	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next, i++)
+		if (!strcmp(f->name, name)) {
+			*index = -1 - i;
+			return 1;
+		}
+	i = 0;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next, i++)
+		if (!strcmp(f->name, name)) {
+			*index = i;
+			return 1;
+		}
+	return 0;
 }
 
 HWPROF_API int hwprof_trace_nr_fields(const struct hwprof_trace *t, uint64_t id)

@@ -1,5 +1,5 @@
 # Differential: tracepoint samples in `hwprof script` (and report's trace
-# keys) against Debian perf 6.1, on files recorded here: a broad set of
+# key and tracepoint field keys) against Debian perf 6.1, on files recorded here: a broad set of
 # tracepoints (sched, timer, irq, syscalls, block, ext4, net, kmem,
 # workqueue ... whatever tracefs offers), tracepoints mixed with
 # cpu-clock, callchains, pipe mode, and a file whose tracepoints lack the
@@ -146,6 +146,26 @@ if [ -f "$TMP/pipe.data" ]; then
   perf report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/p.err" | grep -v '^# (Tip:' >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
   "$HWPROF" report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/h.err" | grep -v '^# (Tip:' >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
   check "report pipe-stdin --sort trace"
+fi
+
+# report: perf's dynamic keys, tracepoint fields ([event.]field[/raw],
+# event.*, trace_fields); columns only in their event's table
+if rec swk -e sched:sched_switch -e sched:sched_wakeup -a -- sh -c "$W"; then
+  for k in prev_comm comm,sched_switch.prev_pid/raw prev_state 'sched_switch.*' trace_fields sched_wakeup.comm \
+           comm/raw %1.next_comm sched:sched_switch.prev_prio next_comm,trace common_pid nosuchfield \
+           sched_switch.nosuch prev_comm/bad; do
+    compare_report "report --sort $k" "$TMP/swk.data" --sort "$k"
+  done
+fi
+if [ -f "$TMP/mix.data" ]; then
+  compare_report "report mixed --sort prev_comm" "$TMP/mix.data" --sort prev_comm
+  compare_report "report mixed --sort comm,id/raw" "$TMP/mix.data" --sort comm,id/raw
+fi
+[ -f "$TMP/cg.data" ] && compare_report "report callchain --sort next_comm,prev_state" "$TMP/cg.data" --sort next_comm,prev_state
+if [ -f "$TMP/broad.data" ]; then # __data_loc strings, formatted and raw
+  for k in irq_handler_entry.name irq_handler_entry.name/raw sys_enter_openat.filename sys_enter_openat.filename/raw; do
+    compare_report "report broad --sort $k" "$TMP/broad.data" --sort "$k"
+  done
 fi
 
 # damaged tracing data: one error line with the file and offset, exit 1
