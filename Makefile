@@ -15,11 +15,14 @@ CC      ?= cc
 OPT     ?= -O2 -g
 endif
 
+# libtraceevent (src/trace/): tracepoint formats and their print-fmt text
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+TEP_LIBS   := $(or $(shell pkg-config --libs libtraceevent 2>/dev/null),-ltraceevent)
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wno-unused-parameter
 CFLAGS  := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC -fvisibility=hidden \
-           -Iinclude -Isrc $(EXTRA_CFLAGS)
-LDLIBS  := -lzstd -lz -ldw -lelf -liberty -lZydis -lpthread -lm
+           -Iinclude -Isrc $(TEP_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS  := -lzstd -lz -ldw -lelf -liberty -lZydis $(TEP_LIBS) -lpthread -lm
 
 LIB_SRC   := $(sort $(shell find src -name '*.c' -not -path 'src/cli/*'))
 CLI_SRC   := $(sort $(wildcard src/cli/*.c))

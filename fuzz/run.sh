@@ -8,12 +8,12 @@ secs=${1:-60}
 out=build-fuzz
 mkdir -p "$out"
 lib_src=$(find src -name '*.c' -not -path 'src/cli/*' | sort)
-CF="-std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isrc"
+CF="-std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isrc $(pkg-config --cflags libtraceevent)"
 status=0
 for t in fuzz/fuzz_*.c; do
   name=$(basename "$t" .c)
   echo "== $name: building"
-  clang $CF -o "$out/$name" "$t" $lib_src -lzstd -lz -ldw -lelf -liberty -lZydis -lpthread -lm
+  clang $CF -o "$out/$name" "$t" $lib_src -lzstd -lz -ldw -lelf -liberty -lZydis -ltraceevent -lpthread -lm
   work="$out/corpus/$name"; mkdir -p "$work" "$out/crashes/$name"
   cp -n fuzz/corpus/"$name"/* "$work"/ 2>/dev/null || true
   echo "== $name: fuzzing for ${secs}s"

@@ -6,7 +6,7 @@
 # them (those checks then SKIP).
 set -euo pipefail
 PKGS=(build-essential clang make pkg-config libelf-dev libdw-dev libzstd-dev
-      libcmocka-dev libzydis-dev libipt-dev libiberty-dev linux-perf zstd bc time zlib1g-dev jq)
+      libcmocka-dev libzydis-dev libtraceevent-dev libipt-dev libiberty-dev linux-perf zstd bc time zlib1g-dev jq)
 if [ "${HWPROF_NO_VIEWERS:-0}" != 1 ]; then
   PKGS+=(chromium fonts-dejavu-core golang-go)
   command -v npm >/dev/null 2>&1 || PKGS+=(npm)

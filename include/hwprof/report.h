@@ -68,7 +68,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_SRCFILE,  /* "srcfile": the source file of the entry's
 	                     * address (the caller's srcfile function) */
 	HWPROF_HK_TRANSACTION, /* "transaction": PERF_SAMPLE_TRANSACTION flags */
-	HWPROF_HK_TRACE,    /* "trace": tracepoint output ("N/A" for others) */
+	HWPROF_HK_TRACE,    /* "trace": tracepoint output ("N/A" for others;
+	                     * the caller's trace function) */
 	HWPROF_HK_CGROUP,   /* "cgroup": PERF_SAMPLE_CGROUP id, shown by the
 	                     * CGROUP record's path */
 	HWPROF_HK_CGROUP_ID, /* "cgroup_id": the thread's cgroup namespace
@@ -97,6 +98,11 @@ enum hwprof_hist_key {
 	HWPROF_HK_SRCLINE_TO, /* "srcline_to" */
 	HWPROF_HK_DCACHELINE, /* "dcacheline": the data address's cache line
 	                     * (memory mode; hwprof_hist_set_cacheline()) */
+	/* perf's dynamic keys ("[event.]field[/raw]", "trace_fields"): a
+	 * tracepoint field of one event, what each slot compares set per
+	 * hist by hwprof_hist_set_dyn() (hists of other events skip it) */
+	HWPROF_HK_DYN0,
+	HWPROF_HK_DYN_LAST = HWPROF_HK_DYN0 + 11,
 	/* output fields: they order entries but do not tell them apart */
 	HWPROF_HK_CHILDREN, /* "overhead_children": accumulated period, desc. */
 	HWPROF_HK_OVERHEAD, /* "overhead": period, descending */
@@ -109,6 +115,8 @@ enum hwprof_hist_key {
 	HWPROF_HK_NR
 };
 #define HWPROF_HK_FIRST_FIELD HWPROF_HK_CHILDREN
+#define HWPROF_HK_NR_DYN (HWPROF_HK_DYN_LAST - HWPROF_HK_DYN0 + 1)
+#define HWPROF_HK_IS_DYN(k) ((k) >= HWPROF_HK_DYN0 && (k) <= HWPROF_HK_DYN_LAST)
 
 /* One end of a branch, resolved by the caller (perf's addr_map_symbol:
  * the map found trying user, then kernel space). */
@@ -173,6 +181,12 @@ struct hwprof_hist_sample {
 	uint8_t cpumode;            /* HWPROF_MISC_*: overhead_sys/us/guest_* */
 	const char *parent;         /* the parent key's symbol name (kept by
 	                             * the caller), NULL for none */
+	/* tracepoint samples: the raw data (kept by the caller while it is
+	 * added; an entry copies its first sample's) and the format id */
+	bool tracepoint;
+	uint64_t tp_id;
+	const uint8_t *raw;
+	uint32_t raw_size;
 	bool filtered;              /* outside --comm/--dsos/... filters: the
 	                             * entries it creates are not shown (those
 	                             * it adds to keep their own state, perf's
@@ -242,6 +256,12 @@ struct hwprof_hist_entry {
 	const char *srcline_end[2]; /* branch view: the srcline texts of the
 	                             * branch's source and target, lazily */
 	uint32_t srcline_end_width[2];
+	bool tracepoint;            /* a tracepoint's entry: its first sample's */
+	uint64_t tp_id;             /* format id and raw data (owned) */
+	const uint8_t *raw;
+	uint32_t raw_size;
+	const char *trace;          /* the trace key's text, lazily like srcline */
+	uint32_t trace_width;
 	int32_t socket;
 	uint64_t transaction, cgroup, code_page_size, data_page_size, phys_addr;
 	uint64_t cgroup_dev, cgroup_ino;
@@ -280,6 +300,29 @@ HWPROF_API const char *hwprof_hist_entry_srcline(struct hwprof_hist *h, const st
 /* The same for the srcfile key (perf's srcline file part, "" for none). */
 HWPROF_API void hwprof_hist_set_srcfile(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
 HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
+/* The same for the trace key (perf's tracepoint output of the entry's
+ * raw data); only called for tracepoint entries. */
+HWPROF_API void hwprof_hist_set_trace(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx);
+HWPROF_API const char *hwprof_hist_entry_trace(struct hwprof_hist *h, const struct hwprof_hist_entry *e);
+/* A dynamic key's field in the hist of its event (perf's hpp_dynamic_entry):
+ * entries compare by the field's bytes in their raw data. */
+struct hwprof_hist_dyn {
+	const char *name;           /* the field's name (kept by the caller) */
+	int offset, size;           /* its place in the raw data */
+	bool data_loc;              /* a __data_loc: u32 offset | length << 16 */
+	bool relative;              /* __rel_loc: the offset from the field's end */
+	bool string;                /* a string: perf's width is its size, else
+	                             * the hex digits of its size and "0x" */
+	bool raw;                   /* "/raw": widths not from the entry's text */
+};
+HWPROF_API int hwprof_hist_set_dyn(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_dyn *d);
+/* Whether the slot belongs to this hist's event (its column shows). */
+HWPROF_API bool hwprof_hist_dyn_defined(const struct hwprof_hist *h, unsigned slot);
+/* perf's hde_width(): the widest value met (data_loc lengths compared,
+ * values in the entries' text as they took their output places), the
+ * name, the field's size. */
+HWPROF_API int hwprof_hist_dyn_width(const struct hwprof_hist *h, unsigned slot);
+
 /* A sort key whose column is elided (perf: a filter naming one value):
  * entries are still told apart by it, but the output order skips it. */
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k);

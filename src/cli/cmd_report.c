@@ -22,6 +22,7 @@
 #include "cli/progress.h"
 #include "cli/report_filter.h"
 #include "cli/report_group.h"
+#include "cli/report_dyn.h"
 #include "cli/report_run.h"
 #include "hwprof/itrace.h"
 #include "hwprof/session.h"
@@ -199,7 +200,7 @@ static void sort_usage_lines(bool sort, bool fields)
 		fputs(fields_usage, stderr);
 }
 
-enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED, KEY_NO_CACHELINE };
+enum { KEY_OK, KEY_SKIP, KEY_INVALID, KEY_UNKNOWN, KEY_UNSUPPORTED, KEY_DYNAMIC, KEY_NO_CACHELINE };
 
 /* One token as perf's sort_dimension__add() (or output_field_add() for
  * -F) takes it. mode: 0 normal, 1 branch view, 2 memory mode; tp: the
@@ -219,8 +220,6 @@ static int lookup_key(const char *tok, bool fields, int mode, bool tp, enum hwpr
 				continue;
 			if ((perf_keys[i].t == KT_BRANCH && mode != 1) || (perf_keys[i].t == KT_MEM && mode != 2))
 				return KEY_INVALID;
-			if (!strcmp(perf_keys[i].name, "trace") && tp)
-				return KEY_UNSUPPORTED; /* tracepoint output needs its formats */
 			if (!strcmp(perf_keys[i].name, "dcacheline") && !report_cacheline_size())
 				return KEY_NO_CACHELINE;
 			int k = hwprof_hist_key_parse(perf_keys[i].name);
@@ -235,7 +234,7 @@ static int lookup_key(const char *tok, bool fields, int mode, bool tp, enum hwpr
 	/* perf's tracepoint fields ([event.]field[/raw], trace_fields):
 	 * without tracepoint events only "trace_fields" (adding nothing) */
 	if (tp)
-		return KEY_UNSUPPORTED;
+		return KEY_DYNAMIC;
 	return !strcmp(tok, "trace_fields") || !strcmp(tok, "trace_fields/raw") ? KEY_SKIP : KEY_UNKNOWN;
 }
 
@@ -247,10 +246,13 @@ struct key_lists {
 	enum hwprof_hist_key sort[REPORT_MAX_COLS], fields[REPORT_MAX_COLS];
 	int ns, nf;
 	bool sort_given, fields_given;
+	bool tp_only;          /* every event a tracepoint: perf's tracepoint
+	                        * mode, its default order "trace" */
 	char sort_order[1200]; /* the order perf shows in its memory mode */
 };
 
-static int resolve_list(const char *list, bool fields, int mode, bool tp, enum hwprof_hist_key *out, int *nout)
+static int resolve_list(const char *list, bool fields, int mode, bool tp, struct report_dyn *dk,
+			enum hwprof_hist_key *out, int *nout)
 {
 	char buf[1200];
 	int n = 0;
@@ -273,6 +275,16 @@ static int resolve_list(const char *list, bool fields, int mode, bool tp, enum h
 			fputs("Error:\nThe \"dcacheline\" --sort key needs to know the cacheline size and it couldn't be "
 			      "determined on this system", stderr);
 			return 1;
+		}
+		if (r == KEY_DYNAMIC && dk && dk->t) {
+			int d = report_dyn_add(dk, tok, out, &n, REPORT_MAX_COLS);
+			if (d < 0)
+				return -1;
+			if (d > 0)
+				continue;
+			r = KEY_UNKNOWN; /* perf: no such event or field */
+		} else if (r == KEY_DYNAMIC) {
+			r = KEY_UNSUPPORTED; /* a pipe's formats come too late */
 		}
 		if (r == KEY_INVALID || r == KEY_UNKNOWN) {
 			fprintf(stderr, "Error:\n%s --%s key: `%s'", r == KEY_INVALID ? "Invalid" : "Unknown",
@@ -299,9 +311,11 @@ static int resolve_list(const char *list, bool fields, int mode, bool tp, enum h
 	return 0;
 }
 
-static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, struct key_lists *kl)
+static int resolve_keys(const char *sort, const char *fields, int mode, bool tp, bool tp_only, struct report_dyn *dk,
+			struct key_lists *kl)
 {
 	memset(kl, 0, sizeof(*kl));
+	kl->tp_only = tp_only;
 	kl->sort_given = sort != NULL;
 	kl->fields_given = fields != NULL;
 	if (sort && strstr(sort, "ipc")) {
@@ -321,15 +335,16 @@ static int resolve_keys(const char *sort, const char *fields, int mode, bool tp,
 						"blocked,local_ins_lat,local_p_stage_cyc";
 		static const char *const defaults[] = { "comm,dso,symbol", "comm,dso_from,symbol_from,symbol_to,cycles",
 							mem_order };
-		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s,%s", defaults[mode], order + 1);
+		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s,%s", tp_only ? "trace" : defaults[mode],
+			 order + 1);
 	} else {
 		snprintf(kl->sort_order, sizeof(kl->sort_order), "%s", order);
 	}
 	int r = 0;
 	if (sort)
-		r = resolve_list(kl->sort_order, false, mode, tp, kl->sort, &kl->ns);
+		r = resolve_list(kl->sort_order, false, mode, tp, dk, kl->sort, &kl->ns);
 	if (r == 0 && fields)
-		r = resolve_list(fields, true, mode, tp, kl->fields, &kl->nf);
+		r = resolve_list(fields, true, mode, tp, NULL, kl->fields, &kl->nf);
 	if (r == 1)
 		sort_usage_lines(sort != NULL, fields != NULL);
 	return r;
@@ -394,7 +409,10 @@ static int build_lists(const struct report_args *a, const struct key_lists *kl, 
 	size_t ns = 0;
 	l->nr_cols = 0;
 	if (!a->fields) {
-		if (!a->sort && a->mem_mode) {
+		if (!a->sort && kl->tp_only) {
+			keys[0] = HWPROF_HK_TRACE;
+			nk = 1;
+		} else if (!a->sort && a->mem_mode) {
 			/* perf's default memory sort order (its last key,
 			 * local_p_stage_cyc, exists on powerpc only) */
 			static const enum hwprof_hist_key mem[] = {
@@ -649,10 +667,11 @@ static int report_stdio(const struct report_args *a, bool full)
 	/* perf's branch view: its default for files with branch stacks
 	 * (unless user stacks are sampled too), or asked for with -b */
 	uint64_t st_all = 0;
-	bool tp = false;
+	bool tp = false, tp_only = hwprof_perfdata_nr_evsels(h) > 0;
 	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(h); i++) {
 		st_all |= hwprof_perfdata_evsel(h, i)->attr.sample_type;
 		tp |= hwprof_perfdata_evsel(h, i)->attr.type == HWPROF_TYPE_TRACEPOINT;
+		tp_only &= hwprof_perfdata_evsel(h, i)->attr.type == HWPROF_TYPE_TRACEPOINT;
 	}
 	const uint8_t *bp;
 	uint64_t bsz;
@@ -667,7 +686,21 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	/* perf's setup_sorting(): before its first lines */
 	struct key_lists kl;
-	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, &kl);
+	/* the file's tracepoint formats, for perf's dynamic sort keys (and
+	 * the trace key): perf reads them with the header */
+	struct hwprof_trace *trace = NULL;
+	int tw = 0;
+	bool tw_first = false;
+	if (!pipe && trace_load_feature(h, &trace, "report", shown) < 0) {
+		hwprof_session_close(s);
+		return 1;
+	}
+	trace_print_warnings(trace, &tw, &tw_first);
+	static struct report_dyn dk;
+	memset(&dk, 0, sizeof(dk));
+	dk.h = h;
+	dk.t = trace;
+	int kr = resolve_keys(a->sort, a->fields, branch ? 1 : a->mem_mode ? 2 : 0, tp, tp_only, &dk, &kl);
 	if (kr != 0) {
 		hwprof_session_close(s);
 		return kr < 0;
@@ -825,6 +858,16 @@ static int report_stdio(const struct report_args *a, bool full)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	struct report_run run;
 	int rc = report_run_init(&run, s, syms, sort, nr_sort);
+	/* the run owns the formats from here (dk keeps them reachable
+	 * before: the early returns above end the process) */
+	report_run_use_trace(&run, trace, shown, tw, tw_first);
+	if (rc >= 0 && report_dyn_setup(&dk, run.hists, run.nr_hists) < 0)
+		rc = -HWPROF_E_NOMEM;
+	dk.run = &run;
+	l.dyn_text = report_dyn_text;
+	l.dyn_ctx = &dk;
+	for (unsigned i = 0; i < dk.n; i++)
+		l.dyn_name[i] = dk.col[i].d.name;
 	if (rc >= 0 && (children || graph))
 		report_run_set_callchain(&run, children, graph, caller, a->chain_key);
 	if (rc >= 0 && parent_key)

@@ -16,6 +16,7 @@
 #include "cli/print_aux_error.h"
 #include "cli/script_pt.h"
 #include "cli/session_warn.h"
+#include "cli/trace_load.h"
 #include "cli/script_spe.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/session.h"
@@ -36,10 +37,8 @@ static void usage(FILE *f, bool full, bool fields)
 		   "    or: perf script [<options>] <script> [<record-options>] <command>\n"
 		   "    or: perf script [<options>] <top-script> [script-args]\n\n");
 	if (!full) {
-		if (fields) {
+		if (fields) /* perf: the -F option's help line, nothing after it */
 			fputs(fields_help, f);
-			fputc('\n', f);
-		}
 		return;
 	}
 	fprintf(f, "    -i, --input <file>    input file name (\"-\" for stdin)\n");
@@ -169,7 +168,7 @@ int cmd_script(int argc, char **argv)
 		case 'i': input = optarg; break;
 		case 'F': {
 			int rc = script_parse_fields(&o, optarg);
-			if (rc == -2)
+			if (rc < 0) /* perf's option parser adds its usage to every -F error */
 				usage(stderr, false, true);
 			if (rc < 0)
 				return 129;
@@ -299,8 +298,14 @@ int cmd_script(int argc, char **argv)
 	int rc = 0, status = 0;
 	struct time_ranges tr = { 0 };
 	bool pipe = hwprof_perfdata_info(h)->pipe;
+	struct hwprof_trace *trace = NULL;
 	struct script_spe *spe = NULL;
 	struct script_pt *pt = NULL;
+	if (!pipe && trace_load_feature(h, &trace, "script", shown) < 0) {
+		status = 1;
+		goto out;
+	}
+	script_printer_set_trace(p, trace, true);
 	if (!pipe && (status = checks(p, shown)))
 		goto out;
 	/* perf's symbol__init(): a bad pid or tid list ends the run, quietly
@@ -350,6 +355,14 @@ int cmd_script(int argc, char **argv)
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
 			break;
+		if (ev.rec.type == HWPROF_RECORD_HEADER_TRACING_DATA) {
+			if (trace_load_record(h, &ev.rec, &trace, "script", shown) < 0) {
+				status = 1;
+				break;
+			}
+			script_printer_set_trace(p, trace, false);
+			continue;
+		}
 		if (ev.rec.type == HWPROF_RECORD_AUXTRACE_ERROR && !itrace.dont_decode) {
 			/* perf script prints the file's trace errors as they are read */
 			script_spe_sync(spe);
@@ -405,6 +418,7 @@ out:
 	script_spe_free(spe);
 	script_pt_free(pt);
 	script_printer_free(p);
+	hwprof_trace_free(trace);
 	hwprof_symbols_close(syms);
 	hwprof_session_close(s);
 	return status;

@@ -74,6 +74,8 @@ static const char *col_header(enum hwprof_hist_key k)
 	case HWPROF_HK_CHILDREN: return "Children";
 	case HWPROF_HK_SAMPLES: return "Samples";
 	case HWPROF_HK_PERIOD: return "Period";
+	case HWPROF_HK_DYN0: /* dynamic keys: handled before the switch */
+	case HWPROF_HK_DYN_LAST:
 	case HWPROF_HK_NR: break;
 	}
 	return "";
@@ -91,8 +93,10 @@ static int imax(int a, int b)
 
 /* Value widths over all entries (perf's hists__calc_col_len). */
 struct widths {
-	int comm, thread, dso, sym, cpu, sym_size, srcline, srcline_end[2], dcacheline, daddr_sym, daddr_dso, sym_end[2], dso_end[2], time;
-	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2];
+	int comm, thread, dso, sym, cpu, sym_size, srcline, srcline_end[2], dcacheline, daddr_sym, daddr_dso, sym_end[2],
+	    dso_end[2], time;
+	int srcfile, transaction, cgroup, parent, iaddr_sym, addr_end[2], trace;
+	int dyn[HWPROF_HK_NR_DYN];
 };
 
 /* perf's name of a PERF_SAMPLE_CGROUP id: the CGROUP record's path,
@@ -110,6 +114,8 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 	w->cpu = 3;
 	w->cgroup = 6;
 
+	for (unsigned i = 0; i < HWPROF_HK_NR_DYN; i++)
+		w->dyn[i] = hwprof_hist_dyn_width(h, i);
 	size_t n = hwprof_hist_nr_entries(h);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);
@@ -125,6 +131,7 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 		for (int end = 0; end < 2; end++)
 			w->srcline_end[end] = imax(w->srcline_end[end], (int)e->srcline_end_width[end]);
 		w->srcfile = imax(w->srcfile, (int)e->srcfile_width);
+		w->trace = imax(w->trace, (int)e->trace_width);
 		if (e->transaction) /* perf's hist_entry__transaction_len() */
 			w->transaction = 32;
 		if (e->cgroup)
@@ -194,6 +201,8 @@ static int group_cols(const struct hwprof_hist *h)
 static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 {
 	int v = 0;
+	if (HWPROF_HK_IS_DYN(k)) /* perf's hde_width: the name counted in */
+		return w->dyn[k - HWPROF_HK_DYN0];
 	switch (k) {
 	case HWPROF_HK_COMM: v = w->comm; break;
 	case HWPROF_HK_PID: v = w->thread; break;
@@ -233,7 +242,7 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_SOCKET: v = 6; break;
 	case HWPROF_HK_SRCFILE: v = w->srcfile; break;
 	case HWPROF_HK_TRANSACTION: v = w->transaction; break;
-	case HWPROF_HK_TRACE: v = 0; break;
+	case HWPROF_HK_TRACE: v = w->trace; break;
 	case HWPROF_HK_CGROUP: v = w->cgroup; break;
 	case HWPROF_HK_CGROUP_ID: v = 20; break;
 	case HWPROF_HK_CODE_PAGE_SIZE: v = 6; break;
@@ -251,6 +260,8 @@ static int col_width(enum hwprof_hist_key k, const struct widths *w, int cols)
 	case HWPROF_HK_CHILDREN: return 8 * cols;
 	case HWPROF_HK_SAMPLES: return 12 * cols;
 	case HWPROF_HK_PERIOD: return 12 * cols;
+	case HWPROF_HK_DYN0: /* dynamic keys: handled before the switch */
+	case HWPROF_HK_DYN_LAST:
 	case HWPROF_HK_NR: break;
 	}
 	return imax(v, (int)strlen(col_header(k)));
@@ -297,6 +308,8 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 			fputs("  ", f);
 		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->self_header)
 			fprintf(f, "%*s", wd, "Self");
+		else if (HWPROF_HK_IS_DYN(l->cols[i])) /* perf's __sort__hde_header */
+			fprintf(f, "%*.*s", wd, wd, l->dyn_name[l->cols[i] - HWPROF_HK_DYN0]);
 		else if (is_field(l->cols[i]))
 			fprintf(f, "%*s", wd, col_header(l->cols[i]));
 		else
@@ -398,6 +411,10 @@ static void transaction_text(uint64_t t, char *buf, size_t len)
 static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, int wd,
 		      const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s, uint64_t total)
 {
+	if (HWPROF_HK_IS_DYN(k)) { /* perf's __sort__hde_entry */
+		const char *t = l->dyn_text ? l->dyn_text(l->dyn_ctx, h, (unsigned)(k - HWPROF_HK_DYN0), e) : NULL;
+		return fprintf(f, "%*.*s", wd, wd, t ? t : "");
+	}
 	switch (k) {
 	case HWPROF_HK_OVERHEAD_SYS:
 	case HWPROF_HK_OVERHEAD_US:
@@ -566,7 +583,8 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		transaction_text(e->transaction, t, sizeof(t));
 		return fprintf(f, "%-*s", wd, t);
 	}
-	case HWPROF_HK_TRACE: return fprintf(f, "%-.*s", wd, "N/A"); /* not a tracepoint */
+	case HWPROF_HK_TRACE: /* perf's hist_entry__trace_snprintf */
+		return fprintf(f, "%-.*s", wd, e->tracepoint ? hwprof_hist_entry_trace(h, e) : "N/A");
 	case HWPROF_HK_CGROUP: return fprintf(f, "%s", e->cgroup ? cgroup_name(l, e->cgroup) : "N/A");
 	case HWPROF_HK_CGROUP_ID:
 		return fprintf(f, "%llu/0x%llx", (unsigned long long)e->cgroup_dev, (unsigned long long)e->cgroup_ino);
@@ -588,6 +606,8 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		/* the sample's own address, raw, and its symbol */
 		return sym_text(f, wd, e->level, e->sym, hwprof_hist_entry_addr(e), e->kernel_map, e->map_start,
 				e->map_pgoff);
+	case HWPROF_HK_DYN0: /* dynamic keys: handled before the switch */
+	case HWPROF_HK_DYN_LAST:
 	case HWPROF_HK_NR: break;
 	}
 	return 0;
@@ -609,9 +629,16 @@ static void print_row(FILE *f, struct report_layout *l, const struct widths *w,
 	fputc('\n', f);
 }
 
-void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, const char *evname,
+void print_report_hist(FILE *f, struct report_layout *layout, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s)
 {
+	/* perf skips the dynamic keys of other events' fields here */
+	struct report_layout own = *layout, *l = &own;
+	size_t kept = 0;
+	for (size_t i = 0; i < own.nr_cols; i++)
+		if (!HWPROF_HK_IS_DYN(own.cols[i]) || hwprof_hist_dyn_defined(h, own.cols[i] - HWPROF_HK_DYN0))
+			own.cols[kept++] = own.cols[i];
+	own.nr_cols = kept;
 	struct widths w;
 	calc_widths(l, h, s, &w);
 	w.time = l->nanosecs ? 16 : 12;
@@ -637,6 +664,7 @@ void print_report_hist(FILE *f, struct report_layout *l, struct hwprof_hist *h, 
 			print_report_flat(f, l, h, e->chain, hwprof_hist_total_period(h));
 	}
 	fputs("\n\n", f);
+	layout->mispredict = own.mispredict; /* perf keeps it across events */
 }
 
 static int str_cmp(const void *a, const void *b)

@@ -42,6 +42,12 @@ struct report_layout {
 	/* the cgroup key's names: the CGROUP records' paths (NULL: none) */
 	const char *(*cgroup_name)(void *ctx, uint64_t id);
 	void *cgroup_ctx;
+	/* perf's dynamic keys (tracepoint fields): each slot's field name and
+	 * its value's text for an entry (the layout is per report, a slot's
+	 * column shows in the hist of its event only) */
+	const char *dyn_name[HWPROF_HK_NR_DYN];
+	const char *(*dyn_text)(void *ctx, struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_entry *e);
+	void *dyn_ctx;
 	const char *mispredict; /* the mispredict column's last text: perf keeps
 	                         * it (a static) for branches that are neither
 	                         * predicted nor mispredicted (NULL: "N/A") */

@@ -9,6 +9,7 @@
 #include "cli/print_regs.h"
 #include "cli/print_spe_samples.h"
 #include "cli/kmap.h"
+#include "cli/trace_load.h"
 #include "cli/print_script.h"
 #include "cli/print_dump.h"
 #include "util/bytes.h"
@@ -17,6 +18,7 @@
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/perfdata_feat.h"
+#include "hwprof/trace.h"
 #include "hwprof/unwind.h"
 
 struct script_printer {
@@ -36,6 +38,10 @@ struct script_printer {
 	uint64_t initial_time, previous_time; /* --reltime / --deltatime */
 	bool have_clock;           /* CLOCK_DATA: the tod field's reference */
 	uint64_t clock_tod_ns, clock_clockid_ns;
+	struct hwprof_trace *trace; /* tracepoint formats, or NULL */
+	int trace_warned;           /* its warnings printed so far */
+	struct trace_ksyms ksyms;   /* its function-name lookups */
+	bool trace_first_warned;
 };
 
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
@@ -67,6 +73,19 @@ int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, 
 			    struct hwprof_map_info *mi, char *level)
 {
 	return kmap_find_map(&p->kmap, p->s, p->syms, pid, tid, cpumode, ip, mi, level);
+}
+
+void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t, bool resolve)
+{
+	if (t != p->trace)
+		p->trace_warned = 0;
+	p->trace = t;
+	p->ksyms.s = p->s;
+	p->ksyms.syms = p->syms;
+	if (t && resolve)
+		hwprof_trace_set_resolver(t, trace_ksym, &p->ksyms);
+	/* perf prints the format parser's warnings as it reads the header */
+	trace_print_warnings(t, &p->trace_warned, &p->trace_first_warned);
 }
 
 struct hwprof_session *script_printer_session(struct script_printer *p)
@@ -132,10 +151,16 @@ static int check_attr(struct script_printer *p, const struct hwprof_evsel *ev, b
 	uint64_t st = ev->attr.sample_type;
 	if (ev->attr.type == 1 && ev->attr.config == 9 /* dummy */)
 		return 0;
+	/* perf checks only that some event is a tracepoint; samples without
+	 * RAW data print no trace text */
 	if (PF(t, TRACE)) {
-		fprintf(stderr, "Samples for '%s' event do not have %s attribute set. Cannot print '%s' field.\n",
-			"trace", "RAW", "trace");
-		return -1;
+		bool any = false;
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(p->h); i++)
+			any |= hwprof_perfdata_evsel(p->h, i)->attr.type == 2;
+		if (!any) {
+			fprintf(stderr, "No trace sample to read. Did you call 'perf %s'?\n", "record -R");
+			return -1;
+		}
 	}
 	if (PF(t, IP) && check_stype(p, ev, HWPROF_SAMPLE_IP, "IP", SFB(SF_IP), false))
 		return -1;
@@ -267,6 +292,31 @@ int script_printer_check(struct script_printer *p)
 	p->use_callchain = !p->o->no_callchain && (any_cc || (pipe && n == 0));
 	if (pipe && !p->o->no_callchain)
 		p->use_callchain = true;
+	/* perf: tracepoints with callchains show the frames by default; from
+	 * a pipe (its process_attr) every event type gets ip and sym, unless
+	 * -F removed them */
+	uint64_t combined = 0;
+	for (uint32_t i = 0; i < n; i++)
+		combined |= hwprof_perfdata_evsel(p->h, i)->attr.sample_type;
+	const uint64_t unw = HWPROF_SAMPLE_REGS_USER | HWPROF_SAMPLE_STACK_USER;
+	struct script_output *tp = &p->o->out[OT_TRACE];
+	if (pipe && p->use_callchain &&
+	    ((combined & (HWPROF_SAMPLE_CALLCHAIN | HWPROF_SAMPLE_BRANCH_STACK)) || (combined & unw) == unw)) {
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t type = hwprof_perfdata_evsel(p->h, i)->attr.type;
+			if (type < 6 /* PERF_TYPE_MAX */) {
+				struct script_output *so = &p->o->out[script_output_type(type)];
+				so->fields |= (SFB(SF_IP) | SFB(SF_SYM)) & ~so->user_unset_fields;
+			}
+		}
+	} else if (!pipe && p->use_callchain && !tp->user_set)
+		for (uint32_t i = 0; i < n; i++) {
+			const struct hwprof_attr *a = &hwprof_perfdata_evsel(p->h, i)->attr;
+			if (a->type == 2 && (a->sample_type & HWPROF_SAMPLE_CALLCHAIN)) {
+				p->o->out[OT_TRACE].fields |= SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_SYMOFFSET) | SFB(SF_DSO);
+				break;
+			}
+		}
 	return 0;
 }
 
@@ -727,6 +777,14 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
 	if (p->o->print_flags) /* no branch flags in these samples */
 		fprintf(f, "  %-21s ", "");
+	if (PF(t, TRACE) && s->raw && p->trace) {
+		/* perf's event_format__fprintf: the print-fmt text, as is */
+		const char *text;
+		int n = hwprof_trace_print(p->trace, a->config, (int)s->cpu, s->raw, s->raw_size, &text);
+		if (n > 0)
+			fwrite(text, 1, (size_t)n, f);
+		trace_print_warnings(p->trace, &p->trace_warned, &p->trace_first_warned);
+	}
 	if (PF(t, ADDR)) {
 		fprintf(f, "%16llx", (unsigned long long)s->addr);
 		/* page faults: the address is code or data of the process */

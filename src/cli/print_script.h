@@ -54,6 +54,11 @@ struct script_printer;
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
 		       struct hwprof_symbols *syms, FILE *f);
 void script_printer_free(struct script_printer *p);
+/* tracepoint formats for the trace field (kept by the caller); resolve:
+ * print kernel function names (perf sets its resolver when the session
+ * opens, so only for the file header's tracing data, never a pipe's) */
+struct hwprof_trace;
+void script_printer_set_trace(struct script_printer *p, struct hwprof_trace *t, bool resolve);
 /* Checks the fields against the events once they are known (perf's
  * evsel__check_attr); prints perf's message and returns < 0 on a field the
  * events cannot give. */

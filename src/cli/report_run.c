@@ -25,6 +25,18 @@ static void cgroup_ns_of(struct report_run *r, int32_t tid, uint64_t *dev, uint6
 
 /* One histogram per event index below n (pipe streams announce their
  * events as they go). */
+/* perf's get_trace_output(): the print-fmt text of the entry's raw data
+ * (cpu 0: perf's record has no cpu there) */
+static const char *trace_text(void *ctx, const struct hwprof_hist_entry *e)
+{
+	struct report_run *r = ctx;
+	const char *text;
+	if (!r->trace || !e->raw || hwprof_trace_print(r->trace, e->tp_id, 0, e->raw, e->raw_size, &text) < 0)
+		return NULL;
+	trace_print_warnings(r->trace, &r->trace_warned, &r->trace_first_warned);
+	return text;
+}
+
 static int grow(struct report_run *r, uint32_t n)
 {
 	if (n <= r->nr_hists)
@@ -48,10 +60,11 @@ static int grow(struct report_run *r, uint32_t n)
 		hwprof_hist_set_srcline(r->hists[r->nr_hists], report_srcline, r->srclines);
 		hwprof_hist_set_cacheline(r->hists[r->nr_hists], report_cacheline_size());
 		hwprof_hist_set_srcfile(r->hists[r->nr_hists], report_srcfile, r->srclines);
+		hwprof_hist_set_trace(r->hists[r->nr_hists], trace_text, r);
 		if (r->callchain)
 			hwprof_hist_set_callchain(r->hists[r->nr_hists], r->chain_flags);
 		for (unsigned k = 0; k < HWPROF_HK_NR; k++)
-			if (r->elided >> k & 1)
+			if (r->elided[k])
 				hwprof_hist_elide(r->hists[r->nr_hists], (enum hwprof_hist_key)k);
 	}
 	return 0;
@@ -126,7 +139,8 @@ void report_run_set_callchain(struct report_run *r, bool children, bool graph, b
 
 void report_run_elide(struct report_run *r, enum hwprof_hist_key k)
 {
-	r->elided |= 1ull << k;
+	if ((unsigned)k < HWPROF_HK_NR)
+		r->elided[k] = true;
 	for (uint32_t i = 0; i < r->nr_hists; i++)
 		hwprof_hist_elide(r->hists[i], k);
 }
@@ -219,8 +233,24 @@ int report_run_enable_spe(struct report_run *r, const struct hwprof_itrace_opts 
 	return rc < 0 ? rc : report_pt_new(&r->pt, r, itrace);
 }
 
+void report_run_use_trace(struct report_run *r, struct hwprof_trace *t, const char *input, int warned,
+			  bool first_warned)
+{
+	r->input = input;
+	r->trace = t;
+	r->trace_warned = warned;
+	r->trace_first_warned = first_warned;
+	/* perf sets its kernel symbol resolver at session open: file mode */
+	r->ksyms.s = r->s;
+	r->ksyms.syms = r->syms;
+	if (t)
+		hwprof_trace_set_resolver(t, trace_ksym, &r->ksyms);
+}
+
 void report_run_fini(struct report_run *r)
 {
+	hwprof_trace_free(r->trace);
+	r->trace = NULL;
 	report_spe_free(r->spe);
 	r->spe = NULL;
 	report_pt_free(r->pt);
@@ -844,6 +874,14 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	resolve_ip(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, sm->ip);
 	hs.cpu = cpu;
 	sample_fields(r, &hs, sm);
+	if (ev->attr.type == 2 /* PERF_TYPE_TRACEPOINT */) {
+		hs.tracepoint = true;
+		hs.tp_id = ev->attr.config;
+		if (sm->sample_type & HWPROF_SAMPLE_RAW) {
+			hs.raw = sm->raw;
+			hs.raw_size = sm->raw_size;
+		}
+	}
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
 	/* a READ sample's period is its value's growth (see hwprof_session_split_read()) */
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) || (sm->sample_type & HWPROF_SAMPLE_READ)
@@ -907,6 +945,16 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 			int e = comm_override(r, &ev.rec);
 			if (e < 0)
 				return e;
+			continue;
+		}
+		if (ev.rec.type == HWPROF_RECORD_HEADER_TRACING_DATA) {
+			struct hwprof_trace *old = r->trace;
+			if (trace_load_record(hwprof_session_data(r->s), &ev.rec, &r->trace, "report",
+					      r->input ? r->input : "<stdin>") < 0)
+				return -HWPROF_E_INVAL; /* message printed */
+			if (r->trace != old)
+				r->trace_warned = 0;
+			trace_print_warnings(r->trace, &r->trace_warned, &r->trace_first_warned);
 			continue;
 		}
 		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {

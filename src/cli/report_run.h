@@ -14,6 +14,7 @@
 #include "cli/time_range.h"
 #include "cli/inline_syms.h"
 #include "cli/kmap.h"
+#include "cli/trace_load.h"
 #include "cli/report_filter.h"
 #include "cli/report_srcline.h"
 #include "hwprof/session.h"
@@ -53,7 +54,7 @@ struct report_run {
 	struct kmap_ext kmap;             /* the kernel map up to its last symbol */
 	const struct report_filter *filter; /* --comms, --dsos, --cpu...; or NULL */
 	const struct time_ranges *time;     /* --time: samples outside are dropped */
-	uint64_t elided;                  /* hwprof_hist_elide() keys (bits) */
+	bool elided[HWPROF_HK_NR];        /* hwprof_hist_elide() keys */
 	bool mem_mode;                    /* --mem-mode: memory info, weights */
 	uint64_t time_quantum;            /* the time key's buckets (ns) */
 	bool map_sizes;                   /* the dso_size key: maps' sizes as
@@ -88,6 +89,13 @@ struct report_run {
 	bool parent_key;
 	regex_t parent_re;
 	const char *parent;
+	/* the trace key: the file's tracepoint formats (owned), a pipe's
+	 * replacing them as its tracing data records come */
+	struct hwprof_trace *trace;
+	struct trace_ksyms ksyms;         /* function names (file mode only) */
+	int trace_warned;                 /* its warnings printed so far */
+	bool trace_first_warned;
+	const char *input;                /* the input's name for messages */
 };
 /* A CGROUP record's path for a PERF_SAMPLE_CGROUP id, or NULL (the
  * layout's cgroup_name function; ctx is the report_run). */
@@ -102,6 +110,11 @@ int report_run_init(struct report_run *r, struct hwprof_session *s, struct hwpro
 uint64_t report_cacheline_size(void);
 void report_run_set_callchain(struct report_run *r, bool children, bool graph, bool caller_order, unsigned key);
 void report_run_fini(struct report_run *r);
+/* Before reading: the file header's tracing data (file mode, NULL for
+ * none; the run owns it), the input's name for messages, and how many of
+ * its warnings were printed. */
+void report_run_use_trace(struct report_run *r, struct hwprof_trace *t, const char *input, int warned,
+			  bool first_warned);
 /* Before reading: the parent sort key (given with --sort; perf resolves
  * parents for it only) wants each sample's parent symbol. */
 int report_run_find_parents(struct report_run *r);

@@ -17,8 +17,9 @@ static const char *const field_names[SF_NR] = {
 	"code_page_size", "ins_lat",
 };
 
+/* perf's event_type(): its names for the attr types, "unknown" for the rest */
 static const char *const type_names[OT_NR] = {
-	"hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint", "synthesized", "unknown",
+	"hardware", "software", "tracepoint", "hardware-cache", "unknown", "unknown", "unknown", "unknown",
 };
 
 const char *script_field_name(unsigned f)
@@ -50,7 +51,7 @@ void script_opts_init(struct script_opts *o)
 	uint64_t inval = SFB(SF_TRACE) | SFB(SF_BPF_OUTPUT);
 	o->out[OT_HW] = (struct script_output){ .fields = hw, .invalid = inval };
 	o->out[OT_SW] = (struct script_output){ .fields = hw | SFB(SF_BPF_OUTPUT), .invalid = SFB(SF_TRACE) };
-	o->out[OT_TRACE] = (struct script_output){ .fields = COMMON | SFB(SF_TRACE), .invalid = SFB(SF_BPF_OUTPUT) };
+	o->out[OT_TRACE] = (struct script_output){ .fields = COMMON | SFB(SF_TRACE) }; /* no invalid fields */
 	o->out[OT_HWCACHE] = o->out[OT_HW];
 	o->out[OT_RAW] = (struct script_output){
 		.fields = hw | SFB(SF_ADDR) | SFB(SF_DATA_SRC) | SFB(SF_WEIGHT) | SFB(SF_PHYS_ADDR) |
@@ -93,7 +94,7 @@ int script_parse_fields(struct script_opts *o, const char *arg)
 			goto out;
 		}
 		if (o->out[type].user_set)
-			fprintf(stderr, "  Warning: Overriding previous field request for %s events.\n",
+			fprintf(stderr, "Overriding previous field request for %s events.\n",
 				type_names[type]);
 		if (!strchr(tok, '+') && !strchr(tok, '-')) {
 			o->out[type].fields = 0;
@@ -109,7 +110,7 @@ int script_parse_fields(struct script_opts *o, const char *arg)
 		}
 		if (!strchr(str, '+') && !strchr(str, '-')) {
 			if (any_user_set(o))
-				fprintf(stderr, "  Warning: Overriding previous field request for all events.\n");
+				fprintf(stderr, "Overriding previous field request for all events.\n");
 			for (int j = 0; j < OT_NR; j++) {
 				o->out[j].fields = 0;
 				o->out[j].user_set = true;
@@ -147,7 +148,7 @@ int script_parse_fields(struct script_opts *o, const char *arg)
 			for (int j = 0; j < OT_NR; j++) {
 				struct script_output *so = &o->out[j];
 				if (so->invalid & bit) {
-					fprintf(stderr, "  Warning: '%s' not valid for %s events. Ignoring.\n",
+					fprintf(stderr, "'%s' not valid for %s events. Ignoring.\n",
 						field_names[i], type_names[j]);
 					continue;
 				}

@@ -36,12 +36,15 @@ struct hwprof_hist {
 	bool need_collapse;
 	int64_t last;               /* the entry the last sample went to */
 	uint64_t cacheline;         /* the dcacheline key's line size */
-	uint64_t elided;            /* keys (bits) the output order skips */
+	bool elided[HWPROF_HK_NR];  /* keys the output order skips */
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	unsigned add_cpumode;       /* its cpumode, or its frame's (perf's
 	                             * fill_callchain_info() sets it by map) */
-	hwprof_srcline_fn srcline_fn, srcfile_fn;
-	void *srcline_ctx, *srcfile_ctx;
+	struct hwprof_hist_dyn dyn[HWPROF_HK_NR_DYN]; /* dynamic keys of this hist */
+	bool dyn_set[HWPROF_HK_NR_DYN];
+	size_t dyn_len[HWPROF_HK_NR_DYN];   /* perf's hde->dynamic_len */
+	hwprof_srcline_fn srcline_fn, srcfile_fn, trace_fn;
+	void *srcline_ctx, *srcfile_ctx, *trace_ctx;
 	struct rpt_strings strs;
 	struct rpt_map ids;         /* interned string pointer -> id */
 	uint32_t *sorted, *rank;    /* ids in strcmp order; each id's place */
@@ -85,7 +88,6 @@ static const struct { const char *name; enum hwprof_hist_key key; } key_names[] 
 	{ "overhead_sys", HWPROF_HK_OVERHEAD_SYS }, { "overhead_us", HWPROF_HK_OVERHEAD_US },
 	{ "overhead_guest_sys", HWPROF_HK_OVERHEAD_GUEST_SYS }, { "overhead_guest_us", HWPROF_HK_OVERHEAD_GUEST_US },
 };
-_Static_assert(HWPROF_HK_NR <= 64, "elided keys are bits of a uint64_t");
 
 HWPROF_API int hwprof_hist_key_parse(const char *name)
 {
@@ -173,6 +175,8 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 {
 	if (!h)
 		return;
+	for (size_t i = 0; i < h->n; i++)
+		free((void *)h->e[i].raw);
 	free(h->e);
 	ht_free(&h->in);
 	ht_free(&h->coll);
@@ -324,6 +328,68 @@ static int dso_cmp(const struct hwprof_hist *ha, const struct hwprof_hist *hb, c
 	if (!a->dso_short || !b->dso_short)
 		return cmp_null(a->dso_short, b->dso_short);
 	return str_cmp2(ha, hb, a->dso_short, a->dso_id, b->dso_short, b->dso_id);
+}
+
+/* the trace key's text, like srcfile; interned: the caller's is reused */
+static const char *trace_of(const struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	if (!e->trace) {
+		const char *t = h->trace_fn ? h->trace_fn(h->trace_ctx, e) : NULL;
+		t = t ? rpt_intern((struct rpt_strings *)&h->strs, t) : NULL;
+		((struct hwprof_hist_entry *)e)->trace = t ? t : "";
+	}
+	return e->trace;
+}
+
+/* perf's __sort__hde_cmp(): the field's bytes, where left's data puts
+ * a __data_loc (whose length widens the column); bytes past a sample's
+ * raw data count as zeros */
+static int dyn_cmp(const struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_entry *a,
+		   const struct hwprof_hist_entry *b)
+{
+	const struct hwprof_hist_dyn *d = &h->dyn[slot];
+	uint64_t off = (uint64_t)d->offset, size = (uint64_t)d->size;
+	if (d->data_loc) {
+		uint32_t v = 0;
+		if (a->raw && off + 4 <= a->raw_size)
+			memcpy(&v, a->raw + off, 4); /* raw data in host order */
+		uint64_t rel = d->relative ? off + (uint64_t)d->size : 0;
+		off = (v & 0xffff) + rel;
+		size = v >> 16;
+		if (size > h->dyn_len[slot])
+			((struct hwprof_hist *)h)->dyn_len[slot] = size;
+	}
+	for (uint64_t i = 0; i < size; i++) {
+		uint8_t x = a->raw && off + i < a->raw_size ? a->raw[off + i] : 0;
+		uint8_t y = b->raw && off + i < b->raw_size ? b->raw[off + i] : 0;
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* perf's update_dynamic_len(): the value after "name" and one character
+ * in the entry's text, up to a space */
+static void dyn_text_len(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_entry *e)
+{
+	const struct hwprof_hist_dyn *d = &h->dyn[slot];
+	if (d->raw)
+		return;
+	const char *str = trace_of(h, e);
+	size_t n = strlen(d->name);
+	while (str) {
+		const char *pos = strchr(str, ' ');
+		bool last = !pos;
+		if (!pos)
+			pos = str + strlen(str);
+		if (!strncmp(str, d->name, n)) {
+			size_t len = str + n + 1 <= pos ? (size_t)(pos - (str + n + 1)) : 0;
+			if (len > h->dyn_len[slot])
+				h->dyn_len[slot] = len;
+			break;
+		}
+		str = last ? NULL : pos + 1;
+	}
 }
 
 /* perf computes an entry's srcline the first time a comparison needs it */
@@ -577,7 +643,10 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_DATA_PAGE_SIZE: return sgn64((int64_t)(b->data_page_size - a->data_page_size));
 	case HWPROF_HK_PHYS_DADDR: return sgn64((int64_t)(b->phys_addr - a->phys_addr));
 	case HWPROF_HK_SRCFILE: return sgn64(strcmp(srcfile_of(hb, b), srcfile_of(ha, a)));
-	case HWPROF_HK_TRACE: return 0; /* perf: equal unless tracepoints */
+	case HWPROF_HK_TRACE: /* perf: equal unless tracepoints */
+		if (!a->tracepoint || !b->tracepoint)
+			return 0;
+		return sgn64(strcmp(trace_of(hb, b), trace_of(ha, a)));
 	case HWPROF_HK_PARENT:
 		if (!a->parent || !b->parent)
 			return cmp_null(a->parent, b->parent);
@@ -593,6 +662,12 @@ static int key_cmp2(const struct hwprof_hist *ha, const struct hwprof_hist *hb, 
 	case HWPROF_HK_PERIOD: return u64_cmp(a->period, b->period);
 	case HWPROF_HK_SAMPLES: return u64_cmp(a->nr_samples, b->nr_samples);
 	case HWPROF_HK_NR: break;
+	default:
+		if (HWPROF_HK_IS_DYN(k)) { /* perf skips keys of other events */
+			unsigned slot = (unsigned)(k - HWPROF_HK_DYN0);
+			return ha->dyn_set[slot] ? dyn_cmp(ha, slot, a, b) : 0;
+		}
+		break;
 	}
 	return 0;
 }
@@ -712,6 +787,10 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	k->cgroup_ino = s->cgroup_ino;
 	k->code_page_size = s->code_page_size;
 	k->parent = s->parent;
+	k->tracepoint = s->tracepoint;
+	k->tp_id = s->tp_id;
+	k->raw = s->raw; /* copied when the key becomes an entry */
+	k->raw_size = s->raw_size;
 	/* the memory side is the sample's, for its own entry */
 	if (sym == s->sym && ip == s->ip) {
 		/* perf's new entry holds the sample's own stats while it is
@@ -812,6 +891,13 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 			return -HWPROF_E_NOMEM;
 		x = (uint32_t)h->n;
 		h->e[x] = *k;
+		if (k->raw) { /* perf's hist entry keeps a copy of the raw data */
+			void *raw = malloc(k->raw_size ? k->raw_size : 1);
+			if (!raw)
+				return -HWPROF_E_NOMEM;
+			memcpy(raw, k->raw, k->raw_size);
+			h->e[x].raw = raw;
+		}
 		h->e[x].nr_samples = 0; /* counted below */
 		h->e[x].period_sys = h->e[x].period_us = h->e[x].period_guest_sys = h->e[x].period_guest_us = 0;
 		h->e[x].weight = 0;
@@ -873,9 +959,49 @@ HWPROF_API void hwprof_hist_set_cacheline(struct hwprof_hist *h, uint64_t size)
 	h->cacheline = size;
 }
 
+HWPROF_API int hwprof_hist_set_dyn(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_dyn *d)
+{
+	if (slot >= HWPROF_HK_NR_DYN)
+		return -HWPROF_E_INVAL;
+	h->dyn[slot] = *d;
+	h->dyn_set[slot] = true;
+	return 0;
+}
+
+HWPROF_API bool hwprof_hist_dyn_defined(const struct hwprof_hist *h, unsigned slot)
+{
+	return slot < HWPROF_HK_NR_DYN && h->dyn_set[slot];
+}
+
+HWPROF_API int hwprof_hist_dyn_width(const struct hwprof_hist *h, unsigned slot)
+{
+	if (!hwprof_hist_dyn_defined(h, slot))
+		return 0;
+	const struct hwprof_hist_dyn *d = &h->dyn[slot];
+	size_t len = h->dyn_len[slot], name = strlen(d->name);
+	size_t field = d->string ? (size_t)d->size : (size_t)d->size * 2 + 2;
+	if (name > len)
+		len = name;
+	if (field > len)
+		len = field;
+	return (int)len;
+}
+
+HWPROF_API void hwprof_hist_set_trace(struct hwprof_hist *h, hwprof_srcline_fn fn, void *ctx)
+{
+	h->trace_fn = fn;
+	h->trace_ctx = ctx;
+}
+
+HWPROF_API const char *hwprof_hist_entry_trace(struct hwprof_hist *h, const struct hwprof_hist_entry *e)
+{
+	return trace_of(h, e);
+}
+
 HWPROF_API void hwprof_hist_elide(struct hwprof_hist *h, enum hwprof_hist_key k)
 {
-	h->elided |= 1ull << k;
+	if ((unsigned)k < HWPROF_HK_NR)
+		h->elided[k] = true;
 }
 
 HWPROF_API void hwprof_hist_set_callchain(struct hwprof_hist *h, unsigned flags)
@@ -1024,7 +1150,7 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 		    const struct hwprof_hist_entry *b)
 {
 	for (size_t i = 0; i < h->nr_sort; i++) {
-		if (h->elided >> h->sort[i] & 1)
+		if (h->elided[h->sort[i]])
 			continue; /* perf_hpp__should_skip() */
 		int c = h->nr_members && is_hpp_sort_field(h->sort[i]) ? group_cmp(h, h->sort[i], a, b)
 									 : key_sort(h, h->sort[i], a, b);
@@ -1170,6 +1296,18 @@ static int64_t dummy_entry(struct hwprof_hist *l, const struct hwprof_hist *m, c
 	d->weight = d->ins_lat = 0;
 	d->chain = HWPROF_CHAIN_NONE; /* perf's new entry has an empty chain */
 	d->max_depth = 0;
+	if (me->trace && !(d->trace = rpt_intern(&l->strs, me->trace)))
+		return -HWPROF_E_NOMEM;
+	d->raw = NULL; /* the member's copy stays the member's */
+	d->raw_size = 0;
+	if (me->raw) {
+		void *raw = malloc(me->raw_size ? me->raw_size : 1);
+		if (!raw)
+			return -HWPROF_E_NOMEM;
+		memcpy(raw, me->raw, me->raw_size);
+		d->raw = raw;
+		d->raw_size = me->raw_size;
+	}
 	ht_insert(t, x, parent, left);
 	l->n++;
 	return x;
@@ -1269,6 +1407,12 @@ HWPROF_API int hwprof_hist_finish(struct hwprof_hist *h)
 		for (int end = 0; end < 2; end++)
 			h->e[x].srcline_end_width[end] =
 				h->e[x].srcline_end[end] ? (uint32_t)strlen(h->e[x].srcline_end[end]) : 0;
+		/* perf's dynamic keys take their width from the entry's
+		 * text after its trace width was taken */
+		for (size_t i = 0; i < h->nr_sort; i++)
+			if (HWPROF_HK_IS_DYN(h->sort[i]) && h->dyn_set[h->sort[i] - HWPROF_HK_DYN0])
+				dyn_text_len(h, (unsigned)(h->sort[i] - HWPROF_HK_DYN0), &h->e[x]);
+		h->e[x].trace_width = h->e[x].trace ? (uint32_t)strlen(h->e[x].trace) : 0;
 	}
 	/* filtered entries are not shown; perf's non-filtered stats count
 	 * the shown entries' own samples */
