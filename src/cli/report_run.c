@@ -364,7 +364,9 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 		struct hwprof_hist_frame *fr = &r->frames[n];
 		resolve_frame(r, fr, pid, tid, HWPROF_MISC_USER, ip, &res);
 		struct hwprof_inline_entry ent[MAX_INLINE];
-		int ne = res.sym && res.dso && !r->no_inline
+		/* perf's addr2line needs a file: not [vdso] and the like */
+		int ne = res.sym && res.dso && !r->no_inline && fr->dso && fr->dso[0] != '[' &&
+				 strncmp(fr->dso, "/tmp/perf-", 10) != 0
 				 ? hwprof_dso_inline_entries(res.dso, res.addr, res.sym, ent, MAX_INLINE) : 0;
 		if (ne <= 0) {
 			frame_srcline(r, fr, &res);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <sys/auxv.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,6 +36,8 @@ struct hwprof_symbols {
 	struct hwprof_dso *buckets[NBUCKETS];
 	const char *last_name;     /* lookup cache: same pointer, same DSO */
 	struct hwprof_dso *last;
+	char own_vdso[64];         /* this process's vDSO written out (perf's
+	                            * fallback for [vdso]), "" until needed */
 };
 
 static char *dup_or_null(const char *s)
@@ -101,7 +105,37 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 	}
 	for (int i = 0; i < 5; i++)
 		free(s->strs[i]);
+	if (s->own_vdso[0])
+		unlink(s->own_vdso);
 	free(s);
+}
+
+/* perf's vdso__dso_findnew(): without the recording's vDSO in the cache,
+ * perf reads its own (the same kernel's, as a rule) from memory into a
+ * temporary file. The path, or NULL. */
+static const char *own_vdso(struct hwprof_symbols *s)
+{
+	if (s->own_vdso[0])
+		return s->own_vdso;
+	const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	size_t size = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size < sizeof(*eh) || size > (64u << 20))
+		return NULL;
+	char path[] = "/tmp/hwprof-vdso.so-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	bool ok = write(fd, img, size) == (ssize_t)size;
+	close(fd);
+	if (!ok) {
+		unlink(path);
+		return NULL;
+	}
+	snprintf(s->own_vdso, sizeof(s->own_vdso), "%s", path);
+	return s->own_vdso;
 }
 
 static size_t hash_name(const char *n)
@@ -253,6 +287,11 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 			snprintf(cand[nc++], 4096, "%s/.build-id/%.2s/%s.debug", s->cfg.debug_root, hex, hex + 2);
 		snprintf(cand[nc++], 4096, "%s", sys);
 	}
+	/* last for the vDSO: this process's own, where its build id matches
+	 * the recording's (or the recording has none) */
+	const char *own = d->kind == DSO_VDSO ? own_vdso(s) : NULL;
+	if (own)
+		snprintf(cand[nc++], 4096, "%s", own);
 	syms[0] = run[0] = 0;
 	for (int i = 0; i < nc && !(syms[0] && run[0]); i++) {
 		if (!is_file(cand[i]) || !sym_elf_probe(cand[i], &info))
