@@ -552,9 +552,13 @@ static int perf_refusal(struct hwprof_session *s, bool quiet, const char *msg)
 	return 0;
 }
 
-/* --stats: perf's per-record-type counts of the file, without warnings
- * (perf's stats mode sets no_warn). */
-static int report_stats(const char *input, bool header, bool full)
+/* The whole-file tools: --stats (perf's per-record-type counts, without
+ * warnings: its stats mode sets no_warn) and --tasks / --mmaps (the thread
+ * tree after every record; perf's tasks tool prints no warnings either).
+ * Both stop on a record perf's tools cannot take. */
+enum file_tool { TOOL_STATS, TOOL_TASKS, TOOL_MMAPS };
+
+static int report_file_tool(const char *input, bool header, bool full, enum file_tool tool)
 {
 	const char *shown = display_name(input);
 	struct hwprof_error err;
@@ -572,7 +576,7 @@ static int report_stats(const char *input, bool header, bool full)
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if (tool_fails(&ev)) {
 			/* perf's stats tool processes records unordered */
-			tool_fail_print(&ev, true, pipe);
+			tool_fail_print(&ev, tool == TOOL_STATS, tool == TOOL_STATS && pipe);
 			hwprof_session_close(s);
 			return 0;
 		}
@@ -583,45 +587,10 @@ static int report_stats(const char *input, bool header, bool full)
 		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
 			e->msg[0] ? e->msg : hwprof_strerror(rc));
 		status = 1;
-	} else {
+	} else if (tool == TOOL_STATS) {
 		print_session_stats(stdout, s);
-	}
-	hwprof_session_close(s);
-	return status;
-}
-
-/* --tasks / --mmaps: the thread tree after reading every record (perf's
- * tasks tool prints no warnings). */
-static int report_tasks(const char *input, bool header, bool full, bool mmaps)
-{
-	const char *shown = display_name(input);
-	struct hwprof_error err;
-	struct hwprof_session *s;
-	if (hwprof_session_open(&s, input, &err) < 0) {
-		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)err.offset,
-			err.msg);
-		return 1;
-	}
-	if (header)
-		print_header_now(stdout, hwprof_session_data(s), full);
-	struct hwprof_event ev;
-	int rc;
-	while ((rc = hwprof_session_next(s, &ev)) > 0) {
-		if (tool_fails(&ev)) {
-			tool_fail_print(&ev, false, false);
-			hwprof_session_close(s);
-			return 0;
-		}
-	}
-	int status = 0;
-	if (rc < 0) {
-		const struct hwprof_error *e = hwprof_perfdata_error(hwprof_session_data(s));
-		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
-			e->msg[0] ? e->msg : hwprof_strerror(rc));
+	} else if (print_tasks(stdout, s, tool == TOOL_MMAPS) < 0) {
 		status = 1;
-	} else {
-		if (print_tasks(stdout, s, mmaps) < 0)
-			status = 1;
 	}
 	hwprof_session_close(s);
 	return status;
@@ -1233,9 +1202,9 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	if (header_only)
 		return report_header(input, full);
 	if (stats && !dump)
-		return report_stats(input, ap->header, full);
+		return report_file_tool(input, ap->header, full, TOOL_STATS);
 	if (tasks && !dump)
-		return report_tasks(input, ap->header, full, mmaps);
+		return report_file_tool(input, ap->header, full, mmaps ? TOOL_MMAPS : TOOL_TASKS);
 	if (!dump)
 		return report_stdio(ap, full);
 
