@@ -1,5 +1,6 @@
-/* perf 6.1's x86 decoder attributes per opcode map (see x86_insn_len.c for
- * the bits), entries of undefined encodings left empty */
+/* The x86 opcode maps as perf 6.1's decoder has them (its
+ * x86-opcode-map.txt of Linux 6.1, through scripts/gen_x86_insn_tab.py):
+ * attributes in x86_insn_len.c's bits, undefined encodings empty. */
 static const uint32_t esc0_0[256] = {
 	[0x00] = 0x8, [0x01] = 0x8, [0x02] = 0x8, [0x03] = 0x8, [0x04] = 0x1,
 	[0x05] = 0x6, [0x08] = 0x8, [0x09] = 0x8, [0x0a] = 0x8, [0x0b] = 0x8,
