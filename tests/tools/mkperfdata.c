@@ -1516,10 +1516,16 @@ static void branch_flow(void)
 		die("readlink /proc/self/exe");
 	self[sl] = 0;
 	const uint64_t base = 0x555555554000ULL;
+	/* the whole file mapped: sanitizer builds have much more code */
+	FILE *fs = fopen(self, "rb");
+	if (!fs || fseek(fs, 0, SEEK_END))
+		die("reading /proc/self/exe");
+	uint64_t size = ((uint64_t)ftell(fs) + 0xfff) & ~0xfffULL;
+	fclose(fs);
 	struct hwprof_sample id = id_of(100, 20);
 	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 100, 100, "flow", 0));
-	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, base, 0x40000, 0, 8, 1, 4321, 0, 5,
-				2, self));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, base, size, 0, 8, 1, 4321, 0, 5, 2,
+				self));
 	/* functions with loops and branches to start from */
 	const uint8_t *roots[] = { (const uint8_t *)(uintptr_t)main, (const uint8_t *)(uintptr_t)branch_syms,
 				   (const uint8_t *)(uintptr_t)mem, (const uint8_t *)(uintptr_t)chains };
