@@ -49,6 +49,7 @@ static void usage(FILE *f, bool full, bool fields)
 		   "        --inline          Show inline function\n"
 		   "        --max-stack <n>   Set the maximum stack depth when parsing the callchain, anything "
 		   "beyond the specified depth will be ignored. Default: kernel.perf_event_max_stack or 127\n"
+		   "        --max-blocks <n>  Maximum number of code blocks to dump with brstackinsn\n"
 		   "        --itrace[=<opts>]\n"
 		   "                          Instruction Tracing options (Arm SPE: i[period] b f m t a M, see\n"
 		   "                          perf-arm-spe(1); Intel PT: b c r e p g i<N>i s<N>, see perf-intel-pt(1));\n"
@@ -107,7 +108,7 @@ static bool script_filter_drops(struct hwprof_session *s, const struct report_fi
 int cmd_script(int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_NS, O_SYMFS, O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE,
-	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_INSN_TRACE,
+	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_MAX_BLOCKS, O_INSN_TRACE,
 	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME, O_PID, O_TID,
 	       O_SHOW_TASK, O_SHOW_MMAP, O_SHOW_SWITCH, O_SHOW_NS, O_SHOW_CGROUP, O_SHOW_LOST, O_SHOW_BPF,
 	       O_SHOW_POKE };
@@ -128,6 +129,7 @@ int cmd_script(int argc, char **argv)
 		{ "inline", no_argument, NULL, O_INLINE },
 		{ "no-inline", no_argument, NULL, O_NO_INLINE },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "max-blocks", required_argument, NULL, O_MAX_BLOCKS },
 		{ "insn-trace", no_argument, NULL, O_INSN_TRACE },
 		{ "call-trace", no_argument, NULL, O_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
@@ -226,6 +228,14 @@ int cmd_script(int argc, char **argv)
 		case 'C': cpu_arg = optarg; break;
 		case O_RELTIME: o.reltime = true; break;
 		case O_DELTATIME: o.deltatime = true; break;
+		case O_MAX_BLOCKS: {
+			char *end;
+			long v = strtol(optarg, &end, 0);
+			if (!*optarg || *end || v < 0 || v > 0x7ffffffe)
+				return cli_usage_error("script", "bad --max-blocks '%s' (0 or more)", optarg);
+			o.max_blocks = (int)v;
+			break;
+		}
 		case O_NO_ITRACE:
 			itrace.set = true;
 			itrace.dont_decode = true;

@@ -15,10 +15,10 @@
 #define PF(t, x) ((o->out[t].fields & SFB(SF_##x)) != 0)
 
 /* perf's srcline_from_fileline: the file's base name and the line */
-static void put_srcline(FILE *f, const char *file, unsigned line)
+static void put_srcline(FILE *f, const char *pre, const char *file, unsigned line)
 {
 	const char *b = file ? strrchr(file, '/') : NULL;
-	fprintf(f, "\n  %s:%u", b ? b + 1 : file ? file : "??", line);
+	fprintf(f, "%s%s:%u", pre, b ? b + 1 : file ? file : "??", line);
 }
 
 static bool file_dso(const char *name)
@@ -29,17 +29,16 @@ static bool file_dso(const char *name)
 /* map__fprintf_srcline: a file DSO's line from its debuginfo (nothing
  * when unknown); perf's "<dso>[addr]" for the kernel and other DSOs
  * without a file. */
-static void srcline_of(FILE *f, struct hwprof_symbols *syms, const struct hwprof_map_info *mi,
-		       const struct hwprof_symres *r)
+static void srcline_of(FILE *f, const char *pre, const struct hwprof_map_info *mi, const struct hwprof_symres *r)
 {
 	if (!file_dso(mi->dso)) {
-		fprintf(f, "\n  %s[%llx]", mi->dso, (unsigned long long)r->addr);
+		fprintf(f, "%s%s[%llx]", pre, mi->dso, (unsigned long long)r->addr);
 		return;
 	}
 	const struct hwprof_srcframe *fr;
 	if (r->dso && hwprof_dso_srcframes(r->dso, r->addr, &fr) > 0) {
 		if (fr[0].file)
-			put_srcline(f, fr[0].file, fr[0].line);
+			put_srcline(f, pre, fr[0].file, fr[0].line);
 		return;
 	}
 	/* no line: addr2line names the symbol and the symbol table's file
@@ -47,14 +46,19 @@ static void srcline_of(FILE *f, struct hwprof_symbols *syms, const struct hwprof
 	 * without a symbol, fails and perf shows "<dso base name>[addr]" */
 	if (!r->dso || !hwprof_dso_addr2line_names(r->dso, r->addr)) {
 		const char *b = strrchr(mi->dso, '/');
-		fprintf(f, "\n  %s[%llx]", b ? b + 1 : mi->dso, (unsigned long long)r->addr);
+		fprintf(f, "%s%s[%llx]", pre, b ? b + 1 : mi->dso, (unsigned long long)r->addr);
 	} else if (hwprof_dso_addr2line_file(r->dso, r->addr)) {
-		put_srcline(f, hwprof_dso_addr2line_file(r->dso, r->addr), 0);
+		put_srcline(f, pre, hwprof_dso_addr2line_file(r->dso, r->addr), 0);
 	}
-	(void)syms;
 }
 
 void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip)
+{
+	script_print_srcline_pre(p, pid, tid, cpumode, ip, "\n  ");
+}
+
+void script_print_srcline_pre(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			      const char *pre)
 {
 	struct hwprof_map_info mi;
 	struct hwprof_symres r = { 0 };
@@ -62,7 +66,7 @@ void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, un
 	if (script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) != 1)
 		return;
 	hwprof_symbols_resolve(script_printer_symbols(p), mi.dso, mi.start, mi.pgoff, ip, &r);
-	srcline_of(script_printer_file(p), script_printer_symbols(p), &mi, &r);
+	srcline_of(script_printer_file(p), pre, &mi, &r);
 }
 
 /* One frame: a line, or for unwound frames (perf 6.1 expands only those)
@@ -107,9 +111,9 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 			fprintf(f, " (%s)", have_map ? mi.dso : "[unknown]");
 		if (PF(t, SRCLINE)) {
 			if (nent)
-				put_srcline(f, ent[k].file, ent[k].line);
+				put_srcline(f, "\n  ", ent[k].file, ent[k].line);
 			else if (have_map)
-				srcline_of(f, syms, &mi, &r);
+				srcline_of(f, "\n  ", &mi, &r);
 		}
 		if (inlined)
 			fputs(" (inlined)", f);

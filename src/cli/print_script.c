@@ -15,6 +15,7 @@
 #include "util/bytes.h"
 #include "cli/report_filter.h"
 #include "cli/srccode.h"
+#include "cli/x86_insn_len.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/perfdata_feat.h"
@@ -264,9 +265,12 @@ int script_printer_check(struct script_printer *p)
 					"Hint: run 'perf record -b ...'\n");
 			return -1;
 		}
-		if (used && (p->o->out[j].fields & insn)) {
-			fprintf(stderr, "hwprof script: fields brstackinsn and brstackinsnlen are not supported yet "
-					"(brstack, brstacksym and brstackoff are)\n");
+		/* perf decodes x86 code on x86 only; others files' kernel bounds
+		 * and code are not matched here */
+		if (used && (p->o->out[j].fields & insn) &&
+		    (p->arch != HWPROF_ARCH_X86_64 || hwprof_arch_host() != HWPROF_ARCH_X86_64)) {
+			fprintf(stderr, "hwprof script: fields brstackinsn and brstackinsnlen are supported for "
+					"x86_64 files read on x86_64 only\n");
 			return -1;
 		}
 	}
@@ -551,10 +555,10 @@ static int fetch_insn(struct script_printer *p, const struct hwprof_sample *s, u
 	if (!r.dso) /* the kernel has no file to read; the vDSO's is in perf's cache */
 		return 0;
 	ssize_t n = hwprof_dso_read(r.dso, r.addr, insn, 16);
-	struct hwprof_pt_insn in;
-	if (n <= 0 || hwprof_pt_insn_decode(insn, (size_t)n, s->ip, 64, &in) < 0 || in.len > n)
+	struct x86_insn in; /* perf's own decoder: it takes undefined encodings */
+	if (n <= 0 || x86_insn_decode(insn, (size_t)n, &in) < 0 || in.len > n)
 		return 0;
-	return in.len;
+	return (int)in.len;
 }
 
 /* perf's get_branch_type(): "" for an unknown type, the extended ABI's
@@ -625,6 +629,13 @@ static void print_brstack(struct script_printer *p, int t, const struct hwprof_s
 	}
 }
 
+struct srccode *script_printer_srccode(struct script_printer *p)
+{
+	if (!p->srccode)
+		p->srccode = srccode_new();
+	return p->srccode;
+}
+
 /* perf's map__fprintf_srccode() for the sample's address */
 static void print_srccode(struct script_printer *p, const struct hwprof_sample *s)
 {
@@ -635,7 +646,7 @@ static void print_srccode(struct script_printer *p, const struct hwprof_sample *
 		return;
 	struct hwprof_symres r = { 0 };
 	hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, s->ip, &r);
-	if (!p->srccode && !(p->srccode = srccode_new()))
+	if (!script_printer_srccode(p))
 		return;
 	srccode_print(p->srccode, p->f, (int32_t)s->tid, r.dso, r.addr);
 }
@@ -838,6 +849,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 		print_brstack(p, t, s);
 	if (PF(t, INSN) || PF(t, INSNLEN))
 		print_insn(p, t, s);
+	if (PF(t, BRSTACKINSN) || PF(t, BRSTACKINSNLEN))
+		script_print_brstackinsn(p, t, s);
 	if (PF(t, PHYS_ADDR))
 		fprintf(f, "%16llx", (unsigned long long)s->phys_addr);
 	fputc('\n', f);
@@ -897,6 +910,9 @@ int script_print_side_event(struct script_printer *p, const struct hwprof_event 
 		const char *comm = tid != -1 ? hwprof_session_thread_comm(p->s, pid, tid) : NULL;
 		print_start(p, t, &sm, comm, (es->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0, r->type);
 	}
-	print_record_text(p->f, p->s, ev);
+	if (r->type == HWPROF_RECORD_LOST && r->size >= 24) /* perf_event__fprintf_lost(), not -D's text */
+		fprintf(p->f, "PERF_RECORD_LOST lost %llu\n", (unsigned long long)ld64(d + 16));
+	else
+		print_record_text(p->f, p->s, ev);
 	return 0;
 }

@@ -42,6 +42,7 @@ struct script_opts {
 	bool no_inline;            /* --no-inline: no inlined-function frames */
 	int max_stack;             /* --max-stack (perf: kernel.perf_event_max_stack) */
 	bool reltime, deltatime;   /* --reltime / --deltatime sample times */
+	int max_blocks;            /* --max-blocks: brstackinsn's blocks (0: all) */
 };
 
 const char *script_field_name(unsigned f);
@@ -116,6 +117,17 @@ struct hwprof_unwinder;
 void script_print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s);
 /* perf's map__fprintf_srcline: "\n  file:line" for ip, nothing when unknown */
 void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip);
+/* the same after the prefix pre instead of "\n  " */
+void script_print_srcline_pre(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			      const char *pre);
+
+/* perf's brstackinsn / brstackinsnlen (src/cli/print_brstackinsn.c): the
+ * code of each basic block between the sample's branches, then up to the
+ * sample's ip, one instruction a line, from the DSOs' files. */
+void script_print_brstackinsn(struct script_printer *p, int t, const struct hwprof_sample *s);
+/* the thread's srccode state (perf's thread->srccode_state), made on
+ * first use; NULL on allocation failure */
+struct srccode *script_printer_srccode(struct script_printer *p);
 /* accessors for print_callchain.c */
 struct hwprof_session *script_printer_session(struct script_printer *p);
 /* The map holding ip, perf's way (the kernel map grown to its last

@@ -220,4 +220,34 @@ for fx in branch-syms lbr; do
   [ -s "$TMP/$fx.data" ] && compare "$fx --show-task-events --show-mmap-events" "$TMP/$fx.data" --show-task-events --show-mmap-events
 done
 [ -s "$TMP/src.data" ] && compare "src --show-task-events --show-mmap-events" "$TMP/src.data" --show-task-events --show-mmap-events
+# brstackinsn/brstackinsnlen: each block between a sample's branches
+# replayed from the DSO's code with perf's own x86 decoder (undefined
+# encodings included: branch-syms' random blocks start mid-instruction),
+# symbol and source lines, flags, cycles and IPC, the kernel/user patch-up,
+# the block up to the sample, --max-blocks; branch-flow's stacks follow
+# mkperfdata's own jumps, so its blocks hold real code
+if [ -s "$TMP/branch-syms.data" ]; then
+  for fl in ip,brstackinsn +brstackinsn ip,sym,brstackinsnlen ip,insn,insnlen,brstackinsn ip,insn,insnlen; do
+    compare "branch-syms-$fl" "$TMP/branch-syms.data" -F "$fl"
+  done
+  compare "branch-syms-maxblocks" "$TMP/branch-syms.data" -F ip,brstackinsn --max-blocks 2
+fi
+for fx in branch lbr; do
+  [ -s "$TMP/$fx.data" ] && compare "$fx-brstackinsn" "$TMP/$fx.data" -F ip,brstackinsn,brstackinsnlen
+done
+if "$TOOLS/mkperfdata" branch-flow "$TMP/branch-flow.data"; then
+  for fl in ip,brstackinsn +brstackinsn ip,sym,brstackinsnlen ip,brstackinsn,srccode ip,sym,srcline,brstackinsn \
+            ip,srcline,brstackinsnlen,srccode ip,sym,symoff,dso,brstack,brstackinsn brstackinsn,srccode; do
+    compare "branch-flow-$fl" "$TMP/branch-flow.data" -F "$fl"
+  done
+  compare "branch-flow-maxblocks-1" "$TMP/branch-flow.data" -F ip,brstackinsnlen --max-blocks 1
+  compare "branch-flow-maxblocks-3" "$TMP/branch-flow.data" -F ip,brstackinsn --max-blocks 3
+  if grep -q 'IPC$' "$TMP/branch-flow-ip,brstackinsn.hw" && grep -q '^	main+' "$TMP/branch-flow-ip,brstackinsn.hw"; then
+    pass "branch-flow: blocks with symbol lines and IPC"
+  else
+    fail "branch-flow: no symbol lines or IPC in brstackinsn"
+  fi
+else
+  fail "mkperfdata branch-flow"
+fi
 finish

@@ -13,6 +13,9 @@
  *               both sides, as PEBS kernels write them
  *   branch-syms branch stacks over this program's own symbols, kernel and
  *               unmapped addresses, every branch flag
+ *   branch-flow branch stacks that follow this program's own code (its
+ *               jumps, taken or not at random), so basic blocks hold
+ *               real instructions
  *   chains      callchains over this program's symbols in three processes
  *               (perf's non-transitive chain compare, synthesized FORKs)
  *   keys        samples for perf report's socket, transaction, cgroup,
@@ -42,6 +45,7 @@
 
 #include <zstd.h>
 
+#include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata_write.h"
 #include "util/bytes.h"
 
@@ -1499,10 +1503,110 @@ static void warn(const char *v)
 	}
 }
 
+/* addresses minus __executable_start are the file's virtual addresses, as
+ * a PIE mapped from offset 0 has them */
+int main(int argc, char **argv);
+
+/* Walks this program's code from fn as a CPU would with the jumps taken
+ * or not at random (calls fall through, they are not followed) and
+ * records up to max taken jumps, oldest first, as from/to pairs of file
+ * addresses; stops at the first indirect branch or return. *end gets the
+ * address after the last jump's target run (the sample's ip). */
+static int walk_code(const uint8_t *fn, uint64_t *seed, uint64_t *from, uint64_t *to, int max, uint64_t *end)
+{
+	const uint8_t *ip = fn;
+	int n = 0;
+	for (int steps = 0; steps < 4000 && n < max; steps++) {
+		struct hwprof_pt_insn in;
+		if (hwprof_pt_insn_decode(ip, 15, (uint64_t)(uintptr_t)ip, 64, &in) <= 0)
+			break;
+		bool jump = in.iclass == HWPROF_PT_IC_JMP;
+		if (in.iclass == HWPROF_PT_IC_JCC) {
+			*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			jump = (*seed >> 40) % 3 != 0;
+		} else if (in.iclass != HWPROF_PT_IC_OTHER && in.iclass != HWPROF_PT_IC_CALL &&
+			   in.iclass != HWPROF_PT_IC_JMP) {
+			break;
+		}
+		if (!jump) {
+			ip += in.len;
+			continue;
+		}
+		from[n] = (uint64_t)(ip - (const uint8_t *)&__executable_start);
+		ip = (const uint8_t *)(uintptr_t)in.target;
+		to[n++] = (uint64_t)(ip - (const uint8_t *)&__executable_start);
+	}
+	*end = (uint64_t)(ip - (const uint8_t *)&__executable_start);
+	return n;
+}
+
+/* Branch stacks as perf record -b takes them on this program's own code
+ * (see walk_code): blocks of several instructions across symbols, with
+ * cycles for IPC, a sample on its last branch, one whose ip lies before
+ * the last target (perf then looks 128 bytes ahead), --max-blocks cuts. */
+static void branch_flow(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_BRANCH_STACK);
+	a.branch_sample_type = 0x1 | 0x8; /* user, any */
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cycles:u", ids, 1);
+	features("x86_64");
+	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (sl <= 0)
+		die("readlink /proc/self/exe");
+	self[sl] = 0;
+	const uint64_t base = 0x555555554000ULL;
+	/* the whole file mapped: sanitizer builds have much more code */
+	FILE *fs = fopen(self, "rb");
+	if (!fs || fseek(fs, 0, SEEK_END))
+		die("reading /proc/self/exe");
+	uint64_t size = ((uint64_t)ftell(fs) + 0xfff) & ~0xfffULL;
+	fclose(fs);
+	struct hwprof_sample id = id_of(100, 20);
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 100, 100, "flow", 0));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 100, 100, base, size, 0, 8, 1, 4321, 0, 5, 2,
+				self));
+	/* functions with loops and branches to start from */
+	const uint8_t *roots[] = { (const uint8_t *)(uintptr_t)main, (const uint8_t *)(uintptr_t)branch_syms,
+				   (const uint8_t *)(uintptr_t)mem, (const uint8_t *)(uintptr_t)chains };
+	uint64_t seed = 777, from[32], to[32];
+	uint8_t br[24 * 32];
+	for (int k = 0; k < 40; k++) {
+		uint64_t end;
+		int n = walk_code(roots[k % 4], &seed, from, to, 2 + k % 30, &end);
+		if (!n)
+			continue;
+		struct hwprof_sample s = id_of(100, 1000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		s.ip = base + end;
+		if (k % 7 == 3) /* the sample on the newest branch */
+			s.ip = base + from[n - 1];
+		else if (k % 7 == 5) /* before the newest target */
+			s.ip = base + to[n - 1] - 0x10;
+		s.branch_nr = (uint64_t)n;
+		for (int i = 0; i < n; i++) { /* newest first */
+			const int j = n - 1 - i;
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned f = (unsigned)(seed >> 40);
+			uint64_t flags = (f & 3) | (f % 13 == 0 ? 4 : 0);
+			flags |= (uint64_t)(f % 4 ? 1 + (f >> 4) % 60 : 0) << 4;
+			st64(br + 24 * i, base + from[j]);
+			st64(br + 24 * i + 8, base + to[j]);
+			st64(br + 24 * i + 16, flags);
+		}
+		s.branches = br;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|chains|dso:PATH@OFF,.. OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|branch-flow|chains|dso:PATH@OFF,.. OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -1523,6 +1627,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "branch")) branch();
 	else if (!strcmp(k, "xmm")) xmm();
 	else if (!strcmp(k, "branch-syms")) branch_syms();
+	else if (!strcmp(k, "branch-flow")) branch_flow();
 	else if (!strcmp(k, "chains")) chains();
 	else if (!strcmp(k, "keys") || !strcmp(k, "keys-g")) keys(k[4] == '-');
 	else if (!strcmp(k, "group")) group();
