@@ -805,6 +805,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	struct time_ranges tr = { 0 };
 	if (a->time_str) {
 		if (aux) {
+			hwprof_symbols_close(syms);
 			hwprof_session_close(s);
 			return cli_error("report", "%s: --time with Intel PT or Arm SPE traces is not supported yet",
 					 shown);
@@ -819,6 +820,7 @@ static int report_stdio(const struct report_args *a, bool full)
 				fputs("# To display the perf.data header info, please use --header/--header-only "
 				      "options.\n#\n", stdout);
 			fflush(stdout);
+			hwprof_symbols_close(syms);
 			hwprof_session_close(s);
 			return 234; /* perf's -EINVAL */
 		}
