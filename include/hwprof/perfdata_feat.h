@@ -148,6 +148,11 @@ HWPROF_API const char *hwprof_btf_type_name(const uint8_t *btf, uint64_t size, u
 HWPROF_API const char *hwprof_feat_name(unsigned feat);
 
 struct hwprof_perfdata;
+/* A feature of the file, decoded (free with hwprof_feat_free()): 1 with
+ * *out, 0 when the file lacks it or it does not decode (*out NULL). The
+ * context comes from the file: its byte order, and NRCPUS for the tables
+ * of CPU_TOPOLOGY. */
+HWPROF_API int hwprof_perfdata_feat(struct hwprof_perfdata *h, unsigned feat, struct hwprof_feat **out);
 /* The recording machine's architecture from the ARCH feature ("x86_64",
  * "aarch64", ...), else this machine's (perf assumes the host's too). */
 HWPROF_API enum hwprof_arch hwprof_perfdata_arch(struct hwprof_perfdata *h);

@@ -754,14 +754,10 @@ void print_record_text(FILE *out, struct hwprof_session *s, const struct hwprof_
  * PMU (CPU_PMU_CAPS, else the first PMU of PMU_CAPS); 0 without them. */
 static void branch_counter_caps(struct dump *d)
 {
-	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(d->h)->swapped };
 	const unsigned feats[] = { HWPROF_FEAT_CPU_PMU_CAPS, HWPROF_FEAT_PMU_CAPS };
 	for (int k = 0; k < 2; k++) {
-		const uint8_t *p;
-		uint64_t size;
 		struct hwprof_feat *f;
-		if (hwprof_perfdata_feature(d->h, feats[k], &p, &size, NULL) != 1 ||
-		    hwprof_feat_parse(feats[k], p, size, &ctx, &f, NULL) < 0)
+		if (hwprof_perfdata_feat(d->h, feats[k], &f) != 1)
 			continue;
 		const struct hwprof_feat_caps *c = k == 0 ? &f->u.cpu_pmu_caps
 						  : f->u.pmu_caps.nr ? &f->u.pmu_caps.pmus[0] : NULL;

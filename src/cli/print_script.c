@@ -276,12 +276,8 @@ int script_printer_check(struct script_printer *p)
 	}
 	if (tod) {
 		/* perf's tod_scnprintf() reference: CLOCK_DATA's pair */
-		const uint8_t *d;
-		uint64_t size;
-		struct hwprof_feat *f = NULL;
-		struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(p->h)->swapped };
-		if (hwprof_perfdata_feature(p->h, HWPROF_FEAT_CLOCK_DATA, &d, &size, NULL) == 1 &&
-		    hwprof_feat_parse(HWPROF_FEAT_CLOCK_DATA, d, size, &ctx, &f, NULL) == 0) {
+		struct hwprof_feat *f;
+		if (hwprof_perfdata_feat(p->h, HWPROF_FEAT_CLOCK_DATA, &f) == 1) {
 			p->have_clock = true;
 			p->clock_tod_ns = f->u.clock_data.tod_ns;
 			p->clock_clockid_ns = f->u.clock_data.clockid_ns;

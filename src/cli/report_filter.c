@@ -198,13 +198,9 @@ bool report_filter_drops_cpu(const struct report_filter *f, int32_t cpu)
 
 uint32_t report_filter_nr_cpus(struct hwprof_perfdata *h)
 {
-	const uint8_t *d;
-	uint64_t size;
-	struct hwprof_feat *f = NULL;
-	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	struct hwprof_feat *f;
 	uint32_t n = 0;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_NRCPUS, &d, &size, NULL) == 1 &&
-	    hwprof_feat_parse(HWPROF_FEAT_NRCPUS, d, size, &ctx, &f, NULL) == 0) {
+	if (hwprof_perfdata_feat(h, HWPROF_FEAT_NRCPUS, &f) == 1) {
 		n = f->u.nrcpus.avail;
 		hwprof_feat_free(f);
 	}

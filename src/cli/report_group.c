@@ -21,13 +21,9 @@ int report_groups_load(struct report_groups *g, struct hwprof_perfdata *h, bool 
 		return -1;
 	for (uint32_t i = 0; i < g->n; i++)
 		g->size[i] = 1;
-	const uint8_t *d;
-	uint64_t sz;
-	struct hwprof_feat *f = NULL;
-	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	struct hwprof_feat *f;
 	uint32_t nr_groups = 0;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_GROUP_DESC, &d, &sz, NULL) == 1 &&
-	    hwprof_feat_parse(HWPROF_FEAT_GROUP_DESC, d, sz, &ctx, &f, NULL) == 0) {
+	if (hwprof_perfdata_feat(h, HWPROF_FEAT_GROUP_DESC, &f) == 1) {
 		g->feat = f;
 		nr_groups = f->u.group_desc.nr;
 		uint32_t k = 0, left = 0;

@@ -700,18 +700,10 @@ static void load_topology(struct report_run *r)
 {
 	r->topo_loaded = true;
 	struct hwprof_perfdata *h = hwprof_session_data(r->s);
-	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
 	const uint8_t *p;
 	uint64_t size;
-	struct hwprof_feat *f = NULL;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_NRCPUS, &p, &size, NULL) != 1 ||
-	    hwprof_feat_parse(HWPROF_FEAT_NRCPUS, p, size, &ctx, &f, NULL) < 0)
-		return;
-	ctx.nr_cpus_avail = f->u.nrcpus.avail;
-	hwprof_feat_free(f);
-	f = NULL;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_CPU_TOPOLOGY, &p, &size, NULL) != 1 ||
-	    hwprof_feat_parse(HWPROF_FEAT_CPU_TOPOLOGY, p, size, &ctx, &f, NULL) < 0)
+	struct hwprof_feat *f;
+	if (hwprof_perfdata_feat(h, HWPROF_FEAT_CPU_TOPOLOGY, &f) != 1)
 		return;
 	const struct hwprof_feat_cpu_topology *t = &f->u.cpu_topology;
 	bool check = true;
@@ -724,7 +716,7 @@ static void load_topology(struct report_run *r)
 	}
 	bool ok = t->has_cpus && t->nr_cpus;
 	for (uint32_t i = 0; ok && check && i < t->nr_cpus; i++)
-		ok = t->cpus[i].socket_id == UINT32_MAX || t->cpus[i].socket_id <= ctx.nr_cpus_avail;
+		ok = t->cpus[i].socket_id == UINT32_MAX || t->cpus[i].socket_id <= t->nr_cpus; /* nr_cpus: NRCPUS */
 	if (ok && (r->sockets = malloc(t->nr_cpus * sizeof(*r->sockets)))) {
 		for (uint32_t i = 0; i < t->nr_cpus; i++)
 			r->sockets[i] = (int32_t)t->cpus[i].socket_id;

@@ -246,13 +246,9 @@ bool time_ranges_skip(const struct time_ranges *t, uint64_t time)
 
 void time_ranges_bounds(struct hwprof_perfdata *h, uint64_t *first, uint64_t *last)
 {
-	const uint8_t *d;
-	uint64_t size;
-	struct hwprof_feat *f = NULL;
-	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	struct hwprof_feat *f;
 	*first = *last = 0;
-	if (hwprof_perfdata_feature(h, HWPROF_FEAT_SAMPLE_TIME, &d, &size, NULL) == 1 &&
-	    hwprof_feat_parse(HWPROF_FEAT_SAMPLE_TIME, d, size, &ctx, &f, NULL) == 0) {
+	if (hwprof_perfdata_feat(h, HWPROF_FEAT_SAMPLE_TIME, &f) == 1) {
 		*first = f->u.sample_time.first;
 		*last = f->u.sample_time.last;
 		hwprof_feat_free(f);

@@ -668,6 +668,25 @@ HWPROF_API void hwprof_feat_free(struct hwprof_feat *f)
 		free_blocks(f->priv); /* f itself is one of the blocks */
 }
 
+HWPROF_API int hwprof_perfdata_feat(struct hwprof_perfdata *h, unsigned feat, struct hwprof_feat **out)
+{
+	const uint8_t *d;
+	uint64_t size;
+	struct hwprof_feat_ctx ctx = { .swap = hwprof_perfdata_info(h)->swapped };
+	*out = NULL;
+	if (feat == HWPROF_FEAT_CPU_TOPOLOGY) {
+		struct hwprof_feat *n;
+		if (hwprof_perfdata_feat(h, HWPROF_FEAT_NRCPUS, &n) != 1)
+			return 0;
+		ctx.nr_cpus_avail = n->u.nrcpus.avail;
+		hwprof_feat_free(n);
+	}
+	if (hwprof_perfdata_feature(h, feat, &d, &size, NULL) != 1 ||
+	    hwprof_feat_parse(feat, d, size, &ctx, out, NULL) < 0)
+		return 0;
+	return 1;
+}
+
 HWPROF_API enum hwprof_arch hwprof_perfdata_arch(struct hwprof_perfdata *h)
 {
 	const uint8_t *p;
