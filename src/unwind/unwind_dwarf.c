@@ -38,6 +38,7 @@ struct hwprof_unwinder {
 	uint64_t *ips;
 	size_t n, max;
 	bool stale;                /* a module no longer matches the maps */
+	bool read_failed;          /* a read failed since the last frame */
 	uint64_t last_pc;          /* the last frame's pc, unadjusted */
 	bool last_activation;
 	/* libunwind's fallback for a frame without CFI (x86-64): the state
@@ -130,21 +131,31 @@ static bool file_word(struct hwprof_unwinder *u, uint64_t addr, uint64_t *val)
 	return false;
 }
 
-/* A word of the process as perf's libunwind reader sees it: the stack
- * copy, else the mapped file's contents. */
+/* A word of the process as perf's libunwind reader (access_mem) sees it:
+ * the stack copy, else the mapped file's contents. Its fallback reports
+ * success with 0 for an address in a map it cannot read (anonymous
+ * memory, [stack] beyond the copy: a return address there gives one last
+ * frame at 0 - 1) and fails only where no map is, which ends the stack
+ * without that frame. */
 static bool read_word(struct hwprof_unwinder *u, uint64_t addr, uint64_t *v)
 {
-	return hwprof_unwind_stack_word(u->cur->stack_data, u->stack_len, u->sp, addr, v) || file_word(u, addr, v);
+	if (hwprof_unwind_stack_word(u->cur->stack_data, u->stack_len, u->sp, addr, v) || file_word(u, addr, v))
+		return true;
+	struct hwprof_map_info mi;
+	char level;
+	*v = 0;
+	return hwprof_session_find_map(u->s, (int32_t)u->cur->pid, (int32_t)u->cur->tid, HWPROF_MISC_USER, addr, &mi,
+				       &level) == 1;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct hwprof_unwinder *u = arg;
 	uint64_t v;
-	if (!read_word(u, addr, &v))
-		v = 0; /* perf's libunwind reader: unreadable memory reads as 0,
-			* so a return address beyond the copy gives one last
-			* frame at 0 - 1 before the unwinding stops */
+	if (!read_word(u, addr, &v)) {
+		u->read_failed = true; /* libdwfl may still end the stack as if normally */
+		return false;
+	}
 	*result = v;
 	return true;
 }
@@ -278,6 +289,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	bool resumed = u->resumed;
 	bool first = u->n == 0 || resumed;
 	bool ok = report_module(u, first ? pc : pc - 1);
+	u->read_failed = false; /* the reads that unwind this frame follow */
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (activation && !first)
@@ -433,6 +445,7 @@ HWPROF_API int hwprof_unwind_sample(struct hwprof_unwinder *u, const struct hwpr
 		if (!u->cp)
 			return -HWPROF_E_NOMEM;
 		u->n = 0;
+		u->read_failed = false;
 		u->stale = false;
 		u->resumed = false;
 		report_module(u, u->ip);
@@ -445,8 +458,10 @@ HWPROF_API int hwprof_unwind_sample(struct hwprof_unwinder *u, const struct hwpr
 		} while (u->restart && !u->stale && u->n < u->max);
 		u->resumed = false;
 		if (!u->stale) {
-			/* rc 0: the end of the stack (not a frame we stopped at) */
-			if (rc == 0 && u->n > 0 && u->n < u->max && !ra_undefined(u))
+			/* rc 0: the end of the stack (not a frame we stopped at);
+			 * libdwfl ends it so too when the return address could
+			 * not be read, where perf's libunwind fails instead */
+			if (rc == 0 && u->n > 0 && u->n < u->max && !u->read_failed && !ra_undefined(u))
 				u->ips[u->n++] = UINT64_MAX; /* a return address of 0, minus 1 */
 			break;
 		}

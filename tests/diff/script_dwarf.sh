@@ -230,6 +230,36 @@ if cc -O2 -c "$TMP/nodbg.c" -o "$TMP/nodbg.o" && cc -O0 -g "$TMP/wmain.c" "$TMP/
   else fail "perf does not name nodbg.c:0"; fi
 else fail "symbol-table file program"; fi
 
+# CFI that puts the return address where no map is (CFA from rbx = 8):
+# perf's libunwind reader fails there and the stack ends at that frame;
+# in the heap (unreadable, mapped or not) it reads 0: one more frame, 0 - 1
+cat >"$TMP/cfa.c" <<'C'
+#include <stdlib.h>
+void cfa_spin(long n, long base);
+__asm__(".text\n.globl cfa_spin\n.type cfa_spin,@function\ncfa_spin:\n.cfi_startproc\n"
+	"push %rbx\n.cfi_def_cfa_offset 16\n.cfi_offset rbx, -16\n"
+	"mov %rsi, %rbx\n.cfi_def_cfa rbx, 16\n"
+	"1: dec %rdi\njnz 1b\n"
+	"mov %rsp, %rbx\n.cfi_def_cfa rsp, 16\n"
+	"pop %rbx\n.cfi_def_cfa_offset 8\n.cfi_restore rbx\nret\n.cfi_endproc\n.size cfa_spin, .-cfa_spin\n");
+int main(void)
+{
+	char *heap = malloc(1 << 20);
+	cfa_spin(300000000, 8);
+	cfa_spin(300000000, (long)(heap + (1 << 19)));
+	free(heap);
+	return 0;
+}
+C
+if [ "$(uname -m)" = x86_64 ] && cc -O2 -o "$TMP/cfa" "$TMP/cfa.c"; then
+  for d in "" -d; do
+    # shellcheck disable=SC2086
+    if perf record -q $d --call-graph dwarf -e cpu-clock:u -c 1000000 -o "$TMP/cfa.data" -- "$TMP/cfa" >/dev/null 2>&1; then
+      compare "return address in no map / in the heap $d" "$TMP/cfa.data"
+    else fail "CFA program record $d"; fi
+  done
+fi
+
 # a stack copy too small for the whole stack: perf stops where the copy ends
 BIN=o2
 if perf record -q --call-graph dwarf,512 -e cpu-clock:u -c 1000000 -o "$TMP/small.data" -- "$TMP/$BIN/prog" \
