@@ -61,7 +61,7 @@ fi
 # pipe mode through stdin: the error names the byte offset in the stream
 # (perf's dump counts pipe offsets from after the 16-byte header; the
 # error must not), here a callchain count past the end of the first sample
-if "$TOOLS/mkperfdata" pipe "$TMP/p.data"; then
+if "$GEN/mkperfdata" pipe "$TMP/p.data"; then
   at=$(python3 - "$TMP/p.data" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], 'rb').read())

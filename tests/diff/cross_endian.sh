@@ -12,7 +12,7 @@ check() {
   local name=$1; shift
   local f="$TMP/$name.data" be="$TMP/$name.be.data"
   perf record -q -o "$f" "$@" >/dev/null 2>&1 || { fail "$name: perf record"; return; }
-  if ! "$TOOLS/perfdata_bswap" "$f" "$be"; then fail "$name: conversion"; return; fi
+  if ! "$GEN/perfdata_bswap" "$f" "$be"; then fail "$name: conversion"; return; fi
   perf report -D -i "$f" 2>/dev/null >"$TMP/$name.le.perf"
   "$HWPROF" report -D -i "$be" 2>"$TMP/err" | sed "s|@$be |@$f |" >"$TMP/$name.be.hw"
   if diff -q "$TMP/$name.le.perf" "$TMP/$name.be.hw" >/dev/null; then
@@ -42,7 +42,7 @@ check dwarf -e cpu-clock -c 200000 --call-graph dwarf,4096 -- $W
 # up to the branch type, so only those sample lines are compared with it.
 for k in lbr group allsample allrecords; do
   f="$TMP/$k.data" be="$TMP/$k.be.data"
-  if ! "$TOOLS/mkperfdata" $k "$f" || ! "$TOOLS/perfdata_bswap" "$f" "$be"; then fail "$k: fixture"; continue; fi
+  if ! "$GEN/mkperfdata" $k "$f" || ! "$GEN/perfdata_bswap" "$f" "$be"; then fail "$k: fixture"; continue; fi
   # (the converted file has no EVENT_DESC: events are named by their attrs)
   perf report -D -i "$f" 2>"$TMP/$k.le.perf.err" | grep -v ' stats:$' >"$TMP/$k.le.perf"
   "$HWPROF" report -D -i "$be" 2>"$TMP/$k.be.hw.err" | sed "s|@$be |@$f |" | grep -v ' stats:$' >"$TMP/$k.be.hw"

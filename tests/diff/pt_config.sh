@@ -177,7 +177,7 @@ else
 fi
 
 # ---- AUXTRACE_INFO from the builder, through perf ---------------------------
-emu="$TOOLS/pt_emulate" mk="$TOOLS/pt_info_perfdata"
+emu="$GEN/pt_emulate" mk="$TOOLS/pt_info_perfdata"
 if [ ! -x "$emu" ] || [ ! -x "$mk" ]; then
   skip "AUXTRACE_INFO (no $emu or $mk: make test-build)"
 elif ! have_perf || ! [ -x "$TMP/static" ]; then

@@ -62,7 +62,7 @@ if [ $rc -eq 129 ]; then pass "pt dump rejects unknown options (129)"; else fail
 if ! have_perf; then skip "pt dump vs perf report -D (perf not installed)"; finish; fi
 cmp_perf() { # name raw-file
   local name=$1 raw=$2
-  "$TOOLS/pt_perfdata_wrap" "$raw" "$TMP/$name.data" || { fail "$name: wrap failed"; return; }
+  "$GEN/pt_perfdata_wrap" "$raw" "$TMP/$name.data" || { fail "$name: wrap failed"; return; }
   perf report -D -i "$TMP/$name.data" 2>/dev/null |
     sed -n '/Intel Processor Trace data/,/^$/p' | grep '^\.  ' >"$TMP/$name.perf"
   "$HWPROF" pt dump --no-sync "$raw" >"$TMP/$name.hw" 2>&1
@@ -73,9 +73,9 @@ cmp_perf() { # name raw-file
 pad8() { local n; n=$(stat -c %s "$1"); head -c $(( (8 - n % 8) % 8 )) /dev/zero >>"$1"; }
 cmp_perf notes "$notes"
 for seed in 1 2 3; do
-  "$TOOLS/pt_gen" packets $seed 3000 "$TMP/p$seed.raw" && pad8 "$TMP/p$seed.raw"
+  "$GEN/pt_gen" packets $seed 3000 "$TMP/p$seed.raw" && pad8 "$TMP/p$seed.raw"
   cmp_perf "all-packet-types-$seed" "$TMP/p$seed.raw"
-  "$TOOLS/pt_gen" bytes $seed 8192 "$TMP/b$seed.raw"
+  "$GEN/pt_gen" bytes $seed 8192 "$TMP/b$seed.raw"
   cmp_perf "random-bytes-$seed" "$TMP/b$seed.raw"
 done
 finish

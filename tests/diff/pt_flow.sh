@@ -8,7 +8,7 @@
 #   perf 6.1 `script --itrace=b` branches == hwprof pt insn --branches
 #   libipt's block decoder (tests/tools/pt_libipt_block) lines up with it
 source tests/lib/common.sh
-emu="$TOOLS/pt_emulate"
+emu="$GEN/pt_emulate"
 blk="$TOOLS/pt_libipt_block"
 if [ ! -x "$emu" ]; then skip "PT flow (no $emu)"; finish; fi
 if ! command -v gcc >/dev/null 2>&1; then skip "PT flow (no gcc to build the test programs)"; finish; fi

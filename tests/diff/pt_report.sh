@@ -10,15 +10,15 @@
 # (the random tip line aside). Options report does not make samples for
 # are refused in one line.
 source tests/lib/common.sh
-emu="$TOOLS/pt_emulate"
+emu="$GEN/pt_emulate"
 if [ ! -x "$emu" ]; then skip "PT report (no $emu)"; finish; fi
 if ! command -v gcc >/dev/null 2>&1; then skip "PT report (no gcc)"; finish; fi
 if ! have_perf; then skip "PT report (no perf)"; finish; fi
 
 compare() { # name file report-args...
   local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | report_filter >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | report_filter >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
   if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc"; return; fi
   if [ "$(wc -l <"$TMP/p.txt")" -gt 12 ] && cmp -s "$TMP/p.txt" "$TMP/h.txt" && cmp -s "$TMP/pe" "$TMP/he"; then
     pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
@@ -101,9 +101,9 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
    (cd "$TMP" && env -i "$emu" --timing --time-zero --long-tnt flip ./flip >/dev/null 2>&1); then
   for seed in 5 7 9; do
     python3 tests/lib/pt_flip.py "$TMP/flip.data" "$TMP/bad.data" "$seed"
-    timeout 120 perf report --stdio -i "$TMP/bad.data" --itrace=i1ie 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"
+    timeout 120 perf report --stdio -i "$TMP/bad.data" --itrace=i1ie 2>"$TMP/pe" | report_filter >"$TMP/p.txt"
     prc=${PIPESTATUS[0]}
-    "$HWPROF" report --stdio -i "$TMP/bad.data" --itrace=i1ie 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"
+    "$HWPROF" report --stdio -i "$TMP/bad.data" --itrace=i1ie 2>"$TMP/he" | report_filter >"$TMP/h.txt"
     hrc=${PIPESTATUS[0]}
     if [ "$prc" = 124 ]; then
       skip "flipped bytes (seed $seed): perf did not finish"
@@ -122,7 +122,7 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
     timeout 120 perf $c -i "$TMP/bad2.data" --itrace=i1ie 2>"$TMP/pe" >"$TMP/p.txt"
     "$HWPROF" $c -i "$TMP/bad2.data" --itrace=i1ie 2>"$TMP/he" >"$TMP/h.txt"
     n=$(grep -c ' error type ' "$TMP/h.txt")
-    if cmp -s "$TMP/pe" "$TMP/he" && cmp -s <(grep -v '^# (Tip:' "$TMP/p.txt") <(grep -v '^# (Tip:' "$TMP/h.txt") &&
+    if cmp -s "$TMP/pe" "$TMP/he" && cmp -s <(report_filter <"$TMP/p.txt") <(report_filter <"$TMP/h.txt") &&
        grep -q "instruction trace errors" "$TMP/he" && { [ "$c" != script ] || [ "$n" -gt 1 ]; }; then
       pass "flipped bytes and a file's AUXTRACE_ERROR, $c: $(tr '\n' ' ' <"$TMP/he")"
     else

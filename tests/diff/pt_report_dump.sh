@@ -7,7 +7,7 @@ if ! have_perf; then skip "PT report -D (perf not installed)"; finish; fi
 pad8() { local n; n=$(stat -c %s "$1"); head -c $(( (8 - n % 8) % 8 )) /dev/zero >>"$1"; }
 check() { # name raw [nr_priv [filter]]
   local name=$1 raw=$2; shift 2
-  "$TOOLS/pt_perfdata_wrap" "$raw" "$TMP/$name.data" "$@" || { fail "$name: wrap"; return; }
+  "$GEN/pt_perfdata_wrap" "$raw" "$TMP/$name.data" "$@" || { fail "$name: wrap"; return; }
   perf report -D -i "$TMP/$name.data" >"$TMP/$name.perf" 2>/dev/null
   "$HWPROF" report -D -i "$TMP/$name.data" >"$TMP/$name.hw" 2>"$TMP/$name.err"
   if diff -q "$TMP/$name.perf" "$TMP/$name.hw" >/dev/null; then
@@ -15,9 +15,9 @@ check() { # name raw [nr_priv [filter]]
   else fail "$name: report -D differs"; diff "$TMP/$name.perf" "$TMP/$name.hw" | head -10; fi
 }
 for seed in 11 12; do
-  "$TOOLS/pt_gen" packets $seed 2000 "$TMP/p$seed.raw" && pad8 "$TMP/p$seed.raw"
+  "$GEN/pt_gen" packets $seed 2000 "$TMP/p$seed.raw" && pad8 "$TMP/p$seed.raw"
   check "packets-$seed" "$TMP/p$seed.raw"
-  "$TOOLS/pt_gen" bytes $seed 4096 "$TMP/b$seed.raw"
+  "$GEN/pt_gen" bytes $seed 4096 "$TMP/b$seed.raw"
   check "bytes-$seed" "$TMP/b$seed.raw"
 done
 check "info-10-fields" "$TMP/p11.raw" 10

@@ -10,7 +10,7 @@
 # bytes give error lines in perf's format and no crash. (x, w, o and I are
 # taken: the emulator makes no TSX, PTWRITE, PEBS or event-trace data.)
 source tests/lib/common.sh
-emu="$TOOLS/pt_emulate"
+emu="$GEN/pt_emulate"
 if [ ! -x "$emu" ]; then skip "PT script (no $emu)"; finish; fi
 if ! command -v gcc >/dev/null 2>&1; then skip "PT script (no gcc)"; finish; fi
 if ! have_perf; then skip "PT script (no perf)"; finish; fi

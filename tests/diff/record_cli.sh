@@ -201,7 +201,7 @@ perf record -q -e '{cpu-clock,task-clock},{page-faults,cs}' -c 100000 -o grpp.da
 a=$(perf report --header-only -i grpp.data | grep '^# group:'); b=$(perf report --header-only -i grp.data | grep '^# group:')
 if [ -n "$b" ] && [ "$a" = "$b" ]; then pass "group descriptions as perf writes them: $(echo $b)"
 else fail "group descriptions: perf '$a' ours '$b'"; fi
-perf report --stdio -i grp.data 2>&1 | grep -v '^# (Tip:' >grp.perf; "$HWPROF" report --stdio -i grp.data 2>&1 | grep -v '^# (Tip:' >grp.hw
+perf report --stdio -i grp.data 2>&1 | report_filter >grp.perf; "$HWPROF" report --stdio -i grp.data 2>&1 | report_filter >grp.hw
 if grep -q "of events 'anon group { cpu-clock, task-clock }'" grp.perf && cmp -s grp.perf grp.hw; then
   pass "perf report --stdio shows our groups as groups, as hwprof does"
 else fail "group view of our file"; diff grp.perf grp.hw | head -4; fi

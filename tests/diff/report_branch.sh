@@ -12,8 +12,8 @@ if ! have_perf; then skip "report branch view differential (perf not installed)"
 
 compare() { # name file report-args...
   local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | report_filter >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | report_filter >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
   if [ "$prc" != "$hrc" ]; then fail "$name: exit $hrc, perf $prc: $(head -1 "$TMP/he")"; return; fi
   if [ -s "$TMP/p.txt" ] && cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "$name: identical ($(wc -l <"$TMP/p.txt") lines)"
   else fail "$name: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -8; fi
@@ -42,7 +42,7 @@ OPTS=(
   "-q"
 )
 for d in branch branch-syms; do
-  if ! "$TOOLS/mkperfdata" $d "$TMP/$d.data"; then fail "mkperfdata $d"; continue; fi
+  if ! "$GEN/mkperfdata" $d "$TMP/$d.data"; then fail "mkperfdata $d"; continue; fi
   for o in "${OPTS[@]}"; do
     # shellcheck disable=SC2086
     compare "$d ${o:-(default)}" "$TMP/$d.data" $o
@@ -53,7 +53,7 @@ done
 # first branch), files with callchains too (LBR call stacks: the branch
 # view appends no call graphs; outside it the chain is the kernel part
 # and the LBR call stack), and the --dsos/--symbols filters
-if "$TOOLS/mkperfdata" lbr "$TMP/lbr.data"; then
+if "$GEN/mkperfdata" lbr "$TMP/lbr.data"; then
   for o in "" "-g" "-q" "--comms worker" "--sort dso_from" "--sort cycles" "-g caller --no-children" \
            "--no-branch-stack" "--no-branch-stack --no-children" "--no-branch-stack -g callee,flat" "--no-branch-stack -G"; do
     # shellcheck disable=SC2086
@@ -83,7 +83,7 @@ refusal() { # name expected-stderr-text file args...
   then pass "$name: perf's refusal"; else fail "$name: exit $hrc (perf $prc): $(head -2 "$TMP/he" | tr '\n' ' ')"; fi
 }
 refusal "branch --mem-mode" "branch and mem mode incompatible" "$TMP/branch-syms.data" --mem-mode
-if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then
+if "$GEN/mkperfdata" mem "$TMP/mem.data"; then
   refusal "-b without branch stacks" "Selected -b but no branch data" "$TMP/mem.data" -b
   refusal "branch key outside the branch view" "Invalid --sort key: .dso_from'" "$TMP/mem.data" --sort dso_from
   refusal "branch field outside the branch view" "Invalid --fields key: .addr_to'" "$TMP/mem.data" -F overhead,addr_to

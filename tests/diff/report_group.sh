@@ -82,8 +82,8 @@ compare "grpg -g fractal,0.5,count --comm sort" "$TMP/grpg.data" -g fractal,0.5,
 # a pipe stream: its group description comes with the records
 if perf record -q -o - -e '{cpu-clock,task-clock}' -c 100000 -- sh -c 'ls -R /usr/share/doc >/dev/null' \
      >"$TMP/pipe.data" 2>/dev/null; then
-  perf report --stdio -i - <"$TMP/pipe.data" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/p.txt"
-  "$HWPROF" report --stdio -i - <"$TMP/pipe.data" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/h.txt"
+  perf report --stdio -i - <"$TMP/pipe.data" 2>/dev/null | report_filter >"$TMP/p.txt"
+  "$HWPROF" report --stdio -i - <"$TMP/pipe.data" 2>/dev/null | report_filter >"$TMP/h.txt"
   if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "group view from a pipe: identical"
   else fail "group view from a pipe: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; fi
 fi

@@ -22,8 +22,8 @@ PERF_FIXUP='s/--\[\.\.\.\] (inlined)$/--[...]/'
 
 # the fixtures' user samples sit in mkperfdata's own functions (built by
 # gcc, or by clang with DWARF 5 and no .debug_aranges in the ASan build)
-"$TOOLS/mkperfdata" keys "$TMP/keys.data" || fail "mkperfdata keys"
-"$TOOLS/mkperfdata" keys-g "$TMP/keysg.data" || fail "mkperfdata keys-g"
+"$GEN/mkperfdata" keys "$TMP/keys.data" || fail "mkperfdata keys"
+"$GEN/mkperfdata" keys-g "$TMP/keysg.data" || fail "mkperfdata keys-g"
 rec sys -e cpu-clock -c 200000 -a --namespaces --all-cgroups -- sh -c 'ls -R /usr/share/doc >/dev/null; sleep 0.2'
 rec g -g -e cpu-clock -c 100000 -- sh -c 'ls -R /usr/share/doc >/dev/null; cat /usr/share/doc/*/copyright | sort >/dev/null'
 rec dwarf --call-graph dwarf -e cpu-clock -c 200000 -- ls -lR /usr/share/doc/bash /usr/share/doc/coreutils
@@ -103,9 +103,9 @@ if perf record -q -o - -e cpu-clock -c 100000 -a --namespaces --all-cgroups -- s
      >"$TMP/pipe.data" 2>/dev/null; then
   for o in "--sort socket,comm" "--sort cgroup,cgroup_id,comm"; do
     # shellcheck disable=SC2086
-    perf report --stdio -i - $o <"$TMP/pipe.data" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/p.txt"
+    perf report --stdio -i - $o <"$TMP/pipe.data" 2>/dev/null | report_filter >"$TMP/p.txt"
     # shellcheck disable=SC2086
-    "$HWPROF" report --stdio -i - $o <"$TMP/pipe.data" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/h.txt"
+    "$HWPROF" report --stdio -i - $o <"$TMP/pipe.data" 2>/dev/null | report_filter >"$TMP/h.txt"
     if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "pipe $o: identical ($(wc -l <"$TMP/p.txt") lines)"
     else fail "pipe $o: differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; fi
   done

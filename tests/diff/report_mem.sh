@@ -11,8 +11,8 @@ if ! have_perf; then skip "report --mem-mode differential (perf not installed)";
 
 compare() { # name file report-args...
   local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  perf report --stdio -i "$f" "$@" 2>/dev/null | report_filter >"$TMP/p.txt"; local prc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | report_filter >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
   # perf 6.1 dies of SIGPIPE when its addr2line child exits (a DSO that
   # is not a file, e.g. [vdso]): no reference output then
   if [ "$prc" = 141 ]; then skip "$name: perf died of SIGPIPE (its addr2line child exited)"; return; fi
@@ -42,7 +42,7 @@ MEM_OPTS=(
   "--mem-mode --sort pid,dcacheline,mem -n"
   "--mem-mode -F overhead,dcacheline,symbol_daddr"
 )
-if "$TOOLS/mkperfdata" mem "$TMP/mem.data"; then
+if "$GEN/mkperfdata" mem "$TMP/mem.data"; then
   for o in "${MEM_OPTS[@]}"; do
     # shellcheck disable=SC2086
     compare "x86 mem $o" "$TMP/mem.data" $o
@@ -62,8 +62,8 @@ SPE_OPTS=(
   "--sort comm,local_weight"
   "--mem-mode --sort dcacheline,sym"
 )
-if "$TOOLS/spe_mkperf" --cpus 2 --records 1500 --seed 5 "$TMP/spe.data" >/dev/null 2>&1 &&
-   "$TOOLS/spe_mkperf" --dso "$TOOLS/spe_mkperf" --clock 80 --seed 12 "$TMP/spe-syms.data" >/dev/null 2>&1; then
+if "$GEN/spe_mkperf" --cpus 2 --records 1500 --seed 5 "$TMP/spe.data" >/dev/null 2>&1 &&
+   "$GEN/spe_mkperf" --dso "$GEN/spe_mkperf" --clock 80 --seed 12 "$TMP/spe-syms.data" >/dev/null 2>&1; then
   for d in spe spe-syms; do
     for o in "${SPE_OPTS[@]}"; do
       # shellcheck disable=SC2086

@@ -124,7 +124,7 @@ if [ -n "$LIBC" ] && [ -r "$LIBC" ]; then
     offs+=$(readelf -sW "$dbg" 2>/dev/null | awk '$4 == "FUNC" && $5 == "LOCAL" && $3 == 0 {print $2}' | head -20 |
             while read -r a; do printf '%x,%x,' $((0x$a)) $((0x$a + 4)); done)
   fi
-  if "$TOOLS/mkperfdata" "dso:$LIBC@${offs%,}" "$TMP/libc.data"; then
+  if "$GEN/mkperfdata" "dso:$LIBC@${offs%,}" "$TMP/libc.data"; then
     for o in "--sort srcline" "--sort srcline,sym -n"; do
       compare "libc places $o" "$TMP/libc.data" $o
     done
@@ -136,7 +136,7 @@ fi
 # their own ranges), at every function's start and a few bytes in
 if command -v clang >/dev/null 2>&1 && clang -g -O2 -o "$TMP/clang_prog" tests/data/pt/loops.c 2>/dev/null; then
   offs=$(nm "$TMP/clang_prog" | awk '$2 ~ /^[Tt]$/ {print $1}' | while read -r a; do printf '%x,%x,' $((0x$a)) $((0x$a + 5)); done)
-  if "$TOOLS/mkperfdata" "dso:$TMP/clang_prog@${offs%,}" "$TMP/clang.data"; then
+  if "$GEN/mkperfdata" "dso:$TMP/clang_prog@${offs%,}" "$TMP/clang.data"; then
     compare "clang DWARF 5 --sort srcline,sym" "$TMP/clang.data" --sort srcline,sym
     perf script -i "$TMP/clang.data" -F ip,sym,srcline >"$TMP/p.txt" 2>"$TMP/pe"
     "$HWPROF" script -i "$TMP/clang.data" -F ip,sym,srcline >"$TMP/h.txt" 2>"$TMP/he"
@@ -164,7 +164,7 @@ if [ "$prc" = "$hrc" ]; then pass "bad --percentage: exit $hrc like perf"; else 
 # there: its trees keep second nodes for some frames), one process from a
 # FORK perf synthesized (no copy of the parent's maps); a fixed file from
 # tests/tools/mkperfdata
-if "$TOOLS/mkperfdata" chains "$TMP/chains.data"; then
+if "$GEN/mkperfdata" chains "$TMP/chains.data"; then
   for o in "" "--no-children" "-g callee" "--sort pid,sym" "-g folded" "-g flat" \
            "--sort dso,sym -g caller,0.5,callee" "-g graph,0,caller,function,count" "--sort time,comm --time-quantum 3us"; do
     # shellcheck disable=SC2086

@@ -77,9 +77,9 @@ done
 if [ -s "$TMP/pipegrp.data" ]; then
   for o in "" "-n --no-group"; do
     # shellcheck disable=SC2086
-    perf report --stdio -i - $o <"$TMP/pipegrp.data" 2>&1 | grep -v '^# (Tip:' >"$TMP/p.txt"
+    perf report --stdio -i - $o <"$TMP/pipegrp.data" 2>&1 | report_filter >"$TMP/p.txt"
     # shellcheck disable=SC2086
-    "$HWPROF" report --stdio -i - $o <"$TMP/pipegrp.data" 2>&1 | grep -v '^# (Tip:' >"$TMP/h.txt"
+    "$HWPROF" report --stdio -i - $o <"$TMP/pipegrp.data" 2>&1 | report_filter >"$TMP/h.txt"
     if cmp -s "$TMP/p.txt" "$TMP/h.txt"; then pass "pipegrp: report -i - $o identical"
     else fail "pipegrp: report -i - $o differs"; diff "$TMP/p.txt" "$TMP/h.txt" | head -6; fi
   done
@@ -90,7 +90,7 @@ fi
 # a value smaller than the last (perf's u64 difference)
 for k in readone pipereadone warn-unknownid group; do
   f="$TMP/$k.data"
-  if ! "$TOOLS/mkperfdata" $k "$f"; then fail "$k: fixture"; continue; fi
+  if ! "$GEN/mkperfdata" $k "$f"; then fail "$k: fixture"; continue; fi
   for o in "" "-n --no-group" "-s sym -F sample,period,sym"; do
     # shellcheck disable=SC2086
     compare "$k $o" "$f" $o

@@ -83,7 +83,7 @@ for k in allrecords pipeallrecords allsample pipe arm64 mem branch group pipegro
          auxsample warn-lost pipewarn-lost warn-unknownid warn-guest warn-unordered warn-backward warn-unknownrec \
          pipewarn-unknownrec warn-badchain pipewarn-badchain topo xmm chains keys branch-syms; do
   f="$TMP/fx-$k.data"
-  if ! "$TOOLS/mkperfdata" $k "$f"; then fail "$k: fixture"; continue; fi
+  if ! "$GEN/mkperfdata" $k "$f"; then fail "$k: fixture"; continue; fi
   stats_compare "fx-$k" "$f"
 done
 finish

@@ -159,7 +159,7 @@ fi
 # kernel's map too), with and without dso; --call-graph lbr chains are
 # the kernel part then the LBR call stack
 for fx in branch branch-syms lbr; do
-  if ! "$TOOLS/mkperfdata" $fx "$TMP/$fx.data"; then fail "mkperfdata $fx"; continue; fi
+  if ! "$GEN/mkperfdata" $fx "$TMP/$fx.data"; then fail "mkperfdata $fx"; continue; fi
   for fl in ip,brstack ip,brstacksym ip,brstackoff ip,sym,dso,brstack ip,brstacksym,dso ip,brstackoff,dso \
             +brstack ip,brstack,brstacksym; do
     compare "$fx-$fl" "$TMP/$fx.data" -F "$fl"
@@ -235,7 +235,7 @@ fi
 for fx in branch lbr; do
   [ -s "$TMP/$fx.data" ] && compare "$fx-brstackinsn" "$TMP/$fx.data" -F ip,brstackinsn,brstackinsnlen
 done
-if "$TOOLS/mkperfdata" branch-flow "$TMP/branch-flow.data"; then
+if "$GEN/mkperfdata" branch-flow "$TMP/branch-flow.data"; then
   for fl in ip,brstackinsn +brstackinsn ip,sym,brstackinsnlen ip,brstackinsn,srccode ip,sym,srcline,brstackinsn \
             ip,srcline,brstackinsnlen,srccode ip,sym,symoff,dso,brstack,brstackinsn brstackinsn,srccode; do
     compare "branch-flow-$fl" "$TMP/branch-flow.data" -F "$fl"

@@ -58,8 +58,8 @@ build() { # name cflags...
 # in children entries and call graphs, as perf report shows them
 compare_report() { # name file report-args...
   local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >"$TMP/rp.txt"
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/rh.err" | grep -v '^# (Tip:' >"$TMP/rh.txt"
+  perf report --stdio -i "$f" "$@" 2>/dev/null | report_filter >"$TMP/rp.txt"
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/rh.err" | report_filter >"$TMP/rh.txt"
   if [ ! -s "$TMP/rp.txt" ]; then fail "$name: perf report printed nothing"; return; fi
   if cmp -s "$TMP/rp.txt" "$TMP/rh.txt"; then
     pass "$name: report identical ($(wc -l <"$TMP/rp.txt") lines)"

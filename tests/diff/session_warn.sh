@@ -24,7 +24,7 @@ compare() { # name file command... (pipe fixtures read from stdin)
 
 for k in allrecords pipeallrecords warn-lost warn-unknownid warn-unordered warn-backward pipewarn-lost; do
   f="$TMP/$k.data"
-  if ! "$TOOLS/mkperfdata" $k "$f"; then fail "$k: fixture"; continue; fi
+  if ! "$GEN/mkperfdata" $k "$f"; then fail "$k: fixture"; continue; fi
   compare $k "$f" report --stdio
   compare $k "$f" report -D
   # (perf script stops at allrecords' STAT record, which it reads as perf
@@ -35,7 +35,7 @@ done
 # a record type newer than perf 6.1: perf report fails after its warning,
 # perf script warns and prints the rest as hwprof does
 f="$TMP/unknownrec.data"
-"$TOOLS/mkperfdata" warn-unknownrec "$f" && compare warn-unknownrec "$f" script
+"$GEN/mkperfdata" warn-unknownrec "$f" && compare warn-unknownrec "$f" script
 
 # perf script prints the file's AUXTRACE_ERROR records as it reads them
 # (each of perf's layouts: fmt 0, 1, 2 with a guest), not with --no-itrace

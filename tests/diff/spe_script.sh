@@ -24,7 +24,7 @@ cmp_run() { # name file fields itrace-option...
 }
 variant() { # name fields spe_mkperf-args...
   local name=$1 fields=$2; shift 2
-  "$TOOLS/spe_mkperf" "$@" "$TMP/$name.data" || { fail "$name: spe_mkperf"; return; }
+  "$GEN/spe_mkperf" "$@" "$TMP/$name.data" || { fail "$name: spe_mkperf"; return; }
   for it in "" --itrace=i1i --itrace=bxofmtMa --itrace=i100i --itrace=bxofmtMai100i --itrace=fi3i --itrace=Mb; do
     cmp_run "$name ${it:-(default itrace)}" "$TMP/$name.data" "$fields" $it
   done
@@ -44,7 +44,7 @@ variant timeless-switch "$F_TIMELESS" --timeless --no-context --cpus 3 --garbage
 # tool's fixed file offset holds no symbols)
 if [ ! -x build/tools/spe_mkperf ]; then
   skip "relative dso path (no build/tools/spe_mkperf)"
-elif "$TOOLS/spe_mkperf" --seed 12 --cpus 2 --records 3000 --dso build/tools/spe_mkperf "$TMP/rel.data"; then
+elif "$GEN/spe_mkperf" --seed 12 --cpus 2 --records 3000 --dso build/tools/spe_mkperf "$TMP/rel.data"; then
   perf script -i "$TMP/rel.data" --itrace=i1i >"$TMP/p.txt" 2>/dev/null
   "$HWPROF" script -i "$TMP/rel.data" --itrace=i1i >"$TMP/h.txt" 2>"$TMP/h.err"
   if grep -q '+0x[0-9a-f]* (.*spe_mkperf)' "$TMP/p.txt" && cmp -s "$TMP/p.txt" "$TMP/h.txt"; then
@@ -54,7 +54,7 @@ elif "$TOOLS/spe_mkperf" --seed 12 --cpus 2 --records 3000 --dso build/tools/spe
   fi
 fi
 # default field set (comm tid cpu time period event ip sym dso): no symbols here
-"$TOOLS/spe_mkperf" --seed 11 "$TMP/dflt.data" && cmp_run "default fields" "$TMP/dflt.data" ""
+"$GEN/spe_mkperf" --seed 11 "$TMP/dflt.data" && cmp_run "default fields" "$TMP/dflt.data" ""
 cmp_run "default fields, i1i" "$TMP/dflt.data" "" --itrace=i1i
 # perf report's per-event sample counts ("# Samples: N  of event 'x'")
 for it in --itrace=i1i ""; do
@@ -87,6 +87,6 @@ for r in [(ev(6),), (ev(6), b'\x48\x00'), (ev(6), b'\x4a\x01'), (ev(6), b'\x49\x
     rec(*r)
 open(sys.argv[1], 'wb').write(out)
 PY
-"$TOOLS/spe_mkperf" --cpus 1 --raw "$TMP/probe.bin" "$TMP/probe.data" &&
+"$GEN/spe_mkperf" --cpus 1 --raw "$TMP/probe.bin" "$TMP/probe.data" &&
   for it in --itrace=i1i "" --itrace=M; do cmp_run "op quirks ${it:-default}" "$TMP/probe.data" "$F_TIMED" $it; done
 finish

@@ -28,7 +28,7 @@ cmp_run() { # name file args...
 }
 variant() { # name fields spe_mkperf-args...
   local name=$1 fields=$2; shift 2
-  "$TOOLS/spe_mkperf" "$@" "$TMP/$name.data" || { fail "$name: spe_mkperf"; return; }
+  "$GEN/spe_mkperf" "$@" "$TMP/$name.data" || { fail "$name: spe_mkperf"; return; }
   local d="$TMP/$name.data"
   cmp_run "$name (default)" "$d"
   cmp_run "$name --itrace=i1i" "$d" --itrace=i1i
@@ -47,8 +47,8 @@ variant timeless "$F_TIMELESS" --timeless --seed 8
 variant timeless-switch "$F_TIMELESS" --timeless --no-context --cpus 3 --garbage
 # symbols: user ips fall in a real ELF (this test's own tool), cpu-clock
 # samples are printed among the synthesized ones
-variant symbols-clock "$F_TIMED" --dso "$TOOLS/spe_mkperf" --clock 80 --seed 12
-variant timeless-clock "$F_TIMELESS" --timeless --dso "$TOOLS/spe_mkperf" --clock 40 --seed 13
+variant symbols-clock "$F_TIMED" --dso "$GEN/spe_mkperf" --clock 80 --seed 12
+variant timeless-clock "$F_TIMELESS" --timeless --dso "$GEN/spe_mkperf" --clock 40 --seed 13
 d="$TMP/symbols-clock.data"
 cmp_run "symbols -F ip,sym,symoff,dso" "$d" -F ip,sym,symoff,dso --itrace=i1i
 cmp_run "symbols -F +addr" "$d" -F +addr --itrace=fm
@@ -73,7 +73,7 @@ for i in range(6):
     out += b'\x71' + struct.pack('<Q', 1000000 + 1000 * i)
 open(sys.argv[1], 'wb').write(out)
 PY
-if "$TOOLS/spe_mkperf" --cpus 2 --raw "$TMP/msgs.bin" "$TMP/msgs.data"; then
+if "$GEN/spe_mkperf" --cpus 2 --raw "$TMP/msgs.bin" "$TMP/msgs.data"; then
   cmp_run "decoder messages" "$TMP/msgs.data" --itrace=i1i
   cmp_run "decoder messages (default itrace)" "$TMP/msgs.data"
 else fail "decoder messages: spe_mkperf"; fi

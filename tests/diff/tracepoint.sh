@@ -121,8 +121,8 @@ fi
 # report: the trace key (perf's tip line, chosen at random, left out)
 compare_report() { # name, file, report args...
   local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>"$TMP/p.err" | grep -v '^# (Tip:' >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/h.err" | grep -v '^# (Tip:' >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
+  perf report --stdio -i "$f" "$@" 2>"$TMP/p.err" | report_filter >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/h.err" | report_filter >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
   check "$name"
 }
 if [ -f "$TMP/mix.data" ]; then
@@ -143,8 +143,8 @@ if rec tponly -e sched:sched_switch -e raw_syscalls:sys_enter -- sh -c "$W"; the
   compare_report "report tracepoints only --sort +comm" "$TMP/tponly.data" --sort +comm
 fi
 if [ -f "$TMP/pipe.data" ]; then
-  perf report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/p.err" | grep -v '^# (Tip:' >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
-  "$HWPROF" report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/h.err" | grep -v '^# (Tip:' >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
+  perf report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/p.err" | report_filter >"$TMP/p.out"; echo "${PIPESTATUS[0]}" >"$TMP/p.rc"
+  "$HWPROF" report --stdio -i - --sort trace <"$TMP/pipe.data" 2>"$TMP/h.err" | report_filter >"$TMP/h.out"; echo "${PIPESTATUS[0]}" >"$TMP/h.rc"
   check "report pipe-stdin --sort trace"
 fi
 

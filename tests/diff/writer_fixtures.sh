@@ -4,7 +4,7 @@
 # cannot read) match a hand-checked golden dump; records and features from
 # newer perf versions are shown, never fatal.
 source tests/lib/common.sh
-MK="$TOOLS/mkperfdata"
+MK="$GEN/mkperfdata"
 cd "$TMP"
 # group: two events told apart by IDENTIFIER, group read values (samples
 # and READ records), trailers with every id field, WEIGHT_STRUCT, an MMAP2

@@ -12,9 +12,9 @@ rec() { # name, perf record args...
 # bug a script evens out (empty: none).
 compare() { # name file report-args...
   local name=$1 f=$2; shift 2
-  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | grep -v '^# (Tip:' | sed "${PERF_FIXUP:-}" >"$TMP/p.txt"
+  perf report --stdio -i "$f" "$@" 2>"$TMP/pe" | report_filter | sed "${PERF_FIXUP:-}" >"$TMP/p.txt"
   local prc=${PIPESTATUS[0]}
-  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | grep -v '^# (Tip:' >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
+  "$HWPROF" report --stdio -i "$f" "$@" 2>"$TMP/he" | report_filter >"$TMP/h.txt"; local hrc=${PIPESTATUS[0]}
   # perf 6.1 dies of SIGPIPE when its addr2line child exits (a DSO that
   # is not a file, e.g. [vdso]): no reference output then
   if [ "$prc" = 141 ]; then skip "$name: perf died of SIGPIPE (its addr2line child exited)"; return; fi
