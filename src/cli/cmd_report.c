@@ -1107,7 +1107,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		case 'd':
 		case 'S': {
 			struct report_filter *f = &ap->filter;
-			if (report_filter_strs(c == 'c' ? &f->comms : c == 'd' ? &f->dsos : &f->syms, optarg) < 0)
+			if ((c == 'S' ? report_filter_symbols(f, optarg)
+				      : report_filter_strs(c == 'c' ? &f->comms : &f->dsos, optarg)) < 0)
 				return cli_error("report", "out of memory");
 			break;
 		}

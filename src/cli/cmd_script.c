@@ -59,6 +59,19 @@ static void usage(FILE *f, bool full, bool fields)
 		   "        --call-trace      Show call stack from itrace\n"
 		   "        --call-ret-trace  Show call and return stack from itrace\n"
 		   "        --header-only     Show only data header.\n"
+		   "    -c, --comms <comm[,comm...]>\n"
+		   "                          only display events for these comms\n"
+		   "        --pid <pid[,pid...]>\n"
+		   "                          only consider these pids\n"
+		   "        --tid <tid[,tid...]>\n"
+		   "                          only consider these tids\n"
+		   "    -C, --cpu <cpu>       list of cpus to profile\n"
+		   "        --dsos <dso[,dso...]>\n"
+		   "                          only consider symbols in these DSOs\n"
+		   "    -S, --symbols <symbol[,symbol...]>\n"
+		   "                          only consider these symbols\n"
+		   "        --addr-range <n>  Use with -S to list traced records within address range\n"
+		   "        --time <str>      Time span of interest (start,stop)\n"
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
 		   "                          Look for files with symbols relative to this directory\n"
@@ -91,18 +104,31 @@ static int sysctl_max_stack(void)
 }
 
 /* perf script's al.filtered by --comms/--pid/--tid (the thread's comm
- * now) and its --cpu bitmap */
-static bool script_filter_drops(struct hwprof_session *s, const struct report_filter *f,
+ * now), --dsos and --symbols (the sample's map and symbol), and its
+ * --cpu bitmap */
+static bool script_filter_drops(struct script_printer *p, const struct report_filter *f,
 				const struct hwprof_sample *sm)
 {
 	if (report_filter_drops_cpu(f, (int32_t)sm->cpu))
 		return true;
+	struct hwprof_session *s = script_printer_session(p);
 	struct hwprof_hist_sample hs;
 	memset(&hs, 0, sizeof(hs));
 	hs.comm = hwprof_session_thread_comm(s, (int32_t)sm->pid, (int32_t)sm->tid);
 	hs.pid = (int32_t)sm->pid;
 	hs.tid = (int32_t)sm->tid;
-	return report_filter_hides(f, &hs);
+	struct hwprof_map_info mi;
+	char level;
+	unsigned cpumode = sm->misc & HWPROF_MISC_CPUMODE_MASK;
+	if ((f->dsos.n || f->syms_set) &&
+	    script_printer_find_map(p, hs.pid, hs.tid, cpumode, sm->ip, &mi, &level) == 1) {
+		struct hwprof_symres res = { 0 };
+		hwprof_symbols_resolve(script_printer_symbols(p), mi.dso, mi.start, mi.pgoff, sm->ip, &res);
+		hs.dso = mi.dso;
+		hs.kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
+		hs.sym = res.sym;
+	}
+	return report_filter_hides(f, &hs, sm->ip);
 }
 
 int cmd_script(int argc, char **argv)
@@ -111,7 +137,7 @@ int cmd_script(int argc, char **argv)
 	       O_SHOW_KPATH, O_ITRACE, O_NO_ITRACE, O_INLINE, O_NO_INLINE, O_MAX_STACK, O_MAX_BLOCKS, O_INSN_TRACE,
 	       O_CALL_TRACE, O_CALL_RET_TRACE, O_TIME, O_RELTIME, O_DELTATIME, O_PID, O_TID,
 	       O_SHOW_TASK, O_SHOW_MMAP, O_SHOW_SWITCH, O_SHOW_NS, O_SHOW_CGROUP, O_SHOW_LOST, O_SHOW_BPF,
-	       O_SHOW_POKE };
+	       O_SHOW_POKE, O_DSOS, O_ADDR_RANGE };
 	static const struct option opts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -135,6 +161,9 @@ int cmd_script(int argc, char **argv)
 		{ "call-ret-trace", no_argument, NULL, O_CALL_RET_TRACE },
 		{ "time", required_argument, NULL, O_TIME },
 		{ "comms", required_argument, NULL, 'c' },
+		{ "dsos", required_argument, NULL, O_DSOS },
+		{ "symbols", required_argument, NULL, 'S' },
+		{ "addr-range", required_argument, NULL, O_ADDR_RANGE },
 		{ "show-task-events", no_argument, NULL, O_SHOW_TASK },
 		{ "show-mmap-events", no_argument, NULL, O_SHOW_MMAP },
 		{ "show-switch-events", no_argument, NULL, O_SHOW_SWITCH },
@@ -165,7 +194,7 @@ int cmd_script(int argc, char **argv)
 	o.max_stack = sysctl_max_stack();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:F:Gqhc:C:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Gqhc:C:S:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F': {
@@ -220,9 +249,24 @@ int cmd_script(int argc, char **argv)
 		case O_SHOW_BPF: show |= 1ull << HWPROF_RECORD_KSYMBOL | 1ull << HWPROF_RECORD_BPF_EVENT; break;
 		case O_SHOW_POKE: show |= 1ull << HWPROF_RECORD_TEXT_POKE; break;
 		case 'c':
-			if (report_filter_strs(&flt.comms, optarg) < 0)
+		case O_DSOS:
+			if (report_filter_strs(c == 'c' ? &flt.comms : &flt.dsos, optarg) < 0)
 				return cli_error("script", "out of memory");
 			break;
+		case 'S':
+			if (report_filter_symbols(&flt, optarg) < 0)
+				return cli_error("script", "out of memory");
+			break;
+		case O_ADDR_RANGE: {
+			char *end;
+			long v = strtol(optarg, &end, 10); /* perf's OPT_INTEGER, an int */
+			if (*end) {
+				fprintf(stderr, " Error: option `addr-range' expects a numerical value\n");
+				return 129;
+			}
+			flt.addr_range = (int)v;
+			break;
+		}
 		case O_PID: pid_arg = optarg; break;
 		case O_TID: tid_arg = optarg; break;
 		case 'C': cpu_arg = optarg; break;
@@ -343,7 +387,7 @@ int cmd_script(int argc, char **argv)
 		const uint8_t *fd;
 		uint64_t fsz;
 		if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
-			status = cli_error("script", "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid "
+			status = cli_error("script", "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid, --dsos, -S "
 						     "and --cpu filters and --show-*-events with Intel PT or Arm SPE "
 						     "traces are not supported yet", shown);
 			goto out;
@@ -399,7 +443,7 @@ int cmd_script(int argc, char **argv)
 		}
 		if (time_ranges_skip(&tr, ev.sample.time))
 			continue;
-		if (filtered && script_filter_drops(s, &flt, &ev.sample))
+		if (filtered && script_filter_drops(p, &flt, &ev.sample))
 			continue;
 		script_print_sample(p, &ev);
 	}

@@ -15,8 +15,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void free_strs(struct str_list *l);
+
 int report_filter_strs(struct str_list *l, const char *arg)
 {
+	free_strs(l);
 	char *copy = strdup(arg);
 	if (!copy)
 		return -1;
@@ -43,6 +46,40 @@ int report_filter_strs(struct str_list *l, const char *arg)
 		l->v[m++] = l->v[i];
 	}
 	l->n = m;
+	return 0;
+}
+
+/* perf's setup_addrlist(): an entry that strtoul() reads whole in base
+ * 16 (trailing blanks allowed) is an address, no longer a name */
+int report_filter_symbols(struct report_filter *f, const char *arg)
+{
+	if (report_filter_strs(&f->syms, arg) < 0)
+		return -1;
+	free(f->addrs.v);
+	f->addrs.v = NULL;
+	f->addrs.n = 0;
+	f->syms_set = true;
+	size_t m = 0;
+	for (size_t i = 0; i < f->syms.n; i++) {
+		const char *s = f->syms.v[i];
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(s, &end, 16);
+		bool num = !errno && end != s;
+		for (const char *t = end; num && *t; t++)
+			num = isspace((unsigned char)*t);
+		if (!num) {
+			f->syms.v[m++] = f->syms.v[i];
+			continue;
+		}
+		int64_t *a = realloc(f->addrs.v, (f->addrs.n + 1) * sizeof(*a));
+		if (!a)
+			return -1;
+		f->addrs.v = a;
+		a[f->addrs.n++] = (int64_t)v;
+		free(f->syms.v[i]);
+	}
+	f->syms.n = m;
 	return 0;
 }
 
@@ -130,6 +167,7 @@ void report_filter_free(struct report_filter *f)
 	free_strs(&f->comms);
 	free_strs(&f->dsos);
 	free_strs(&f->syms);
+	free(f->addrs.v);
 	free(f->pids.v);
 	free(f->tids.v);
 	memset(f, 0, sizeof(*f));
@@ -137,7 +175,7 @@ void report_filter_free(struct report_filter *f)
 
 bool report_filter_any(const struct report_filter *f)
 {
-	return f->comms.n || f->dsos.n || f->syms.n || f->pids.n || f->tids.n;
+	return f->comms.n || f->dsos.n || f->syms_set || f->pids.n || f->tids.n;
 }
 
 static bool has_str(const struct str_list *l, const char *s)
@@ -153,7 +191,7 @@ static bool has_int(const struct int_list *l, int64_t v)
 	return false;
 }
 
-bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs)
+bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs, uint64_t ip)
 {
 	/* perf's thread__is_filtered(): the thread's comm now, its pid, tid */
 	if (f->comms.n && !has_str(&f->comms, hs->comm ? hs->comm : ""))
@@ -171,18 +209,20 @@ bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist
 		if (!has_str(&f->dsos, sn) && (!strcmp(sn, hs->dso) || !has_str(&f->dsos, hs->dso)))
 			return true;
 	}
-	/* the symbol by name or by its start address in memory */
-	if (f->syms.n) {
-		if (!hs->sym)
-			return true;
-		if (has_str(&f->syms, hs->sym->name))
+	/* the symbol by name (perf also compares its start address as text
+	 * with the names, which no longer hold any number), else the
+	 * sample's address when a map holds it */
+	if (f->syms_set) {
+		if (hs->sym && has_str(&f->syms, hs->sym->name))
 			return false;
-		uint64_t start = hs->sym->start;
-		if (!hs->kernel_map)
-			start += hs->map_start - hs->map_pgoff;
-		char addr[32];
-		snprintf(addr, sizeof(addr), "0x%" PRIx64, start);
-		return !has_str(&f->syms, addr);
+		if (!hs->dso)
+			return true;
+		for (size_t i = 0; i < f->addrs.n; i++) {
+			uint64_t a = (uint64_t)f->addrs.v[i];
+			if (ip == a || (f->addr_range && ip >= a && ip < a + (uint64_t)(int64_t)f->addr_range))
+				return false;
+		}
+		return true;
 	}
 	return false;
 }

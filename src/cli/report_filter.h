@@ -26,12 +26,20 @@ struct int_list {
 struct report_filter {
 	struct str_list comms, dsos, syms;
 	struct int_list pids, tids;
+	/* -S: perf moves the entries that read as hex numbers (even "add")
+	 * from the names to addresses a sample's ip must equal, or fall
+	 * in [a, a + addr_range) (script's --addr-range) */
+	bool syms_set;
+	struct int_list addrs;
+	int addr_range;
 	bool cpus_set;
 	uint64_t cpus[REPORT_MAX_CPUS / 64];
 };
 
-/* Parsers for the option values: 0, or -1 (cpus: with perf's message). */
+/* Parsers for the option values: 0, or -1 (cpus: with perf's message).
+ * A list option given again replaces the list, as perf's do. */
 int report_filter_strs(struct str_list *l, const char *arg);
+int report_filter_symbols(struct report_filter *f, const char *arg);
 int report_filter_ints(struct int_list *l, const char *arg);
 /* cpus: perf's list (with its messages) for a file of nr_cpus CPUs */
 int report_filter_cpus(struct report_filter *f, const char *arg, uint32_t nr_cpus);
@@ -41,9 +49,9 @@ uint32_t report_filter_nr_cpus(struct hwprof_perfdata *h);
 void report_filter_free(struct report_filter *f);
 
 bool report_filter_any(const struct report_filter *f);
-/* Whether a sample resolved to hs (comm, dso, symbol, map) is outside the
- * --comms/--pid/--tid/--dsos/--symbols filters. */
-bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs);
+/* Whether a sample at ip resolved to hs (comm, dso, symbol, map) is
+ * outside the --comms/--pid/--tid/--dsos/--symbols filters. */
+bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs, uint64_t ip);
 /* Whether --cpu drops a sample of this cpu. */
 bool report_filter_drops_cpu(const struct report_filter *f, int32_t cpu);
 

@@ -550,7 +550,7 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 	}
 	if (r->mem_mode)
 		resolve_mem(r, &hs, pid, tid, cpumode, m);
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
 	return hwprof_hist_add(r->hists[idx], &hs);
 }
 
@@ -562,7 +562,7 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 	if (b <= 0)
 		return b;
 	hs.period = period;
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
 	if (!r->callchain)
 		return hwprof_hist_add(r->hists[idx], &hs);
 	if (rpt_grow_frames(r, nchain) < 0)
@@ -689,7 +689,7 @@ int report_run_add_branches(struct report_run *r, uint32_t idx, int32_t pid, int
 	int b = begin_sample(r, &hs, idx, pid, tid, cpu, cpumode, ip);
 	if (b <= 0)
 		return b;
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
 	return add_branch_entries(r, &hs, idx, pid, tid, (const uint8_t *)pairs, n, 2);
 }
 
@@ -876,7 +876,7 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 			hs.raw_size = sm->raw_size;
 		}
 	}
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs);
+	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, sm->ip);
 	/* a READ sample's period is its value's growth (see hwprof_session_split_read()) */
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) || (sm->sample_type & HWPROF_SAMPLE_READ)
 			    ? sm->period : ev->attr.sample_period;

@@ -152,6 +152,13 @@ compare "sys -C 0-1 --sort cpu,comm" "$TMP/sys.data" -C 0-1 --sort cpu,comm
 for l in "0-1,x" "1a" "x" "3-1" "3000" "0x1"; do
   compare "sys -C '$l'" "$TMP/sys.data" -C "$l"
 done
+# -S: entries that read as hex numbers (perf's setup_addrlist) match the
+# sample's address; the others name symbols; a list given twice replaces
+IP=$(perf script -i "$TMP/sys.data" -F ip 2>/dev/null | grep -i ' *ffffffff' | sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+for a in "-S 0x$IP" "-S $IP,add --sort sym,dso" "-S nothing -S 0x$IP" "--dsos /usr/lib/x86_64-linux-gnu/libc.so.6,[kernel.kallsyms]"; do
+  # shellcheck disable=SC2086
+  compare "sys $a" "$TMP/sys.data" $a
+done
 compare "g -C 0 (no CPU in samples)" "$TMP/g.data" -C 0
 compare "bad pid list" "$TMP/g.data" --pid abc
 compare "bad tid list" "$TMP/g.data" --tid 1,x

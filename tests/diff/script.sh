@@ -204,6 +204,17 @@ if rec cpus -a -e cpu-clock -c 200000 -- sh -c 'ls -R /usr/share/doc >/dev/null;
     # shellcheck disable=SC2086
     compare "filter $a" "$TMP/cpus.data" $a
   done
+  # --dsos and -S/--symbols (perf's setup_addrlist: entries that read as
+  # hex, "add" too, match the sample's address, or a range of it)
+  IP=$(perf script -i "$TMP/cpus.data" -F ip 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+  SYM=$(perf script -i "$TMP/cpus.data" -F ip,sym 2>/dev/null | awk 'NF>1 && $2!="[unknown]"{print $2}' |
+        sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+  LOW=$(printf '%x' $((0x$IP - 8)))
+  for a in "--dsos [kernel.kallsyms]" "--dsos libc.so.6,ls" "--dsos nothing" "-S $SYM" "-S $SYM,add,0x$IP" \
+           "-S $IP -F ip,sym" "-S $LOW" "-S $LOW --addr-range 16" "-S $SYM --dsos libc.so.6" "--addr-range x"; do
+    # shellcheck disable=SC2086
+    compare "filter $a" "$TMP/cpus.data" $a
+  done
 fi
 [ -s "$TMP/src.data" ] && compare "filter -C without CPUs" "$TMP/src.data" -C 0
 # --show-*-events: side-band records after the start fields of their event
