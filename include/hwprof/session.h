@@ -163,6 +163,10 @@ HWPROF_API int hwprof_session_find_map(struct hwprof_session *s, int32_t pid, in
  * kernel symbols that no address could resolve to (perf loads them only
  * when a lookup lands in that map). */
 HWPROF_API int hwprof_session_kernel_map(struct hwprof_session *s, struct hwprof_map_info *m);
+/* The kernel map's reference symbol as recorded ("_text" and its address
+ * then: the MMAP record "[kernel.kallsyms]_text" and its pgoff): 1 and
+ * *name (the session's) and *addr, or 0 when the file has none. */
+HWPROF_API int hwprof_session_kernel_reloc(struct hwprof_session *s, const char **name, uint64_t *addr);
 
 #ifdef __cplusplus
 }

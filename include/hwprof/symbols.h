@@ -42,6 +42,11 @@ struct hwprof_symcfg {
 	                           * build-id cache copy when the id is known] */
 	const char *perfmap_dir;  /* directory of perf-PID.map files [/tmp] */
 	bool no_demangle;         /* keep mangled names */
+	/* perf's messages while loading symbols ("No kallsyms or vmlinux with
+	 * build-id ... was found"), one line without its newline; NULL:
+	 * not reported */
+	void (*notice)(void *ctx, const char *msg);
+	void *notice_ctx;
 };
 
 struct hwprof_sym {
@@ -65,6 +70,10 @@ struct hwprof_symres {
 
 HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwprof_symcfg *cfg);
 HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s);
+/* The recorded kernel's reference symbol (hwprof_session_kernel_reloc()):
+ * kallsyms read later move by where that symbol is now, as perf's do.
+ * Set it before the kernel's symbols are first looked up. */
+HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr);
 
 /* Record a DSO's build id (1..20 bytes) before it is loaded. */
 HWPROF_API int hwprof_symbols_set_build_id(struct hwprof_symbols *s, const char *dso_name,

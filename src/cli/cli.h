@@ -23,4 +23,7 @@ int cli_pmus_open(struct hwprof_pmus **out);
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A library notice (hwprof_symcfg.notice) on stderr, as perf prints it. */
+void cli_notice(void *ctx, const char *msg);
+
 #endif

@@ -771,7 +771,10 @@ static int report_stdio(const struct report_args *a, bool full)
 	l.graph = graph;
 	l.graph_skip_first = a->sort && !a->fields && !strncmp(a->sort, "sym", 3);
 	struct hwprof_symbols *syms;
-	if (hwprof_symbols_open(&syms, &a->cfg) < 0) {
+	struct hwprof_symcfg cfg = a->cfg;
+	if (!a->quiet)
+		cfg.notice = cli_notice;
+	if (hwprof_symbols_open(&syms, &cfg) < 0) {
 		hwprof_session_close(s);
 		return cli_error("report", "out of memory");
 	}

@@ -186,7 +186,7 @@ int cmd_script(int argc, char **argv)
 	const char *input = NULL, *time_str = NULL, *pid_arg = NULL, *tid_arg = NULL, *cpu_arg = NULL;
 	static struct report_filter flt;
 	uint64_t show = 0; /* record types (bits) printed as perf's --show-*-events do */
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, quiet = false;
 	struct hwprof_itrace_opts itrace;
 	int c;
 	memset(&itrace, 0, sizeof(itrace));
@@ -206,7 +206,7 @@ int cmd_script(int argc, char **argv)
 			break;
 		}
 		case 'G': o.no_callchain = true; break;
-		case 'q': break;
+		case 'q': quiet = true; break;
 		case 'h': usage(stdout, true, true); return 0;
 		case O_HEADER: header = true; break;
 		case O_HEADER_ONLY: header_only = true; break;
@@ -339,6 +339,8 @@ int cmd_script(int argc, char **argv)
 	}
 	struct hwprof_symbols *syms;
 	struct script_printer *p;
+	if (!quiet)
+		cfg.notice = cli_notice;
 	if (hwprof_symbols_open(&syms, &cfg) < 0) {
 		hwprof_session_close(s);
 		return cli_error("script", "out of memory");

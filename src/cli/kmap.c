@@ -2,10 +2,24 @@
 
 #include "cli/kmap.h"
 
+/* perf relocates kallsyms by the kernel map's reference symbol: the
+ * symbols need it before they first load the kernel's, and the session
+ * has it once the kernel's MMAP record is in */
+static void pass_reloc(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms)
+{
+	const char *name;
+	uint64_t addr;
+	if (!k->reloc_passed && hwprof_session_kernel_reloc(s, &name, &addr) == 1) {
+		hwprof_symbols_set_kernel_reloc(syms, name, addr);
+		k->reloc_passed = true;
+	}
+}
+
 /* The kernel map's symbols, once: where they start and end. */
 static void check(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
 		  int32_t tid, unsigned cpumode)
 {
+	pass_reloc(k, s, syms);
 	if (!k->checked) {
 		k->checked = true;
 		struct hwprof_dso *d;
@@ -37,6 +51,8 @@ uint64_t kmap_size(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_s
 int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
 		  int32_t tid, unsigned cpumode, uint64_t ip, struct hwprof_map_info *mi, char *level)
 {
+	if (cpumode == HWPROF_MISC_KERNEL)
+		pass_reloc(k, s, syms);
 	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1)
 		return 1;
 	if (cpumode != HWPROF_MISC_KERNEL)

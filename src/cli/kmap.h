@@ -13,6 +13,8 @@
 
 struct kmap_ext {
 	bool checked, have;
+	bool reloc_passed;            /* the session's kernel reference symbol
+	                               * handed to the symbols */
 	struct hwprof_map_info map;   /* the kernel's map, as recorded */
 	uint64_t first, end;          /* its first symbol's start; its end,
 	                               * grown to the last symbol */

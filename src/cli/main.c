@@ -42,6 +42,13 @@ int cli_error(const char *cmd, const char *fmt, ...)
 	return 1;
 }
 
+void cli_notice(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fflush(stdout); /* in order with what was printed before */
+	fprintf(stderr, "%s\n", msg);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

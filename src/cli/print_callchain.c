@@ -83,7 +83,7 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	bool have_map = script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) == 1;
 	if (have_map)
 		hwprof_symbols_resolve(syms, mi.dso, mi.start, mi.pgoff, ip, &r);
-	uint64_t addr = have_map ? r.addr : ip;
+	uint64_t addr = have_map && level != 'k' ? r.addr : ip; /* kernel DSOs: as is */
 	/* perf expands unwound frames into their inlined functions */
 	struct hwprof_inline_entry ent[64];
 	int nent = 0;
@@ -107,8 +107,10 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 			else
 				fprintf(f, " %s", name);
 		}
-		if (PF(t, DSO) && !inlined)
-			fprintf(f, " (%s)", have_map ? mi.dso : "[unknown]");
+		if (PF(t, DSO) && !inlined) {
+			char dn[256];
+			fprintf(f, " (%s)", have_map ? script_dso_name(p, &mi, level, dn, sizeof(dn)) : "[unknown]");
+		}
 		if (PF(t, SRCLINE)) {
 			if (nent)
 				put_srcline(f, "\n  ", ent[k].file, ent[k].line);

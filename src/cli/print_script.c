@@ -43,6 +43,12 @@ struct script_printer {
 	int trace_warned;           /* its warnings printed so far */
 	struct trace_ksyms ksyms;   /* its function-name lookups */
 	bool trace_first_warned;
+	/* the header's build-id table (sorted names, perf's DSOs made before
+	 * any MMAP record): a module not in it is named "[name]" */
+	struct hwprof_feat *bids;
+	const char **bid_names;
+	size_t nbid;
+	bool bids_loaded;
 };
 
 int script_printer_new(struct script_printer **out, struct script_opts *o, struct hwprof_session *s,
@@ -66,8 +72,39 @@ void script_printer_free(struct script_printer *p)
 	if (p) {
 		hwprof_unwinder_free(p->uw);
 		srccode_free(p->srccode);
+		free(p->bid_names);
+		hwprof_feat_free(p->bids);
 	}
 	free(p);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A map's DSO as perf's map__fprintf_dsoname() names it: the DSO's name,
+ * which for a kernel module perf first met in an MMAP record (no build-id
+ * table entry: pipe mode, --no-buildid) is its short "[name]". */
+const char *script_dso_name(struct script_printer *p, const struct hwprof_map_info *mi, char level, char *buf,
+			    size_t len)
+{
+	if (level != 'k' || mi->dso[0] != '/' || p->o->show_kernel_path)
+		return mi->dso;
+	if (!p->bids_loaded) {
+		p->bids_loaded = true;
+		if (hwprof_perfdata_feat(p->h, HWPROF_FEAT_BUILD_ID, &p->bids) == 1 && p->bids->u.build_id.nr &&
+		    (p->bid_names = calloc(p->bids->u.build_id.nr, sizeof(*p->bid_names)))) {
+			for (uint32_t i = 0; i < p->bids->u.build_id.nr; i++)
+				if (p->bids->u.build_id.ids[i].filename)
+					p->bid_names[p->nbid++] = p->bids->u.build_id.ids[i].filename;
+			qsort(p->bid_names, p->nbid, sizeof(*p->bid_names), cmp_name);
+		}
+	}
+	if (p->nbid && bsearch(&mi->dso, p->bid_names, p->nbid, sizeof(*p->bid_names), cmp_name))
+		return mi->dso;
+	hwprof_dso_short_name(mi->dso, true, buf, len);
+	return buf;
 }
 
 int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
@@ -358,7 +395,9 @@ static size_t sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid
 	bool have_map = script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) == 1;
 	if (have_map && (chain || PF(t, SYM) || PF(t, DSO)))
 		hwprof_symbols_resolve(p->syms, mi.dso, mi.start, mi.pgoff, ip, &r);
-	*addr = have_map ? r.addr : ip;
+	/* perf shows a kernel DSO's frames (modules too) at their address, a
+	 * user DSO's inside the DSO */
+	*addr = have_map && level != 'k' ? r.addr : ip;
 	buf[0] = 0;
 	/* by hand: snprintf here was a sixth of a large SPE script run */
 	if (PF(t, SYM)) {
@@ -377,8 +416,9 @@ static size_t sym_text(struct script_printer *p, int t, int32_t pid, int32_t tid
 		}
 	}
 	if (PF(t, DSO)) {
+		char dn[256];
 		n = str_add(buf, n, size, " (");
-		n = str_add(buf, n, size, have_map ? mi.dso : "[unknown]");
+		n = str_add(buf, n, size, have_map ? script_dso_name(p, &mi, level, dn, sizeof(dn)) : "[unknown]");
 		n = str_add(buf, n, size, ")");
 	}
 	return n;
@@ -446,8 +486,9 @@ size_t script_branch_end(struct script_printer *p, int32_t pid, int32_t tid, uns
 		}
 	}
 	if (dso) {
+		char dn[256];
 		n = str_add(buf, n, size, "(");
-		n = str_add(buf, n, size, have_map ? mi.dso : "[unknown]");
+		n = str_add(buf, n, size, have_map ? script_dso_name(p, &mi, level, dn, sizeof(dn)) : "[unknown]");
 		n = str_add(buf, n, size, ")");
 	}
 	return n;
@@ -817,6 +858,8 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	}
 	if (PF(t, WEIGHT))
 		fprintf(f, "%16llu", (unsigned long long)s->weight);
+	if (PF(t, INS_LAT))
+		fprintf(f, "%16u", (unsigned)s->ins_lat);
 	if (PF(t, IP)) {
 		bool cursor = p->use_callchain && has_cc && s->callchain;
 		/* perf's unwinder refuses --max-stack 0: no callchain at all

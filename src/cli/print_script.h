@@ -132,6 +132,10 @@ struct srccode *script_printer_srccode(struct script_printer *p);
 struct hwprof_session *script_printer_session(struct script_printer *p);
 /* The map holding ip, perf's way (the kernel map grown to its last
  * symbol): 1 found, 0 not. */
+/* The DSO name perf's script prints for a map found at level (see
+ * hwprof_session_find_map()); buf holds a module's short name. */
+const char *script_dso_name(struct script_printer *p, const struct hwprof_map_info *mi, char level, char *buf,
+			    size_t len);
 int script_printer_find_map(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 			    struct hwprof_map_info *mi, char *level);
 struct hwprof_symbols *script_printer_symbols(struct script_printer *p);

@@ -347,6 +347,15 @@ int sess_process_mmap(struct sess_machine *m, unsigned cpumode, int32_t pid, int
 				return -1;
 		} else if (is_kernel) {
 			km.dso = intern(m, KERNEL_MMAP_NAME);
+			/* perf: the name after "[kernel.kallsyms]", even "" (which
+			 * then matches no kallsyms entry), unless pgoff is 0 */
+			if (pgoff) {
+				size_t l = strlen(KERNEL_MMAP_NAME);
+				snprintf(m->kref_name, sizeof(m->kref_name), "%s",
+					 strlen(filename) >= l ? filename + l : "");
+				m->kref_addr = pgoff;
+				m->kref_set = true;
+			}
 			km.pgoff = 0;
 			if (start == 0 && len == 0)
 				km.end = ~0ULL;

@@ -52,6 +52,12 @@ struct sess_machine {
 	struct sess_dso_id *ids; /* the first DSO id seen for each name */
 	size_t nstrings, capstrings;
 	uint64_t version;        /* moves with every change to threads, comms or maps */
+	/* the kernel map's reference symbol ("[kernel.kallsyms]_text" and
+	 * the address _text had when recorded): perf relocates kallsyms
+	 * by it; none for a pgoff of 0 (kptr_restrict) */
+	bool kref_set;
+	char kref_name[64];
+	uint64_t kref_addr;
 };
 
 int sess_machine_init(struct sess_machine *m);

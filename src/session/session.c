@@ -558,3 +558,12 @@ HWPROF_API int hwprof_session_kernel_map(struct hwprof_session *s, struct hwprof
 {
 	return map_info(sess_kernel_map(&s->m), mi);
 }
+
+HWPROF_API int hwprof_session_kernel_reloc(struct hwprof_session *s, const char **name, uint64_t *addr)
+{
+	if (!s->m.kref_set)
+		return 0;
+	*name = s->m.kref_name;
+	*addr = s->m.kref_addr;
+	return 1;
+}

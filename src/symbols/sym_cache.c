@@ -38,6 +38,9 @@ struct hwprof_symbols {
 	struct hwprof_dso *last;
 	char own_vdso[64];         /* this process's vDSO written out (perf's
 	                            * fallback for [vdso]), "" until needed */
+	bool kref_set;             /* the kernel's reference symbol, for */
+	char kref_name[64];        /* relocating kallsyms */
+	uint64_t kref_addr;
 };
 
 static char *dup_or_null(const char *s)
@@ -80,6 +83,8 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	s->cfg.kallsyms = s->strs[3];
 	s->cfg.perfmap_dir = s->strs[4];
 	s->cfg.no_demangle = c.no_demangle;
+	s->cfg.notice = c.notice;
+	s->cfg.notice_ctx = c.notice_ctx;
 	*out = s;
 	return 0;
 }
@@ -108,6 +113,13 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 	if (s->own_vdso[0])
 		unlink(s->own_vdso);
 	free(s);
+}
+
+HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr)
+{
+	s->kref_set = true;
+	snprintf(s->kref_name, sizeof(s->kref_name), "%s", name);
+	s->kref_addr = addr;
 }
 
 /* perf's vdso__dso_findnew(): without the recording's vDSO in the cache,
@@ -245,12 +257,19 @@ static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *pat
 		if (!d->bid_len || !is_file(path)) {
 			/* like perf: the running kernel's symbols only when the
 			 * recorded build id is the running kernel's */
-			if (d->bid_len && !running_kernel_is(d))
+			if (d->bid_len && !running_kernel_is(d)) {
+				if (s->cfg.notice) {
+					char msg[128];
+					snprintf(msg, sizeof(msg), "No kallsyms or vmlinux with build-id %s was found",
+						 hex);
+					s->cfg.notice(s->cfg.notice_ctx, msg);
+				}
 				return 0;
+			}
 			snprintf(path, len, "/proc/kallsyms");
 		}
 	}
-	return sym_load_kallsyms(&d->tab, path);
+	return sym_load_kallsyms(&d->tab, path, s->kref_set ? s->kref_name : NULL, s->kref_addr);
 }
 
 static void copy_path(char *dst, size_t len, const char *src)

@@ -65,7 +65,11 @@ static inline const char *sym_raw_name(const struct sym_table *t, const struct s
 
 /* Loaders: > 0 symbols loaded, 0 none / not found, < 0 on NOMEM. */
 struct sym_elf_src;
-int sym_load_kallsyms(struct sym_table *t, const char *path);
+/* ref: the recorded kernel's reference symbol (NULL: none), at ref_addr
+ * then: the symbols move by the difference, as perf relocates them */
+int sym_load_kallsyms(struct sym_table *t, const char *path, const char *ref, uint64_t ref_addr);
+/* Every symbol (and every dropped one) moves down by delta. */
+void sym_shift(struct sym_table *t, uint64_t delta);
 int sym_load_perfmap(struct sym_table *t, const char *path);
 /* ELF: symbols from syms_path (.symtab, else .dynsym), section fixes and
  * PLT from run_path (may be the same file). */

@@ -83,26 +83,60 @@ static int add_line(struct sym_table *t, const char *line, size_t len)
 	return sym_add(t, addr, 0, bind, stt, name, nlen);
 }
 
-int sym_load_kallsyms(struct sym_table *t, const char *path)
+/* Whether a line is function (or absolute) symbol ref's, as perf's
+ * kallsyms__get_function_start() takes it: types T, t, W, w or A. */
+static bool ref_line(const char *line, size_t len, const char *ref, uint64_t *addr)
+{
+	size_t i = 0, rl = strlen(ref);
+	uint64_t a = 0;
+	int h;
+	while (i < len && i < 16 && (h = hexval((unsigned char)line[i])) >= 0) {
+		a = a << 4 | (uint64_t)h;
+		i++;
+	}
+	if (i == 0 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
+		return false;
+	char type = line[i + 1];
+	if (!strchr("TtWwA", type) || len - i - 3 != rl || memcmp(line + i + 3, ref, rl))
+		return false;
+	*addr = a;
+	return true;
+}
+
+int sym_load_kallsyms(struct sym_table *t, const char *path, const char *ref, uint64_t ref_addr)
 {
 	size_t len;
 	char *buf = slurp(path, &len);
 	if (!buf)
 		return 0;
 	int rc = 0;
+	bool have_ref = false;
+	uint64_t ref_now = 0;
 	for (const char *p = buf, *end = buf + len; p < end && rc >= 0;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (n < 1024) /* longer lines are no kallsyms lines */
+		if (n < 1024) { /* longer lines are no kallsyms lines */
 			rc = add_line(t, p, n);
+			if (ref && !have_ref)
+				have_ref = ref_line(p, n, ref, &ref_now);
+		}
 		p += n + 1;
 	}
 	free(buf);
 	if (rc < 0)
 		return rc;
+	/* perf's kallsyms__delta(): the file's kernel may sit elsewhere than
+	 * the recorded one (KASLR, another boot, another machine); without
+	 * the reference symbol perf loads nothing */
+	if (ref && !have_ref) {
+		t->n = 0;
+		return 0;
+	}
 	sym_sort(t);
 	sym_fixup_end(t, true);
 	sym_fixup_duplicate(t);
 	sym_filter(t, kernel_only);
+	if (ref && ref_now != ref_addr)
+		sym_shift(t, ref_now - ref_addr);
 	return (int)(t->n > 0);
 }

@@ -156,6 +156,16 @@ void sym_fixup_duplicate(struct sym_table *t)
 	t->n = w;
 }
 
+void sym_shift(struct sym_table *t, uint64_t delta)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		t->raw[i].start -= delta;
+		t->raw[i].end -= delta;
+	}
+	for (size_t i = 0; i < t->ngone; i++)
+		t->gone[i].start -= delta;
+}
+
 void sym_filter(struct sym_table *t, bool (*keep)(const struct sym_table *, const struct sym_raw *))
 {
 	size_t w = 0;
