@@ -16,6 +16,8 @@
  *   branch-flow branch stacks that follow this program's own code (its
  *               jumps, taken or not at random), so basic blocks hold
  *               real instructions
+ *   kreloc      kernel samples of a kernel 512 MB above the running one,
+ *               module frames (kreloc-bid: a foreign kernel build id)
  *   chains      callchains over this program's symbols in three processes
  *               (perf's non-transitive chain compare, synthesized FORKs)
  *   keys        samples for perf report's socket, transaction, cgroup,
@@ -554,6 +556,76 @@ static void chains(void)
 	}
 }
 
+
+/* A kernel elsewhere than the running one (its _text 512 MB higher, as
+ * after another boot): perf relocates the running kallsyms by the
+ * recorded reference symbol. Kernel samples at three running functions
+ * moved so, callchains through a module (frames printed at their
+ * address); with bid, a BUILD_ID feature naming a kernel build id that is
+ * not the running kernel's (perf's "No kallsyms or vmlinux" message). */
+static void kreloc(bool bid)
+{
+	static const char *const fn[3] = { "vfs_read", "do_sys_openat2", "schedule" };
+	uint64_t text = 0, addr[3] = { 0 };
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, name[256];
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || strchr(line, '['))
+			continue;
+		if (!strcmp(name, "_text"))
+			text = a;
+		for (int i = 0; i < 3; i++)
+			if (!addr[i] && !strcmp(name, fn[i]))
+				addr[i] = a;
+	}
+	if (f)
+		fclose(f);
+	if (!text || !addr[0] || !addr[1] || !addr[2])
+		die("kreloc: /proc/kallsyms without _text and the functions (kptr_restrict?)");
+	const uint64_t delta = 0x20000000;
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	if (bid) {
+		/* one build_id_event: header, pid, 24 id bytes, the name */
+		uint8_t fb[8 + 4 + 24 + 24] = { 0 };
+		st32(fb, HWPROF_RECORD_HEADER_BUILD_ID);
+		fb[4] = 1; /* misc: kernel */
+		fb[6] = sizeof(fb);
+		st32(fb + 8, (uint32_t)-1);
+		for (int i = 0; i < 20; i++)
+			fb[12 + i] = (uint8_t)(0xa0 + i);
+		memcpy(fb + 36, "[kernel.kallsyms]", 17);
+		hwprof_writer_add_feature(w, HWPROF_FEAT_BUILD_ID, fb, sizeof(fb));
+	}
+	struct hwprof_sample id = id_of(0, 5);
+	id.pid = id.tid = (uint32_t)-1;
+	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_KERNEL, (uint32_t)-1, 0, text + delta, 0x2000000,
+			       text + delta, "[kernel.kallsyms]_text"));
+	const uint64_t mod = 0xffffffffc1000000ULL;
+	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_KERNEL, (uint32_t)-1, 0, mod, 0x10000, 0,
+			       "/lib/modules/0.0/kernel/drivers/fake/fake-mod.ko"));
+	id = id_of(300, 10);
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 300, 300, "alpha", 0));
+	uint8_t chain[8 * 4];
+	for (int k = 0; k < 90; k++) {
+		struct hwprof_sample s = id_of(300, 1000 + 10 * (uint64_t)k);
+		s.misc = HWPROF_MISC_KERNEL;
+		s.period = 1000;
+		st64(chain, HWPROF_CONTEXT_KERNEL);
+		st64(chain + 8, addr[k % 3] + delta + (uint64_t)(k % 16));
+		st64(chain + 16, mod + 0x100 + (uint64_t)(k % 32) * 4);
+		st64(chain + 24, addr[(k + 1) % 3] + delta + 0x10);
+		s.ip = hwprof_u64_at(chain, 1);
+		s.callchain_nr = 4;
+		s.callchain = chain;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
 
 /* A feature payload under construction. */
 struct fb { uint8_t d[4096]; size_t n; };
@@ -1629,6 +1701,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "branch-syms")) branch_syms();
 	else if (!strcmp(k, "branch-flow")) branch_flow();
 	else if (!strcmp(k, "chains")) chains();
+	else if (!strcmp(k, "kreloc") || !strcmp(k, "kreloc-bid")) kreloc(k[6] == '-');
 	else if (!strcmp(k, "keys") || !strcmp(k, "keys-g")) keys(k[4] == '-');
 	else if (!strcmp(k, "group")) group();
 	else if (!strcmp(k, "readone")) readone();
