@@ -616,7 +616,9 @@ static int report_stdio(const struct report_args *a, bool full)
 	bool aux = hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1;
 	/* perf: AUX files decoded with the default --itrace get callchains
 	 * (so children mode), as does --itrace with g */
-	bool cc = has_callchains(h) || a->itrace.callchain || a->itrace.add_callchain ||
+	/* a pipe's events come later: perf draws the callchains of whatever
+	 * samples have them, and never accumulates children there */
+	bool cc = pipe || has_callchains(h) || a->itrace.callchain || a->itrace.add_callchain ||
 		  (!pipe && aux && !a->itrace.set);
 	if (a->group_sort_idx) {
 		/* perf: the option needs event groups (the file's, or one
@@ -734,7 +736,7 @@ static int report_stdio(const struct report_args *a, bool full)
 							 "perf record without -d?\n");
 	}
 	/* perf's memory mode accumulates no children */
-	bool children = cc && !a->mem_mode && (a->children_set ? a->children : true);
+	bool children = cc && !pipe && !a->mem_mode && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
 	/* perf picks the caller order for children mode before --mem-mode
 	 * turns that off */

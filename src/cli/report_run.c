@@ -281,6 +281,13 @@ void report_run_fini(struct report_run *r)
 #define MAX_STACK 127   /* perf report's default --max-stack */
 #define MAX_STACK_LIMIT 1024 /* unwound addresses kept at most */
 
+/* The map start for perf's unmap_ip (start - pgoff + addr): anonymous
+ * and DSO-less maps (JIT code, [heap]) are the identity there. */
+static uint64_t map_base(const struct hwprof_map_info *mi)
+{
+	return mi->identity ? mi->pgoff : mi->start;
+}
+
 static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
 		    struct hwprof_map_info *mi, char *level)
 {
@@ -299,7 +306,7 @@ static void resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, in
 	if (find_map(r, pid, tid, cpumode, ip, &mi, &fr->level) == 1) {
 		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, res);
 		fr->dso = mi.dso;
-		fr->map_start = mi.start;
+		fr->map_start = map_base(&mi);
 		fr->map_pgoff = mi.pgoff;
 		fr->dso_rank = dso_rank(r, mi.dso);
 		fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
@@ -482,7 +489,7 @@ static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int3
 		struct hwprof_symres res = { 0 };
 		hwprof_symbols_resolve(r->syms, mi.dso, mi.start, mi.pgoff, ip, &res);
 		hs->dso = mi.dso;
-		hs->map_start = mi.start;
+		hs->map_start = map_base(&mi);
 		hs->map_pgoff = mi.pgoff;
 		if (r->map_sizes)
 			hs->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
@@ -602,7 +609,7 @@ static void resolve_branch_end(struct report_run *r, struct hwprof_hist_branch_e
 		b->kernel_map = modes[i] == HWPROF_MISC_KERNEL;
 		b->sym = res.sym;
 		b->al_addr = res.addr;
-		b->map_start = mi.start;
+		b->map_start = map_base(&mi);
 		b->map_pgoff = mi.pgoff;
 		if (r->map_sizes)
 			b->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);

@@ -116,6 +116,16 @@ if perf record -q -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipe.data" 2>/dev/nul
   if [ -s "$TMP/pipe.perf" ] && cmp -s "$TMP/pipe.perf" "$TMP/pipe.hw"; then
     pass "pipe stream on stdin: report identical"
   else fail "pipe stream on stdin: report differs"; diff "$TMP/pipe.perf" "$TMP/pipe.hw" | head; fi
+  # -g on a pipe without callchains: no refusal (perf learns the events later)
+  compare "pipe-file -g caller" "$TMP/pipe.data" -g caller
+fi
+# a pipe with callchains: graphs (callee order: perf never accumulates
+# children there)
+if perf record -q -g -e cpu-clock -c 100000 -o - -- $W >"$TMP/pipeg.data" 2>/dev/null; then
+  for o in "" "-g caller" "--children" "--sort dso,sym -g folded"; do
+    # shellcheck disable=SC2086
+    compare "pipe-file with callchains $o" "$TMP/pipeg.data" $o
+  done
 fi
 
 # hwprof record's own files
@@ -214,6 +224,41 @@ CC
     if grep -q 'data_object+0x20' "$TMP/h.out"; then pass "data object shown as name+offset"
     else fail "data object: no name+offset entry"; fi
     compare "data object in chains --sort sym,dso" "$TMP/obj.data" --sort sym,dso
+  fi
+fi
+
+# code in an anonymous mapping moved after it was written (JIT engines):
+# its MMAP record's pgoff is not its start, and perf's addresses there
+# are the identity (found on a system-wide recording with node's JIT)
+if command -v gcc >/dev/null && [ "$(uname -m)" = x86_64 ]; then
+  cat >"$TMP/jit.c" <<'CC'
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/mman.h>
+int main(void)
+{
+	/* dec %rdi; jnz .-3; ret: a loop in anonymous memory, written, moved
+	 * (the mapping keeps its first page offset) and made executable, as
+	 * JIT engines do: the MMAP record's pgoff is not its start */
+	static const unsigned char code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
+	size_t len = 1 << 22;
+	unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	for (int i = 0; i < 4; i++)
+		memcpy(m + 0x1000 + i * 64, code, sizeof(code));
+	unsigned char *t = mmap((void *)0x1000000000, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED || mremap(m, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, t) == MAP_FAILED ||
+	    mprotect(t, len, PROT_READ | PROT_EXEC))
+		return 1;
+	for (int r = 0; r < 4; r++)
+		((void (*)(long))(t + 0x1000 + r * 64))(60000000L);
+	return 0;
+}
+CC
+  if gcc -O1 -o "$TMP/jit" "$TMP/jit.c" && rec jit -e cpu-clock -c 200000 -- "$TMP/jit"; then
+    compare "moved JIT code --sort addr" "$TMP/jit.data" --sort addr
+    compare "moved JIT code -F overhead,addr,dso_size,sym" "$TMP/jit.data" -F overhead,addr,dso_size,sym
   fi
 fi
 
