@@ -50,6 +50,17 @@ struct sym_dbg {
 	struct cu_range *cur;
 	size_t ncur;
 	bool cur_made;
+	/* static-storage variables by address (binutils names a variable's
+	 * declaration for its exact address); made on the first miss */
+	struct var_decl *vars;
+	size_t nvars;
+	bool vars_made;
+};
+
+struct var_decl {
+	uint64_t addr;
+	const char *file, *comp_dir;
+	unsigned line;
 };
 
 struct cu_range {
@@ -83,6 +94,7 @@ void sym_dbg_free(struct sym_dbg *g)
 	free(g->min_func);
 	free(g->a2l);
 	free(g->cur);
+	free(g->vars);
 	if (g->dw)
 		dwarf_end(g->dw);
 	if (g->elf)
@@ -418,12 +430,96 @@ static bool unit_at(struct sym_dbg *g, uint64_t vaddr, Dwarf_Die *cu)
 	return false;
 }
 
+static int cmp_var(const void *a, const void *b)
+{
+	const struct var_decl *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Every variable of fixed address (a lone DW_OP_addr location) with a
+ * declaration line, in the unit die and below. */
+static void scan_vars(struct sym_dbg *g, Dwarf_Die *die, Dwarf_Files *files, const char *comp_dir, int depth,
+		      size_t *cap)
+{
+	Dwarf_Die child;
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variable) {
+			Dwarf_Attribute at;
+			Dwarf_Op *ops;
+			size_t nops;
+			Dwarf_Word file, line;
+			if (dwarf_attr(&child, DW_AT_location, &at) && dwarf_getlocation(&at, &ops, &nops) == 0 &&
+			    nops == 1 && ops[0].atom == DW_OP_addr &&
+			    dwarf_attr_integrate(&child, DW_AT_decl_file, &at) && !dwarf_formudata(&at, &file) &&
+			    dwarf_attr_integrate(&child, DW_AT_decl_line, &at) && !dwarf_formudata(&at, &line) &&
+			    file_name(files, file)) {
+				if (g->nvars == *cap) {
+					size_t nc = *cap ? *cap * 2 : 256;
+					struct var_decl *v = realloc(g->vars, nc * sizeof(*v));
+					if (!v)
+						return;
+					g->vars = v;
+					*cap = nc;
+				}
+				g->vars[g->nvars++] = (struct var_decl){ ops[0].number, file_name(files, file), comp_dir,
+									 (unsigned)line };
+			}
+		}
+		if (dwarf_haschildren(&child))
+			scan_vars(g, &child, files, comp_dir, depth + 1, cap);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void make_vars(struct sym_dbg *g)
+{
+	size_t cap = 0;
+	g->vars_made = true;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dwarf_nextcu(g->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Files *files;
+		size_t nfiles;
+		if (dwarf_offdie(g->dw, off + hsize, &cu) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0) {
+			Dwarf_Attribute cd;
+			scan_vars(g, &cu, files, dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &cd)), 0, &cap);
+		}
+		off = next;
+	}
+	qsort(g->vars, g->nvars, sizeof(*g->vars), cmp_var);
+}
+
+/* binutils' answer for an address no unit's code covers: a variable
+ * starting exactly there gives its declaration, with no function (the
+ * caller names the symbol) */
+static int lookup_var(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **out)
+{
+	if (!g->vars_made)
+		make_vars(g);
+	struct var_decl key = { .addr = vaddr };
+	const struct var_decl *v = g->nvars ? bsearch(&key, g->vars, g->nvars, sizeof(key), cmp_var) : NULL;
+	if (!v)
+		return 0;
+	struct hwprof_srcframe *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -HWPROF_E_NOMEM;
+	f->file = v->file;
+	f->comp_dir = v->comp_dir;
+	f->line = v->line;
+	*out = f;
+	return 1;
+}
+
 static int lookup(struct sym_dbg *g, uint64_t vaddr, struct hwprof_srcframe **out)
 {
 	Dwarf_Die cu, path[MAX_INLINE];
 	*out = NULL;
-	if (!g->dw || !unit_at(g, vaddr, &cu))
+	if (!g->dw)
 		return 0;
+	if (!unit_at(g, vaddr, &cu))
+		return lookup_var(g, vaddr, out);
 	int np = find_path(&cu, vaddr, path, 0, MAX_INLINE, 0);
 	Dwarf_Line *line = dwarf_getsrc_die(&cu, vaddr);
 	/* neither a function nor a line row (top-level asm in a C unit,

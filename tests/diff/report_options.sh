@@ -123,6 +123,17 @@ if [ -n "$LIBC" ] && [ -r "$LIBC" ]; then
   if [ -n "$bid" ] && [ -r "$dbg" ]; then
     offs+=$(readelf -sW "$dbg" 2>/dev/null | awk '$4 == "FUNC" && $5 == "LOCAL" && $3 == 0 {print $2}' | head -20 |
             while read -r a; do printf '%x,%x,' $((0x$a)) $((0x$a + 4)); done)
+    # data objects (frame-pointer chains land there): addr2line names a
+    # variable's declaration at its exact address; at their file offsets
+    loads=$(readelf -lW "$LIBC" 2>/dev/null | awk '$1 == "LOAD" {print $2, $3, $5}')
+    offs+=$(readelf -sW "$dbg" 2>/dev/null | awk '$4 == "OBJECT" && $3 > 0 {print $2}' | awk 'NR % 41 == 1' | head -16 |
+            while read -r a; do
+              while read -r o v fs; do
+                if [ $((0x$a)) -ge $((v)) ] && [ $((0x$a)) -lt $((v + fs)) ]; then
+                  printf '%x,%x,' $((0x$a - v + o)) $((0x$a - v + o + 8)); break
+                fi
+              done <<<"$loads"
+            done)
   fi
   if "$GEN/mkperfdata" "dso:$LIBC@${offs%,}" "$TMP/libc.data"; then
     for o in "--sort srcline" "--sort srcline,sym -n"; do
