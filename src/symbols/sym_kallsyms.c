@@ -59,48 +59,50 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* One "addr type name[\t[module]]" line (no newline); 0 or NOMEM. */
-static int add_line(struct sym_table *t, const char *line, size_t len)
+struct ks_line {
+	uint64_t addr;
+	char type;                 /* as written: 't', 'T', 'W'... */
+	const char *name;          /* up to the end of the line */
+	size_t nlen;
+};
+
+/* An "addr type name[\t[module]]" line (no newline): false if it is none. */
+static bool parse_line(const char *line, size_t len, struct ks_line *l)
 {
-	uint64_t addr = 0;
 	size_t i = 0;
 	int h;
+	l->addr = 0;
 	while (i < len && i < 16 && (h = hexval((unsigned char)line[i])) >= 0) {
-		addr = addr << 4 | (uint64_t)h;
+		l->addr = l->addr << 4 | (uint64_t)h;
 		i++;
 	}
 	if (i == 0 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
-		return 0;
-	char raw = line[i + 1], type = (char)toupper((unsigned char)raw);
-	const char *name = line + i + 3;
-	size_t nlen = len - i - 3;
+		return false;
+	l->type = line[i + 1];
+	l->name = line + i + 3;
+	l->nlen = len - i - 3;
+	return true;
+}
+
+/* One line's symbol, if perf keeps it; 0 or NOMEM. */
+static int add_line(struct sym_table *t, const struct ks_line *l)
+{
+	char raw = l->type, type = (char)toupper((unsigned char)raw);
 	if (type != 'T' && type != 'W' && type != 'D' && type != 'B')
 		return 0;
-	if (!nlen || name[0] == '$' || memchr(name, 0, nlen))
+	if (!l->nlen || l->name[0] == '$' || memchr(l->name, 0, l->nlen))
 		return 0;
 	unsigned bind = raw == 'W' || raw == 'w' ? STB_WEAK : isupper((unsigned char)raw) ? STB_GLOBAL : STB_LOCAL;
 	unsigned stt = type == 'T' || type == 'W' ? STT_FUNC : STT_OBJECT;
-	return sym_add(t, addr, 0, bind, stt, name, nlen);
+	return sym_add(t, l->addr, 0, bind, stt, l->name, l->nlen);
 }
 
 /* Whether a line is function (or absolute) symbol ref's, as perf's
  * kallsyms__get_function_start() takes it: types T, t, W, w or A. */
-static bool ref_line(const char *line, size_t len, const char *ref, uint64_t *addr)
+static bool ref_line(const struct ks_line *l, const char *ref)
 {
-	size_t i = 0, rl = strlen(ref);
-	uint64_t a = 0;
-	int h;
-	while (i < len && i < 16 && (h = hexval((unsigned char)line[i])) >= 0) {
-		a = a << 4 | (uint64_t)h;
-		i++;
-	}
-	if (i == 0 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
-		return false;
-	char type = line[i + 1];
-	if (!strchr("TtWwA", type) || len - i - 3 != rl || memcmp(line + i + 3, ref, rl))
-		return false;
-	*addr = a;
-	return true;
+	size_t rl = strlen(ref);
+	return strchr("TtWwA", l->type) && l->nlen == rl && !memcmp(l->name, ref, rl);
 }
 
 int sym_load_kallsyms(struct sym_table *t, const char *path, const char *ref, uint64_t ref_addr)
@@ -115,10 +117,13 @@ int sym_load_kallsyms(struct sym_table *t, const char *path, const char *ref, ui
 	for (const char *p = buf, *end = buf + len; p < end && rc >= 0;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (n < 1024) { /* longer lines are no kallsyms lines */
-			rc = add_line(t, p, n);
-			if (ref && !have_ref)
-				have_ref = ref_line(p, n, ref, &ref_now);
+		struct ks_line l;
+		if (n < 1024 && parse_line(p, n, &l)) { /* longer lines are no kallsyms lines */
+			rc = add_line(t, &l);
+			if (ref && !have_ref && ref_line(&l, ref)) {
+				have_ref = true;
+				ref_now = l.addr;
+			}
 		}
 		p += n + 1;
 	}
