@@ -809,12 +809,6 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	struct time_ranges tr = { 0 };
 	if (a->time_str) {
-		if (aux) {
-			hwprof_symbols_close(syms);
-			hwprof_session_close(s);
-			return cli_error("report", "%s: --time with Intel PT or Arm SPE traces is not supported yet",
-					 shown);
-		}
 		uint64_t first, last;
 		time_ranges_bounds(h, &first, &last);
 		if (time_ranges_parse(&tr, a->time_str, first, last, false) < 0) {

@@ -107,6 +107,10 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 		return fail(why);
 	if (!x->feed.active)
 		return 0;
+	/* perf starts and stops decoding at the ranges (its sel_start and
+	 * PSB search), which changes what is decoded around them */
+	if (x->r->time)
+		return fail("--time with Intel PT traces is not supported yet");
 	x->feed.cfg.emit = pt_emit;
 	x->feed.cfg.ctx = x;
 	x->feed.cfg.events = &x->events;

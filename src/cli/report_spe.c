@@ -11,6 +11,7 @@
 #include "cli/report_run.h"
 #include "cli/report_spe.h"
 #include "cli/spe_feed.h"
+#include "cli/time_range.h"
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/perfdata.h"
@@ -46,6 +47,10 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	/* perf counts its decoders' samples with the file's records */
 	hwprof_session_count_synth(x->s, HWPROF_RECORD_SAMPLE, 0);
 	if (s->group >= HWPROF_SPE_G_NR)
+		return 0;
+	/* perf synthesizes every record and drops the samples outside
+	 * --time as it drops any other */
+	if (x->r->time && time_ranges_skip(x->r->time, s->time))
 		return 0;
 	struct report_mem m = { s->addr, s->data_src, s->weight, 0 };
 	return report_run_add(x->r, x->group_hist[s->group], s->pid, s->tid, s->cpu, s->cpumode, s->ip, s->period, &m);

@@ -147,7 +147,7 @@ for args in "--itrace=i100iL" "--itrace=bL -b"; do
 done
 
 # what report does not do yet: one line, non-zero exit, nothing on stdout
-for args in "--itrace=i1il --sort symbol_from"; do
+for args in "--itrace=i1il --sort symbol_from" "--time 0.001,"; do
   # shellcheck disable=SC2086
   "$HWPROF" report --stdio -i "$TMP/loops.data" $args >"$TMP/o" 2>"$TMP/e"; rc=$?
   if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
