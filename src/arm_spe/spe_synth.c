@@ -877,7 +877,7 @@ static int spe_setup_queues(struct hwprof_spe_synth *s)
 /* Samples the current record and decodes on. Returns 1 when the queue is
  * out of data, 0 when it stopped at *ts (set to the queue's time), or the
  * emit callback's value / a negative error in *stop. */
-static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint64_t *ts, int *stop)
+static inline __attribute__((always_inline)) int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint64_t *ts, int *stop)
 {
 	for (;;) {
 		int r;
