@@ -442,6 +442,30 @@ static inline void spe_put_context(struct hwprof_spe_record *r, uint32_t *presen
 	r->context_el = p[0] & 3;
 }
 
+/* perf 6.1's op bits per OP_TYPE class and payload (spe_rec_packet's
+ * rule, looked up: the class varies at random, and computing it took 20
+ * instructions and spilled registers in the hot loop):
+ *   OTHER   1 for SVE data processing (bits 7, 3, 0 = 0, 1, 0), else 0
+ *   LDST    1 for a load, 2 for a store (bit 0)
+ *   BRANCH  0 */
+#define SPE_OT4 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0
+#define SPE_OT16 SPE_OT4, SPE_OT4, SPE_OT4, SPE_OT4
+#define SPE_Z16 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define SPE_Z64 SPE_Z16, SPE_Z16, SPE_Z16, SPE_Z16
+#define SPE_LS16 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2
+#define SPE_LS64 SPE_LS16, SPE_LS16, SPE_LS16, SPE_LS16
+static const uint8_t spe_op_bits[3][256] = {
+	[HWPROF_SPE_OP_CLASS_OTHER] = { SPE_OT16, SPE_OT16, SPE_Z64, SPE_Z64 },
+	[HWPROF_SPE_OP_CLASS_LDST] = { SPE_LS64, SPE_LS64, SPE_LS64, SPE_LS64 },
+	[HWPROF_SPE_OP_CLASS_BRANCH] = { 0 },
+};
+#undef SPE_OT4
+#undef SPE_OT16
+#undef SPE_Z16
+#undef SPE_Z64
+#undef SPE_LS16
+#undef SPE_LS64
+
 /* OP_TYPE of the classes perf knows (0x48-0x4a) */
 static inline void spe_put_op(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
 {
@@ -450,11 +474,7 @@ static inline void spe_put_op(struct hwprof_spe_record *r, uint32_t *present, co
 	*present |= HWPROF_SPE_HAS_OP;
 	r->op_class = (uint8_t)cls;
 	r->op = (uint8_t)op;
-	/* perf 6.1's op bits: load or store (LDST), SVE data processing as a
-	 * load (OTHER); without a branch, the class varies at random */
-	unsigned m_ldst = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_LDST);
-	unsigned m_other = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_OTHER);
-	r->ldst_seen |= (uint8_t)(((1u + (op & 1)) & m_ldst) | ((unsigned)((op & 0x89) == 0x08) & m_other));
+	r->ldst_seen |= spe_op_bits[cls][op];
 }
 
 /* Bytes the canonical-order pass may read from where it starts: its
