@@ -37,8 +37,9 @@ struct sym_key {
 /* User ips whose text is the same across a whole map: the map of a DSO
  * without symbols prints " [unknown] (dso)" for every ip in it (no
  * symbol, no offset), any map " (dso)" when the symbol column is off, and
- * a process's maps do not overlap. One range per key owner (direct-mapped), tried before the ip
- * table: it stays in L1 where the ip table's slots missed. */
+ * a process's maps do not overlap. One range per key owner
+ * (direct-mapped), tried before the ip table: it stays in L1 where the ip
+ * table's slots missed. Valid for one epoch, as the keys. */
 #define RANGE_SLOTS 32
 struct sym_range {
 	uint64_t lo, len;         /* [lo, lo + len) */
