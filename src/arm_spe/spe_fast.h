@@ -91,18 +91,20 @@ static inline uint64_t spe_addr_inline(unsigned index, uint64_t payload)
 	switch (index) {
 	case HWPROF_SPE_ADDR_INS:
 	case HWPROF_SPE_ADDR_BRANCH: {
-		unsigned el = HWPROF_SPE_ADDR_EL(payload);
+		/* Kernel (and VHE hypervisor) text lives in the top half: NS
+		 * set and EL 1 or 2 (the two EL bits differ). By mask, not a
+		 * branch: user and kernel samples mix at random. */
+		uint64_t k = (payload >> 63) & ((payload >> 61) ^ (payload >> 62)) & 1;
 
-		/* Kernel (and VHE hypervisor) text lives in the top half. */
-		if (HWPROF_SPE_ADDR_NS(payload) && (el == 1 || el == 2))
-			va |= 0xffull << 56;
-		return va;
+		return va | ((0 - k) & (0xffull << 56));
 	}
-	case HWPROF_SPE_ADDR_DATA_VIRT:
-		/* Top byte is a tag; bits 55:52 all set means a kernel address. */
-		if (((va >> 52) & 0xf) == 0xf)
-			va |= 0xffull << 56;
-		return va;
+	case HWPROF_SPE_ADDR_DATA_VIRT: {
+		/* Top byte is a tag; bits 55:52 all set means a kernel address
+		 * (by mask too) */
+		uint64_t k = ((va >> 52) & 0xf) == 0xf;
+
+		return va | ((0 - k) & (0xffull << 56));
+	}
 	case HWPROF_SPE_ADDR_DATA_PHYS:
 		return va;
 	default:

@@ -379,13 +379,125 @@ static inline uint64_t spe_le_var(const uint8_t *p, unsigned n)
 #endif
 }
 
-/* The common packets straight from the buffer, one jump per header byte
- * and the record updated in place (what spe_rec_packet does for them):
- * 1 when a record closed, 0 at a packet for the general path (extended
- * headers, unknown indexes, bad packets) or where fewer than 9 bytes are
- * left (the general path sees packets cut by the buffer's end). PADs are
- * skipped one byte at a time, which ends where perf's folded PAD does.
- * The record's present bits and events stay in registers meanwhile. */
+/* What the fast paths do per packet kind (the general path's
+ * spe_rec_packet for the common headers), on the record in place with the
+ * present bits and events in registers. p: the header; 8 bytes after it
+ * are readable. */
+static inline void spe_put_pc(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	uint64_t v = spe_le(p + 1, 8);
+
+	*present |= HWPROF_SPE_HAS_PC;
+	r->pc = spe_addr_inline(HWPROF_SPE_ADDR_INS, v);
+	r->pc_el = (uint8_t)HWPROF_SPE_ADDR_EL(v);
+	r->pc_ns = (uint8_t)HWPROF_SPE_ADDR_NS(v);
+}
+
+static inline void spe_put_target(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	*present |= HWPROF_SPE_HAS_TARGET;
+	r->target = spe_addr_inline(HWPROF_SPE_ADDR_BRANCH, spe_le(p + 1, 8));
+}
+
+static inline void spe_put_va(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	uint64_t v = spe_le(p + 1, 8);
+
+	*present |= HWPROF_SPE_HAS_VA;
+	r->va = spe_addr_inline(HWPROF_SPE_ADDR_DATA_VIRT, v);
+	r->va_tag = (uint8_t)HWPROF_SPE_ADDR_TAG(v);
+}
+
+static inline void spe_put_pa(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	*present |= HWPROF_SPE_HAS_PA;
+	r->pa = spe_addr_inline(HWPROF_SPE_ADDR_DATA_PHYS, spe_le(p + 1, 8));
+}
+
+/* EVENTS (0x42/52/62/72), ORed over the record; returns the length */
+static inline unsigned spe_put_events(uint32_t *present, uint64_t *events, const uint8_t *p)
+{
+	unsigned n = 1u << ((p[0] >> 4) & 3);
+
+	*present |= HWPROF_SPE_HAS_EVENTS;
+	*events |= spe_le_var(p + 1, n);
+	return 1 + n;
+}
+
+/* DATA_SOURCE (0x43/53/63/73); returns the length */
+static inline unsigned spe_put_ds(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	unsigned n = 1u << ((p[0] >> 4) & 3);
+
+	*present |= HWPROF_SPE_HAS_DATA_SOURCE;
+	r->data_source = (uint16_t)spe_le_var(p + 1, n);
+	return 1 + n;
+}
+
+/* CONTEXT (0x64/0x65) */
+static inline void spe_put_context(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	*present |= HWPROF_SPE_HAS_CONTEXT;
+	r->context_id = spe_le(p + 1, 4);
+	r->context_el = p[0] & 3;
+}
+
+/* perf 6.1's op bits per OP_TYPE class and payload (spe_rec_packet's
+ * rule, looked up: the class varies at random, and computing it took 20
+ * instructions and spilled registers in the hot loop):
+ *   OTHER   1 for SVE data processing (bits 7, 3, 0 = 0, 1, 0), else 0
+ *   LDST    1 for a load, 2 for a store (bit 0)
+ *   BRANCH  0 */
+#define SPE_OT4 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0
+#define SPE_OT16 SPE_OT4, SPE_OT4, SPE_OT4, SPE_OT4
+#define SPE_Z16 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define SPE_Z64 SPE_Z16, SPE_Z16, SPE_Z16, SPE_Z16
+#define SPE_LS16 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2
+#define SPE_LS64 SPE_LS16, SPE_LS16, SPE_LS16, SPE_LS16
+static const uint8_t spe_op_bits[3][256] = {
+	[HWPROF_SPE_OP_CLASS_OTHER] = { SPE_OT16, SPE_OT16, SPE_Z64, SPE_Z64 },
+	[HWPROF_SPE_OP_CLASS_LDST] = { SPE_LS64, SPE_LS64, SPE_LS64, SPE_LS64 },
+	[HWPROF_SPE_OP_CLASS_BRANCH] = { 0 },
+};
+#undef SPE_OT4
+#undef SPE_OT16
+#undef SPE_Z16
+#undef SPE_Z64
+#undef SPE_LS16
+#undef SPE_LS64
+
+/* OP_TYPE of the classes perf knows (0x48-0x4a) */
+static inline void spe_put_op(struct hwprof_spe_record *r, uint32_t *present, const uint8_t *p)
+{
+	unsigned cls = p[0] & 3, op = p[1];
+
+	*present |= HWPROF_SPE_HAS_OP;
+	r->op_class = (uint8_t)cls;
+	r->op = (uint8_t)op;
+	r->ldst_seen |= spe_op_bits[cls][op];
+}
+
+/* Bytes the canonical-order pass may read from where it starts: its
+ * longest run (PC, issue latency, 8-byte EVENTS, OP_TYPE, VA, translation
+ * latency, PA, total latency, 8-byte DATA_SOURCE, CONTEXT, target,
+ * TIMESTAMP) is 84 bytes, and each packet reads 9 from its header. */
+#define SPE_CANON_ROOM 96
+
+/* The common packets straight from the buffer, the record updated in place
+ * (what spe_rec_packet does for them): 1 when a record closed, 0 at a
+ * packet for the general path (extended headers, unknown indexes, bad
+ * packets) or where fewer than 9 bytes are left (the general path sees
+ * packets cut by the buffer's end). PADs are skipped one byte at a time,
+ * which ends where perf's folded PAD does. The record's present bits and
+ * events stay in registers meanwhile.
+ *
+ * First a pass in the order hardware writes a record's packets (that of
+ * hwprof_spe_put_record): one test per kind, each taken or not by whether
+ * the record has that packet, so the branches follow the record's shape;
+ * a jump per header byte through a table mispredicted several times a
+ * record (which packets a record has varies at random). Each test handles
+ * the packet that is really there, so a record in another order is still
+ * decoded packet by packet, the rest of it by the switch below. */
 static int spe_decode_fast(struct spe_queue *q)
 {
 	struct hwprof_spe_decoder *d = &q->dec;
@@ -401,8 +513,57 @@ static int spe_decode_fast(struct spe_queue *q)
 	/* every packet taken here is at most 9 bytes: one check each */
 	while (len - pos >= 9) {
 		const uint8_t *p = b + pos;
-		uint64_t v;
 
+		if (len - pos >= SPE_CANON_ROOM + 16) {
+			/* PADs between records (at most 16 here, so the
+			 * pass keeps its room) */
+			for (unsigned k = 0; p[0] == 0x00 && k < 16; k++)
+				p++;
+			if (p[0] == 0xb0) {
+				spe_put_pc(r, &present, p);
+				p += 9;
+			}
+			if (p[0] == 0x99) { /* issue latency */
+				present |= HWPROF_SPE_HAS_LAT_ISSUE;
+				r->lat_issue = (uint16_t)spe_le(p + 1, 2);
+				p += 3;
+			}
+			if ((p[0] & 0xcf) == 0x42)
+				p += spe_put_events(&present, &events, p);
+			if ((uint8_t)(p[0] - 0x48) < 3) {
+				spe_put_op(r, &present, p);
+				p += 2;
+			}
+			if (p[0] == 0xb2) {
+				spe_put_va(r, &present, p);
+				p += 9;
+			}
+			if (p[0] == 0x9a) { /* translation latency */
+				present |= HWPROF_SPE_HAS_LAT_XLAT;
+				r->lat_xlat = (uint16_t)spe_le(p + 1, 2);
+				p += 3;
+			}
+			if (p[0] == 0xb3) {
+				spe_put_pa(r, &present, p);
+				p += 9;
+			}
+			if (p[0] == 0x98) { /* total latency */
+				present |= HWPROF_SPE_HAS_LAT_TOTAL;
+				r->lat_total = (uint16_t)spe_le(p + 1, 2);
+				p += 3;
+			}
+			if ((p[0] & 0xcf) == 0x43)
+				p += spe_put_ds(r, &present, p);
+			if ((p[0] & 0xfe) == 0x64) {
+				spe_put_context(r, &present, p);
+				p += 5;
+			}
+			if (p[0] == 0xb1) {
+				spe_put_target(r, &present, p);
+				p += 9;
+			}
+			pos = (size_t)(p - b);
+		}
 		switch (p[0]) {
 		case 0x00: /* PAD */
 			pos++;
@@ -418,28 +579,19 @@ static int spe_decode_fast(struct spe_queue *q)
 			pos += 9;
 			goto closed;
 		case 0xb0: /* PC */
-			v = spe_le(p + 1, 8);
-			present |= HWPROF_SPE_HAS_PC;
-			r->pc = spe_addr_inline(HWPROF_SPE_ADDR_INS, v);
-			r->pc_el = (uint8_t)HWPROF_SPE_ADDR_EL(v);
-			r->pc_ns = (uint8_t)HWPROF_SPE_ADDR_NS(v);
+			spe_put_pc(r, &present, p);
 			pos += 9;
 			continue;
 		case 0xb1: /* branch target */
-			present |= HWPROF_SPE_HAS_TARGET;
-			r->target = spe_addr_inline(HWPROF_SPE_ADDR_BRANCH, spe_le(p + 1, 8));
+			spe_put_target(r, &present, p);
 			pos += 9;
 			continue;
 		case 0xb2: /* data VA */
-			v = spe_le(p + 1, 8);
-			present |= HWPROF_SPE_HAS_VA;
-			r->va = spe_addr_inline(HWPROF_SPE_ADDR_DATA_VIRT, v);
-			r->va_tag = (uint8_t)HWPROF_SPE_ADDR_TAG(v);
+			spe_put_va(r, &present, p);
 			pos += 9;
 			continue;
 		case 0xb3: /* data PA */
-			present |= HWPROF_SPE_HAS_PA;
-			r->pa = spe_addr_inline(HWPROF_SPE_ADDR_DATA_PHYS, spe_le(p + 1, 8));
+			spe_put_pa(r, &present, p);
 			pos += 9;
 			continue;
 		case 0x98: /* total latency */
@@ -457,42 +609,20 @@ static int spe_decode_fast(struct spe_queue *q)
 			r->lat_xlat = (uint16_t)spe_le(p + 1, 2);
 			pos += 3;
 			continue;
-		case 0x42: case 0x52: case 0x62: case 0x72: { /* EVENTS, ORed over the record */
-			unsigned n = 1u << ((p[0] >> 4) & 3);
-			present |= HWPROF_SPE_HAS_EVENTS;
-			events |= spe_le_var(p + 1, n);
-			pos += 1 + n;
+		case 0x42: case 0x52: case 0x62: case 0x72: /* EVENTS, ORed over the record */
+			pos += spe_put_events(&present, &events, p);
 			continue;
-		}
-		case 0x43: case 0x53: case 0x63: case 0x73: { /* DATA_SOURCE */
-			unsigned n = 1u << ((p[0] >> 4) & 3);
-			present |= HWPROF_SPE_HAS_DATA_SOURCE;
-			r->data_source = (uint16_t)spe_le_var(p + 1, n);
-			pos += 1 + n;
+		case 0x43: case 0x53: case 0x63: case 0x73: /* DATA_SOURCE */
+			pos += spe_put_ds(r, &present, p);
 			continue;
-		}
 		case 0x64: case 0x65: /* CONTEXT */
-			present |= HWPROF_SPE_HAS_CONTEXT;
-			r->context_id = spe_le(p + 1, 4);
-			r->context_el = p[0] & 3;
+			spe_put_context(r, &present, p);
 			pos += 5;
 			continue;
-		case 0x48: case 0x49: case 0x4a: { /* OP_TYPE classes perf knows */
-			unsigned cls = p[0] & 3, op;
-			op = p[1];
-			present |= HWPROF_SPE_HAS_OP;
-			r->op_class = (uint8_t)cls;
-			r->op = (uint8_t)op;
-			/* perf 6.1's op bits: load or store (LDST), SVE data
-			 * processing as a load (OTHER); without a branch, the
-			 * class varies at random */
-			unsigned m_ldst = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_LDST);
-			unsigned m_other = 0u - (unsigned)(cls == HWPROF_SPE_OP_CLASS_OTHER);
-			r->ldst_seen |= (uint8_t)(((1u + (op & 1)) & m_ldst) |
-						  ((unsigned)((op & 0x89) == 0x08) & m_other));
+		case 0x48: case 0x49: case 0x4a: /* OP_TYPE classes perf knows */
+			spe_put_op(r, &present, p);
 			pos += 2;
 			continue;
-		}
 		default:
 			goto slow;
 		}
@@ -767,7 +897,7 @@ static int spe_setup_queues(struct hwprof_spe_synth *s)
 /* Samples the current record and decodes on. Returns 1 when the queue is
  * out of data, 0 when it stopped at *ts (set to the queue's time), or the
  * emit callback's value / a negative error in *stop. */
-static int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint64_t *ts, int *stop)
+static inline __attribute__((always_inline)) int spe_run_decoder(struct hwprof_spe_synth *s, struct spe_queue *q, uint64_t *ts, int *stop)
 {
 	for (;;) {
 		int r;

@@ -492,15 +492,21 @@ size_t script_format_spe_sample(char *out, struct script_fmt *fmt, const struct 
 		uint64_t secs = s->time / 1000000000;
 		unsigned ns = (unsigned)(s->time % 1000000000);
 
-		/* the seconds and '.', as last written while they stay */
-		if (!fmt->secs_len || fmt->secs != secs) {
-			char *e = put_dec(fmt->secs_text, 5, secs);
-			*e++ = '.';
-			fmt->secs = secs;
-			fmt->secs_len = (uint8_t)(e - fmt->secs_text);
+		/* the seconds and '.' as written before, if one of the last
+		 * two values (which one by a compare, not a branch) */
+		struct script_secs *t = fmt->secs;
+		unsigned i = t[1].secs == secs;
+		if (t[i].secs != secs || !t[i].len) {
+			i = fmt->secs_old;
+			char *end = put_dec(t[i].text, 5, secs);
+			*end++ = '.';
+			t[i].secs = secs;
+			t[i].len = (uint8_t)(end - t[i].text);
 		}
-		copy16s(o, fmt->secs_text, sizeof(fmt->secs_text) / 16); /* the line buffer has room */
-		o += fmt->secs_len;
+		fmt->secs_old = i ^ 1; /* the one not used now */
+		t += i;
+		copy16s(o, t->text, sizeof(t->text) / 16); /* the line buffer has room */
+		o += t->len;
 		if (fmt->nanosecs) {
 			o[0] = (char)('0' + ns / 100000000);
 			ns %= 100000000;

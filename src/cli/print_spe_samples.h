@@ -66,10 +66,16 @@ struct script_fmt {
 	const uint64_t *comm_ver;
 	void *ctx;
 	struct script_prefix prefix[SCRIPT_PREFIX_SLOTS]; /* zeroed with the struct */
-	/* the seconds of the time column and its '.', as last written */
-	uint64_t secs;
-	uint8_t secs_len;         /* 0 = none yet */
-	char secs_text[32];
+	/* the seconds of the time column and its '.', the last two values
+	 * written (samples of a trace may alternate between two, as when
+	 * some records have no timestamp); secs_old: the one used less
+	 * recently, replaced next */
+	struct script_secs {
+		uint64_t secs;
+		uint8_t len;              /* 0 = none yet */
+		char text[32];
+	} secs[2];
+	unsigned secs_old;
 	/* the period and event columns as last written: period, name
 	 * padded, ": " */
 	const char *ev_name;

@@ -34,6 +34,20 @@ struct sym_key {
 	uint16_t text;            /* index in pool_text */
 };
 
+/* User ips whose text is the same across a whole map: the map of a DSO
+ * without symbols prints " [unknown] (dso)" for every ip in it (no
+ * symbol, no offset), any map " (dso)" when the symbol column is off, and
+ * a process's maps do not overlap. One range per key owner
+ * (direct-mapped), tried before the ip table: it stays in L1 where the ip
+ * table's slots missed. Valid for one epoch, as the keys. */
+#define RANGE_SLOTS 32
+struct sym_range {
+	uint64_t lo, len;         /* [lo, lo + len) */
+	int32_t who;              /* as sym_key */
+	uint16_t tag;             /* as sym_key; 0 = empty */
+	uint16_t text;            /* index in pool_text */
+};
+
 /* pid per tid, direct-mapped */
 #define PID_SLOTS 256
 struct pid_slot {
@@ -66,6 +80,7 @@ struct script_spe {
 	struct pid_slot pids[PID_SLOTS];
 	struct comm_slot comms[COMM_SLOTS];
 	struct sym_key *sym_keys; /* SYM_SLOTS */
+	struct sym_range ranges[RANGE_SLOTS];
 	uint64_t sym_ver;         /* session version of the current epoch */
 	bool kernel_shared;       /* kernel ips keyed without the thread (sym_who) */
 	unsigned epoch;           /* 1..8191 */
@@ -207,6 +222,30 @@ static int intern(struct script_spe *x, const char *text, size_t n)
 	}
 }
 
+/* After a user ip's text was worked out (pool index t): when every ip of
+ * its map gets the same text, the map becomes who's range. Only when the
+ * look-up changed nothing (it may create the thread). */
+static void sym_range_note(struct script_spe *x, const struct hwprof_spe_sample *s, int32_t who, uint16_t tag,
+			   uint16_t t)
+{
+	uint64_t v = *x->verp;
+	struct hwprof_map_info mi;
+	char level;
+	if (script_printer_find_map(x->p, s->pid, s->tid, s->cpumode, s->ip, &mi, &level) != 1 || *x->verp != v ||
+	    mi.end <= mi.start || s->ip < mi.start || s->ip >= mi.end)
+		return;
+	if (x->fmt.fields & SCRIPT_F_SYM) {
+		/* the text's symbol is " [unknown]" throughout only in a DSO
+		 * without symbols (hwprof_symbols_resolve finds none) */
+		struct hwprof_dso *d = NULL;
+		if (hwprof_symbols_dso(script_printer_symbols(x->p), mi.dso, &d) < 0 || *x->verp != v ||
+		    (d && hwprof_dso_nr_syms(d) > 0))
+			return;
+	}
+	x->ranges[(uint32_t)who & (RANGE_SLOTS - 1)] =
+		(struct sym_range){ .lo = mi.start, .len = mi.end - mi.start, .who = who, .tag = tag, .text = t };
+}
+
 static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, size_t *len)
 {
 	struct script_spe *x = ctx;
@@ -215,6 +254,7 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 		x->sym_ver = v;
 		if (++x->epoch >= 8192) {
 			memset(x->sym_keys, 0, SYM_SLOTS * sizeof(*x->sym_keys));
+			memset(x->ranges, 0, sizeof(x->ranges));
 			x->epoch = 1;
 		}
 	}
@@ -226,6 +266,11 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 	}
 	int32_t who = sym_who(x, s);
 	uint16_t tag = (uint16_t)(x->epoch << 3 | (s->cpumode & 7));
+	struct sym_range *g = &x->ranges[(uint32_t)who & (RANGE_SLOTS - 1)];
+	if (g->tag == tag && g->who == who && s->ip - g->lo < g->len) {
+		*len = x->pool_len[g->text];
+		return x->pool_text[g->text];
+	}
 	struct sym_key *k = &x->sym_keys[sym_slot(s->ip, (uint32_t)who)];
 	const struct sym_key *hit = sym_match(&k[0], s->ip, who, tag)   ? &k[0]
 				    : sym_match(&k[1], s->ip, who, tag) ? &k[1]
@@ -244,6 +289,8 @@ static const char *spe_sym_ref(void *ctx, const struct hwprof_spe_sample *s, siz
 	/* the newest first, the other one stays */
 	k[1] = k[0];
 	k[0] = (struct sym_key){ s->ip, who, tag, (uint16_t)t };
+	if (s->cpumode == HWPROF_MISC_USER)
+		sym_range_note(x, s, who, tag, (uint16_t)t);
 	return x->pool_text[t];
 }
 

@@ -412,6 +412,226 @@ static void test_bad_args(void **state)
 	hwprof_spe_synth_free(NULL);
 }
 
+/* ---- packets in any order ---------------------------------------------------
+ * The synthesizer's fast path tries the packets of a record in the order
+ * hardware writes them, then takes any packet as it comes. Records of
+ * random packets in random order (repeats, PADs anywhere, CONTEXT indexes
+ * the fast path leaves to the general one), over buffers split at packet
+ * boundaries, must assemble to what perf 6.1's rules give packet by packet:
+ * the last packet of a kind wins, EVENTS and the op bits are ORed. */
+
+#define ORD_RECS 400
+
+struct ord_collect {
+	unsigned n;
+	struct hwprof_spe_record r[ORD_RECS + 1];
+};
+
+static int ord_emit(void *ctx, const struct hwprof_spe_sample *s)
+{
+	struct ord_collect *c = ctx;
+
+	if (c->n <= ORD_RECS)
+		c->r[c->n] = *s->rec;
+	c->n++;
+	return 0;
+}
+
+struct ord_pkt {
+	unsigned type, index, len;
+	uint64_t v;
+};
+
+static uint64_t ord_rng = 88172645463325252ULL;
+
+static uint64_t ord_rand(void)
+{
+	ord_rng ^= ord_rng << 13;
+	ord_rng ^= ord_rng >> 7;
+	ord_rng ^= ord_rng << 17;
+	return ord_rng;
+}
+
+/* perf 6.1's rule for one packet (spe_rec_packet's, written out again) */
+static void ord_apply(struct hwprof_spe_record *r, unsigned type, unsigned index, uint64_t v)
+{
+	switch (type) {
+	case HWPROF_SPE_ADDRESS:
+		if (index == HWPROF_SPE_ADDR_INS) {
+			r->present |= HWPROF_SPE_HAS_PC;
+			r->pc = hwprof_spe_addr_value(index, v);
+			r->pc_el = (uint8_t)HWPROF_SPE_ADDR_EL(v);
+			r->pc_ns = (uint8_t)HWPROF_SPE_ADDR_NS(v);
+		} else if (index == HWPROF_SPE_ADDR_BRANCH) {
+			r->present |= HWPROF_SPE_HAS_TARGET;
+			r->target = hwprof_spe_addr_value(index, v);
+		} else if (index == HWPROF_SPE_ADDR_DATA_VIRT) {
+			r->present |= HWPROF_SPE_HAS_VA;
+			r->va = hwprof_spe_addr_value(index, v);
+			r->va_tag = (uint8_t)HWPROF_SPE_ADDR_TAG(v);
+		} else {
+			r->present |= HWPROF_SPE_HAS_PA;
+			r->pa = hwprof_spe_addr_value(index, v);
+		}
+		break;
+	case HWPROF_SPE_COUNTER:
+		if (index == HWPROF_SPE_CNT_TOTAL) {
+			r->present |= HWPROF_SPE_HAS_LAT_TOTAL;
+			r->lat_total = (uint16_t)v;
+		} else if (index == HWPROF_SPE_CNT_ISSUE) {
+			r->present |= HWPROF_SPE_HAS_LAT_ISSUE;
+			r->lat_issue = (uint16_t)v;
+		} else {
+			r->present |= HWPROF_SPE_HAS_LAT_XLAT;
+			r->lat_xlat = (uint16_t)v;
+		}
+		break;
+	case HWPROF_SPE_EVENTS:
+		r->present |= HWPROF_SPE_HAS_EVENTS;
+		r->events |= v;
+		break;
+	case HWPROF_SPE_DATA_SOURCE:
+		r->present |= HWPROF_SPE_HAS_DATA_SOURCE;
+		r->data_source = (uint16_t)v;
+		break;
+	case HWPROF_SPE_CONTEXT:
+		r->present |= HWPROF_SPE_HAS_CONTEXT;
+		r->context_id = v;
+		r->context_el = (uint8_t)index;
+		break;
+	case HWPROF_SPE_OP_TYPE:
+		r->present |= HWPROF_SPE_HAS_OP;
+		r->op_class = (uint8_t)index;
+		r->op = (uint8_t)v;
+		if (index == HWPROF_SPE_OP_CLASS_LDST)
+			r->ldst_seen |= (v & 1) ? 2 : 1;
+		else if (index == HWPROF_SPE_OP_CLASS_OTHER && (v & 0x89) == 0x08)
+			r->ldst_seen |= 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static void test_packet_orders(void **state)
+{
+	static uint8_t buf[ORD_RECS * 160];
+	static struct hwprof_spe_record want[ORD_RECS];
+	static struct ord_collect c;
+	size_t cuts[4] = { 0 }, ncut = 0;
+	struct hwprof_spe_writer w;
+	struct hwprof_spe_synth_config cfg;
+	struct hwprof_spe_synth *s;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	hwprof_spe_writer_init(&w, buf, sizeof(buf));
+	for (unsigned i = 0; i < ORD_RECS; i++) {
+		struct ord_pkt pk[16];
+		unsigned n = 0;
+		static const unsigned sizes[4] = { 1, 2, 4, 8 };
+
+		/* most records in the hardware order (the fast path's run),
+		 * the rest with random kinds, repeats and order */
+		bool canonical = ord_rand() % 3 != 0;
+		unsigned kinds = canonical ? 9 : 3 + (unsigned)(ord_rand() % 10);
+		for (unsigned k = 0; k < kinds && n < 16; k++) {
+			unsigned kind = canonical ? k : (unsigned)(ord_rand() % 9);
+			uint64_t v = ord_rand();
+
+			if (canonical && ord_rand() % 4 == 0)
+				continue; /* a packet this record has not */
+			switch (kind) {
+			case 0: pk[n++] = (struct ord_pkt){ HWPROF_SPE_ADDRESS, 0, 8, v }; break;
+			case 1: pk[n++] = (struct ord_pkt){ HWPROF_SPE_COUNTER, 1, 2, v & 0xffff }; break;
+			case 2: {
+				unsigned len = sizes[ord_rand() % 4];
+				pk[n++] = (struct ord_pkt){ HWPROF_SPE_EVENTS, 0, len,
+							   len == 8 ? v : v & ((1ULL << (8 * len)) - 1) };
+				break;
+			}
+			case 3: pk[n++] = (struct ord_pkt){ HWPROF_SPE_OP_TYPE, (unsigned)(v % 3), 1, (v >> 8) & 0xff }; break;
+			case 4: pk[n++] = (struct ord_pkt){ HWPROF_SPE_ADDRESS, 2 + (unsigned)(v & 1), 8, v }; break;
+			case 5: pk[n++] = (struct ord_pkt){ HWPROF_SPE_COUNTER, v & 1 ? 0 : 2, 2, (v >> 8) & 0xffff }; break;
+			case 6: {
+				unsigned len = sizes[ord_rand() % 4];
+				pk[n++] = (struct ord_pkt){ HWPROF_SPE_DATA_SOURCE, 0, len,
+							   len == 8 ? v : v & ((1ULL << (8 * len)) - 1) };
+				break;
+			}
+			case 7: pk[n++] = (struct ord_pkt){ HWPROF_SPE_CONTEXT, (unsigned)(v % 4), 4, v >> 32 }; break;
+			default: pk[n++] = (struct ord_pkt){ HWPROF_SPE_ADDRESS, 1, 8, v }; break;
+			}
+		}
+		hwprof_spe_record_init(&want[i]);
+		for (unsigned k = 0; k < n; k++) {
+			for (unsigned pads = ord_rand() % 8 == 0 ? 1 + (unsigned)(ord_rand() % 3) : 0; pads; pads--)
+				assert_int_equal(hwprof_spe_put_packet(&w, HWPROF_SPE_PAD, 0, 0, 0), 1);
+			assert_true(hwprof_spe_put_packet(&w, pk[k].type, pk[k].index, pk[k].v, pk[k].len) > 0);
+			ord_apply(&want[i], pk[k].type, pk[k].index, pk[k].v);
+			/* a few buffer ends between packets */
+			if (ncut < 4 && i > 40 * (ncut + 1) && k == n / 2)
+				cuts[ncut++] = (size_t)hwprof_spe_writer_len(&w);
+		}
+		if (ord_rand() % 5) {
+			uint64_t ts = 1000 + i;
+			assert_int_equal(hwprof_spe_put_packet(&w, HWPROF_SPE_TIMESTAMP, 0, ts, 8), 9);
+			want[i].present |= HWPROF_SPE_HAS_TIMESTAMP;
+			want[i].timestamp = ts;
+			want[i].end = HWPROF_SPE_REC_TIMESTAMP;
+		} else {
+			assert_int_equal(hwprof_spe_put_packet(&w, HWPROF_SPE_END, 0, 0, 0), 1);
+			want[i].end = HWPROF_SPE_REC_END;
+		}
+	}
+	size_t total = (size_t)hwprof_spe_writer_len(&w);
+	assert_int_equal(ncut, 4);
+
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, "i1i", false), 0);
+	cfg.midr = 0x410fd0c0;
+	cfg.timeless = true;
+	cfg.tc.time_mult = 1;
+	cfg.emit = ord_emit;
+	cfg.ctx = &c;
+	assert_int_equal(hwprof_spe_synth_new(&s, &cfg), 0);
+	size_t from = 0;
+	for (unsigned k = 0; k <= ncut; k++) {
+		size_t to = k < ncut ? cuts[k] : total;
+		assert_int_equal(hwprof_spe_synth_add_buffer(s, 0, 0, -1, buf + from, to - from, from), 0);
+		from = to;
+	}
+	assert_int_equal(hwprof_spe_synth_flush(s), 0);
+	hwprof_spe_synth_free(s);
+
+	/* timeless: perf samples the empty record first, then each record */
+	assert_int_equal(c.n, ORD_RECS + 1);
+	for (unsigned i = 0; i < ORD_RECS; i++) {
+		const struct hwprof_spe_record *g = &c.r[i + 1], *e = &want[i];
+
+		assert_int_equal(g->present, e->present);
+		assert_int_equal(g->end, e->end);
+		assert_int_equal(g->pc, e->pc);
+		assert_int_equal(g->pc_el, e->pc_el);
+		assert_int_equal(g->pc_ns, e->pc_ns);
+		assert_int_equal(g->target, e->target);
+		assert_int_equal(g->va, e->va);
+		assert_int_equal(g->va_tag, e->va_tag);
+		assert_int_equal(g->pa, e->pa);
+		assert_int_equal(g->lat_total, e->lat_total);
+		assert_int_equal(g->lat_issue, e->lat_issue);
+		assert_int_equal(g->lat_xlat, e->lat_xlat);
+		assert_int_equal(g->events, e->events);
+		assert_int_equal(g->data_source, e->data_source);
+		assert_int_equal(g->context_id, e->context_id);
+		assert_int_equal(g->context_el, e->context_el);
+		assert_int_equal(g->op_class, e->op_class);
+		assert_int_equal(g->op, e->op);
+		assert_int_equal(g->ldst_seen, e->ldst_seen);
+		assert_int_equal(g->timestamp, e->timestamp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_groups),            cmocka_unit_test(test_instruction_period),
 		cmocka_unit_test(test_ordering_and_buffers), cmocka_unit_test(test_bad_byte_and_context),
 		cmocka_unit_test(test_timeless),          cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_packet_orders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
