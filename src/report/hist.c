@@ -41,6 +41,8 @@ struct hwprof_hist {
 	const char *key_comm;
 	uint32_t key_comm_id;
 	struct rpt_map short_ids;   /* (long name pointer, kernel) -> id */
+	struct { const char *dso; bool kernel; uint32_t id; } short_last[8]; /* in
+	                             * front of it: chains go through few DSOs */
 	const char **short_names;   /* by id (ids are shared with comms) */
 	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
@@ -862,6 +864,36 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	return 0;
 }
 
+/* make_key() for the next frame of the sample whose key k holds (*plain:
+ * made by make_key() for this sample, without the sample's own memory
+ * side): only the frame's fields change, so those are set, and the ones
+ * a comparison fills in lazily cleared, instead of building all of it. */
+static int frame_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const struct hwprof_hist_sample *s,
+		     const struct hwprof_hist_frame *f, char level, bool *plain)
+{
+	bool own = f->sym == s->sym && f->ip == s->ip;
+	if (!*plain || own) {
+		*plain = !own;
+		return make_key(h, k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start, f->map_pgoff);
+	}
+	k->dso = f->dso;
+	k->dso_id = UINT32_MAX;
+	k->dso_short = NULL;
+	int rc;
+	if (f->dso && (rc = dso_short_id(h, f->dso, f->kernel_map, &k->dso_id, &k->dso_short)) < 0)
+		return rc;
+	k->sym = f->sym;
+	k->ip = f->ip;
+	k->map_start = f->map_start;
+	k->map_pgoff = f->map_pgoff;
+	k->map_size = f->dso ? s->map_size : 0;
+	k->kernel_map = f->dso && f->kernel_map;
+	k->level = level;
+	k->srcline = k->srcfile = k->trace = NULL;
+	k->srcline_end[0] = k->srcline_end[1] = NULL;
+	return 0;
+}
+
 /* A DSO's short name, interned, by the caller's (stable) long-name
  * pointer. */
 static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map, uint32_t *id,
@@ -869,12 +901,21 @@ static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map,
 {
 	uint32_t v = UINT32_MAX;
 	uint64_t key = (uint64_t)(uintptr_t)dso;
+	size_t slot = (key >> 4) % (sizeof(h->short_last) / sizeof(h->short_last[0]));
+	if (h->short_last[slot].dso == dso && h->short_last[slot].kernel == kernel_map) {
+		*id = h->short_last[slot].id;
+		*name = h->short_names[*id];
+		return 0;
+	}
 	int r = rpt_map_get(&h->short_ids, key, kernel_map, &v, false);
 	if (r < 0)
 		return -HWPROF_E_NOMEM;
 	if (r == 1) {
 		*id = v;
 		*name = h->short_names[v];
+		h->short_last[slot].dso = dso;
+		h->short_last[slot].kernel = kernel_map;
+		h->short_last[slot].id = v;
 		return 0;
 	}
 	char sn[1024];
@@ -927,10 +968,10 @@ static uint64_t ident_hash(const struct hwprof_hist *h, const struct hwprof_hist
 		case HWPROF_HK_CPU: v = (uint32_t)k->cpu; break;
 		case HWPROF_HK_DSO: v = k->dso_id; break;
 		default: /* the symbol key */
-			v = k->sym ? mix64(k->sym->start) ^ (k->sym->end * 3) : mix64(k->ip) + 1;
+			v = k->sym ? k->sym->start ^ (k->sym->end << 21) ^ (k->sym->end >> 43) : ~k->ip;
 			break;
 		}
-		x = mix64(x ^ v) + i;
+		x = (x ^ v) * 0xff51afd7ed558ccdULL; /* the final mix spreads it */
 	}
 	return mix64(x);
 }
@@ -1192,6 +1233,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	size_t nc = 0;
 	h->cache[nc++] = (uint32_t)self;
 	char level = s->level;
+	bool plain = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_frame *f = &chain[i];
 		if (f->dso) {
@@ -1200,8 +1242,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 					 : level == 'g' ? HWPROF_MISC_GUEST_KERNEL
 					 : level == 'u' ? HWPROF_MISC_GUEST_USER : HWPROF_MISC_USER;
 		}
-		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
-				   f->map_pgoff)) < 0)
+		if ((rc = frame_key(h, &k, s, f, level, &plain)) < 0)
 			return rc;
 		/* perf's fill_callchain_info(): the frame's own srcline, if it
 		 * has one, is the entry's */
