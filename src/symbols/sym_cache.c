@@ -377,7 +377,7 @@ HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, st
 	} else {
 		size_t slot = ((uintptr_t)name >> 4) % NAME_SLOTS;
 		d = s->names[slot].d;
-		if (s->names[slot].name != name || strcmp(d->name, name) != 0) {
+		if (!d || s->names[slot].name != name || strcmp(d->name, name) != 0) {
 			d = findnew(s, name);
 			if (!d)
 				return -HWPROF_E_NOMEM;
