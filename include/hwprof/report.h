@@ -215,6 +215,8 @@ struct hwprof_hist_frame {
 struct hwprof_hist_entry {
 	const char *comm;           /* interned */
 	int32_t pid, tid, cpu;
+	uint32_t comm_id, dso_id;   /* internal (here: the identity a sample's
+	                             * entry is found by shares a cache line) */
 	uint64_t time;
 	const char *dso;            /* long name of the first sample, or NULL */
 	const char *dso_short;      /* interned short name, or NULL */
@@ -267,8 +269,6 @@ struct hwprof_hist_entry {
 	uint64_t cgroup_dev, cgroup_ino;
 	const char *parent;
 	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
-	/* internal */
-	uint32_t comm_id, dso_id;
 };
 
 struct hwprof_hist;

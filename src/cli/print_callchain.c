@@ -9,6 +9,7 @@
 
 #include "cli/lbr_chain.h"
 #include "cli/print_script.h"
+#include "cli/fastfmt.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/unwind.h"
 
@@ -97,19 +98,28 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	for (int k = 0; k < (nent ? nent : 1); k++) {
 		const char *name = nent ? ent[k].name : r.sym ? r.sym->name : NULL;
 		bool inlined = nent && ent[k].inlined;
-		if (PF(t, IP))
-			fprintf(f, "\t%16llx", (unsigned long long)addr);
+		if (PF(t, IP)) { /* "\t%16llx" */
+			putc_unlocked('\t', f);
+			ff_hex(f, addr, 16);
+		}
 		if (PF(t, SYM)) {
-			if (!name)
-				fputs(" [unknown]", f);
-			else if (PF(t, SYMOFFSET))
-				fprintf(f, " %s+0x%llx", name, (unsigned long long)off);
-			else
-				fprintf(f, " %s", name);
+			if (!name) {
+				fputs_unlocked(" [unknown]", f);
+			} else if (PF(t, SYMOFFSET)) { /* " %s+0x%llx" */
+				putc_unlocked(' ', f);
+				fputs_unlocked(name, f);
+				fputs_unlocked("+0x", f);
+				ff_hex(f, off, 0);
+			} else {
+				putc_unlocked(' ', f);
+				fputs_unlocked(name, f);
+			}
 		}
 		if (PF(t, DSO) && !inlined) {
 			char dn[256];
-			fprintf(f, " (%s)", have_map ? script_dso_name(p, &mi, level, dn, sizeof(dn)) : "[unknown]");
+			fputs_unlocked(" (", f);
+			fputs_unlocked(have_map ? script_dso_name(p, &mi, level, dn, sizeof(dn)) : "[unknown]", f);
+			putc_unlocked(')', f);
 		}
 		if (PF(t, SRCLINE)) {
 			if (nent)
@@ -119,7 +129,7 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 		}
 		if (inlined)
 			fputs(" (inlined)", f);
-		fputc('\n', f);
+		putc_unlocked('\n', f);
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "cli/kmap.h"
 #include "cli/trace_load.h"
 #include "cli/print_script.h"
+#include "cli/fastfmt.h"
 #include "cli/print_dump.h"
 #include "util/bytes.h"
 #include "cli/report_filter.h"
@@ -730,10 +731,13 @@ static void print_time(struct script_printer *p, uint64_t t)
 	unsigned long long secs = t / 1000000000ULL, ns = t % 1000000000ULL;
 	if (p->o->nanosecs) {
 		fprintf(p->f, "%5llu.%09llu: ", secs, ns);
-	} else {
-		char buf[48];
-		snprintf(buf, sizeof(buf), "%llu.%06llu", secs, ns / 1000);
-		fprintf(p->f, "%12s: ", buf);
+	} else { /* "%12s: " of "%llu.%06llu" */
+		char b[24], *d = ff_digits(b + 24, secs, 10);
+		ff_pad(p->f, 12 - (int)(b + 24 - d) - 7);
+		fwrite_unlocked(d, 1, (size_t)(b + 24 - d), p->f);
+		putc_unlocked('.', p->f);
+		ff_udec(p->f, ns / 1000, 6, true);
+		fputs_unlocked(": ", p->f);
 	}
 }
 
@@ -745,17 +749,18 @@ static void print_start(struct script_printer *p, int t, const struct hwprof_sam
 {
 	FILE *f = p->f;
 	if (PF(t, COMM)) {
-		if (PF(t, IP) && callchain && p->use_callchain)
-			fprintf(f, "%s ", comm ? comm : ":-1");
-		else
-			fprintf(f, "%16s ", comm ? comm : ":-1");
+		ff_str(f, comm ? comm : ":-1", PF(t, IP) && callchain && p->use_callchain ? 0 : 16);
+		putc_unlocked(' ', f);
 	}
-	if (PF(t, PID) && PF(t, TID))
-		fprintf(f, "%5d/%-5d ", (int)s->pid, (int)s->tid);
-	else if (PF(t, PID))
-		fprintf(f, "%5d ", (int)s->pid);
-	else if (PF(t, TID))
-		fprintf(f, "%5d ", (int)s->tid);
+	if (PF(t, PID) && PF(t, TID)) {
+		ff_dec(f, (int)s->pid, 5, false);
+		putc_unlocked('/', f);
+		ff_dec(f, (int)s->tid, 5, true);
+		putc_unlocked(' ', f);
+	} else if (PF(t, PID) || PF(t, TID)) {
+		ff_dec(f, PF(t, PID) ? (int)s->pid : (int)s->tid, 5, false);
+		putc_unlocked(' ', f);
+	}
 	if (PF(t, CPU))
 		fprintf(f, "[%03d] ", (int)s->cpu);
 	if (PF(t, MISC)) {
@@ -817,12 +822,15 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	bool has_cc = (a->sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0;
 	const char *comm = hwprof_session_thread_comm(p->s, (int32_t)s->pid, (int32_t)s->tid);
 	print_start(p, t, s, comm, has_cc, HWPROF_RECORD_SAMPLE);
-	if (PF(t, PERIOD))
-		fprintf(f, "%10llu ", (unsigned long long)((a->sample_type & HWPROF_SAMPLE_PERIOD) ||
-									   (s->sample_type & HWPROF_SAMPLE_READ)
-								   ? s->period : a->sample_period));
-	if (PF(t, EVNAME))
-		fprintf(f, "%*s: ", script_printer_name_width(p), evname(es, buf, sizeof(buf)));
+	if (PF(t, PERIOD)) {
+		ff_udec(f, (a->sample_type & HWPROF_SAMPLE_PERIOD) || (s->sample_type & HWPROF_SAMPLE_READ)
+				   ? s->period : a->sample_period, 10, false);
+		putc_unlocked(' ', f);
+	}
+	if (PF(t, EVNAME)) {
+		ff_str(f, evname(es, buf, sizeof(buf)), script_printer_name_width(p));
+		fputs_unlocked(": ", f);
+	}
 	if (p->o->print_flags) /* no branch flags in these samples */
 		fprintf(f, "  %-21s ", "");
 	if (PF(t, TRACE) && s->raw && p->trace) {

@@ -786,6 +786,9 @@ static int next_from_map(struct hwprof_perfdata *h, struct pdata_src *src, struc
 	}
 	src->pos += size + pay;
 	src->turn += size + pay;
+	if (src->pos < src->end)
+		__builtin_prefetch(src->map + src->pos); /* the next header, a
+		                                           * page on in big samples */
 	release_behind(src);
 	return 1;
 }

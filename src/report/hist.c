@@ -12,6 +12,7 @@
 #include "hwprof/perf_event.h"
 #include "hwprof/report.h"
 #include "report/hist_chain.h"
+#include "report/hist_index.h"
 #include "util/ixtree.h"
 #include "report/report_int.h"
 
@@ -23,6 +24,16 @@ struct hwprof_hist {
 	struct hwprof_hist_entry *e;
 	size_t n, cap;
 	struct ht_tree in;          /* perf's entries_in */
+	/* entries by identity (hist_index.h), while fast: the keys are
+	 * total orders in which only entries with the same identity (see
+	 * ident_hash) compare equal, so perf's walk of entries_in finds
+	 * the entry this index holds. Keys outside that set, a symbol key
+	 * before the DSO key (an unresolved symbol then compares by address
+	 * alone, a resolved one by DSO: not transitive), an entry of an
+	 * inlined stand-in (equal to others by name and overlap) or a comm
+	 * renamed in place turn it off for good. */
+	struct hist_index ix;
+	bool fast;
 	bool chains, children, graph, caller;
 	struct hc_trie trie;
 	uint32_t *frame_ids, *cache; /* per-sample scratch */
@@ -30,6 +41,8 @@ struct hwprof_hist {
 	const char *key_comm;
 	uint32_t key_comm_id;
 	struct rpt_map short_ids;   /* (long name pointer, kernel) -> id */
+	struct { const char *dso; bool kernel; uint32_t id; } short_last[8]; /* in
+	                             * front of it: chains go through few DSOs */
 	const char **short_names;   /* by id (ids are shared with comms) */
 	size_t cap_short;
 	size_t cap_frame_ids, cap_cache;
@@ -165,6 +178,25 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 	for (size_t i = 0; i < h->nr_keys; i++)
 		if (h->keys[i] == HWPROF_HK_COMM)
 			h->need_collapse = true;
+	h->fast = true;
+	bool dso_seen = false;
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case HWPROF_HK_COMM:
+		case HWPROF_HK_PID:
+		case HWPROF_HK_CPU:
+			break;
+		case HWPROF_HK_DSO:
+			dso_seen = true;
+			break;
+		case HWPROF_HK_SYM:
+			h->fast &= dso_seen;
+			break;
+		default:
+			h->fast = false;
+			break;
+		}
+	}
 	ht_init(&h->in);
 	ht_init(&h->coll);
 	*out = h;
@@ -180,6 +212,7 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 	free(h->e);
 	ht_free(&h->in);
 	ht_free(&h->coll);
+	hix_free(&h->ix);
 	for (uint32_t k = 0; k < h->nr_members; k++)
 		free(h->pair[k]);
 	hc_free(&h->trie);
@@ -272,7 +305,10 @@ HWPROF_API int hwprof_hist_rename_comm(struct hwprof_hist *h, const char *from, 
 		for (size_t i = 0; i < h->nr_sorted; i++)
 			h->rank[h->sorted[i]] = (uint32_t)i;
 	}
-	/* entries keep their places in the trees, as perf's do */
+	/* entries keep their places in the trees, as perf's do: the
+	 * tree's order is no longer the ranks', the index cannot stand for
+	 * its walk */
+	h->fast = false;
 	for (size_t i = 0; i < h->n; i++)
 		if (h->e[i].comm_id == x) {
 			h->e[i].comm_id = y;
@@ -828,6 +864,36 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	return 0;
 }
 
+/* make_key() for the next frame of the sample whose key k holds (*plain:
+ * made by make_key() for this sample, without the sample's own memory
+ * side): only the frame's fields change, so those are set, and the ones
+ * a comparison fills in lazily cleared, instead of building all of it. */
+static int frame_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const struct hwprof_hist_sample *s,
+		     const struct hwprof_hist_frame *f, char level, bool *plain)
+{
+	bool own = f->sym == s->sym && f->ip == s->ip;
+	if (!*plain || own) {
+		*plain = !own;
+		return make_key(h, k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start, f->map_pgoff);
+	}
+	k->dso = f->dso;
+	k->dso_id = UINT32_MAX;
+	k->dso_short = NULL;
+	int rc;
+	if (f->dso && (rc = dso_short_id(h, f->dso, f->kernel_map, &k->dso_id, &k->dso_short)) < 0)
+		return rc;
+	k->sym = f->sym;
+	k->ip = f->ip;
+	k->map_start = f->map_start;
+	k->map_pgoff = f->map_pgoff;
+	k->map_size = f->dso ? s->map_size : 0;
+	k->kernel_map = f->dso && f->kernel_map;
+	k->level = level;
+	k->srcline = k->srcfile = k->trace = NULL;
+	k->srcline_end[0] = k->srcline_end[1] = NULL;
+	return 0;
+}
+
 /* A DSO's short name, interned, by the caller's (stable) long-name
  * pointer. */
 static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map, uint32_t *id,
@@ -835,12 +901,21 @@ static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map,
 {
 	uint32_t v = UINT32_MAX;
 	uint64_t key = (uint64_t)(uintptr_t)dso;
+	size_t slot = (key >> 4) % (sizeof(h->short_last) / sizeof(h->short_last[0]));
+	if (h->short_last[slot].dso == dso && h->short_last[slot].kernel == kernel_map) {
+		*id = h->short_last[slot].id;
+		*name = h->short_names[*id];
+		return 0;
+	}
 	int r = rpt_map_get(&h->short_ids, key, kernel_map, &v, false);
 	if (r < 0)
 		return -HWPROF_E_NOMEM;
 	if (r == 1) {
 		*id = v;
 		*name = h->short_names[v];
+		h->short_last[slot].dso = dso;
+		h->short_last[slot].kernel = kernel_map;
+		h->short_last[slot].id = v;
 		return 0;
 	}
 	char sn[1024];
@@ -857,9 +932,6 @@ static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map,
 	return 0;
 }
 
-/* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
- * going left; add the period as the sample's own (self) or only to the
- * accumulated numbers. Returns the entry index or < 0. */
 /* perf's he_stat__add_cpumode_period() */
 static void add_cpumode_period(struct hwprof_hist_entry *e, unsigned cpumode, uint64_t period)
 {
@@ -872,41 +944,146 @@ static void add_cpumode_period(struct hwprof_hist_entry *e, unsigned cpumode, ui
 	}
 }
 
-static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint64_t period, bool self)
+/* The identity the index keys an entry by (see hwprof_hist.fast): the
+ * fields the keys compare, a symbol by its range (perf's compare looks no
+ * further), an unresolved one by its address. */
+static uint64_t mix64(uint64_t x)
 {
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t ident_hash(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		uint64_t v;
+		switch (h->keys[i]) {
+		case HWPROF_HK_COMM: v = k->comm_id; break;
+		case HWPROF_HK_PID: v = (uint32_t)k->tid; break;
+		case HWPROF_HK_CPU: v = (uint32_t)k->cpu; break;
+		case HWPROF_HK_DSO: v = k->dso_id; break;
+		default: /* the symbol key */
+			v = k->sym ? k->sym->start ^ (k->sym->end << 21) ^ (k->sym->end >> 43) : ~k->ip;
+			break;
+		}
+		x = (x ^ v) * 0xff51afd7ed558ccdULL; /* the final mix spreads it */
+	}
+	return mix64(x);
+}
+
+/* The identity compare (entry_cmp() == 0 where the index is used). */
+static bool ident_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
+		     const struct hwprof_hist_entry *b)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case HWPROF_HK_COMM:
+			if (a->comm_id != b->comm_id)
+				return false;
+			break;
+		case HWPROF_HK_PID:
+			if (a->tid != b->tid)
+				return false;
+			break;
+		case HWPROF_HK_CPU:
+			if (a->cpu != b->cpu)
+				return false;
+			break;
+		case HWPROF_HK_DSO:
+			if (a->dso_id != b->dso_id)
+				return false;
+			break;
+		default:
+			if (!a->sym || !b->sym) {
+				if (a->sym || b->sym || a->ip != b->ip)
+					return false;
+			} else if (a->sym != b->sym && (a->sym->start != b->sym->start || a->sym->end != b->sym->end)) {
+				return false;
+			}
+			break;
+		}
+	}
+	return true;
+}
+
+/* Whether the index answers for key k: an inlined stand-in's key is
+ * compared by name, so it is walked. */
+static bool use_index(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
+{
+	return h->fast && !(k->sym && k->sym->inlined);
+}
+
+/* The entry with k's identity from the index, or HIX_NONE. */
+static uint32_t ident_find(const struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint64_t hash)
+{
+	struct hix_iter it;
+	for (uint32_t x = hix_first(&h->ix, hash, &it); x != HIX_NONE; x = hix_next(&h->ix, &it))
+		if (ident_eq(h, &h->e[x], k))
+			return x;
+	return HIX_NONE;
+}
+
+/* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
+ * going left, or link a new entry where the walk ended (found: the index
+ * when it answers, HIX_NONE: walk). Returns the entry index or < 0. */
+static int64_t find_entry(struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint32_t found)
+{
+	bool indexed = use_index(h, k);
+	uint64_t hash = 0;
+	if (indexed) {
+		hash = ident_hash(h, k);
+		if (found == HIX_NONE)
+			found = ident_find(h, k, hash);
+		if (found != HIX_NONE)
+			return found;
+	}
 	uint32_t x = h->in.root, parent = HT_NIL;
 	bool left = false;
 	while (x != HT_NIL) {
 		int c = entry_cmp(h, &h->e[x], k);
 		if (!c)
-			break;
+			return x;
 		parent = x;
 		left = c < 0;
 		x = left ? h->in.n[x].left : h->in.n[x].right;
 	}
-	if (x == HT_NIL) {
-		if (h->n >= UINT32_MAX - 1)
+	if (h->n >= UINT32_MAX - 2)
+		return -HWPROF_E_NOMEM;
+	if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0 || ht_reserve(&h->in, h->n + 1) < 0)
+		return -HWPROF_E_NOMEM;
+	x = (uint32_t)h->n;
+	h->e[x] = *k;
+	if (k->raw) { /* perf's hist entry keeps a copy of the raw data */
+		void *raw = malloc(k->raw_size ? k->raw_size : 1);
+		if (!raw)
 			return -HWPROF_E_NOMEM;
-		if (rpt_grow(&h->e, &h->cap, h->n + 1, sizeof(*h->e)) < 0 || ht_reserve(&h->in, h->n + 1) < 0)
-			return -HWPROF_E_NOMEM;
-		x = (uint32_t)h->n;
-		h->e[x] = *k;
-		if (k->raw) { /* perf's hist entry keeps a copy of the raw data */
-			void *raw = malloc(k->raw_size ? k->raw_size : 1);
-			if (!raw)
-				return -HWPROF_E_NOMEM;
-			memcpy(raw, k->raw, k->raw_size);
-			h->e[x].raw = raw;
-		}
-		h->e[x].nr_samples = 0; /* counted below */
-		h->e[x].period_sys = h->e[x].period_us = h->e[x].period_guest_sys = h->e[x].period_guest_us = 0;
-		h->e[x].weight = 0;
-		h->e[x].ins_lat = 0;
-		if (h->chains && hc_new_root(&h->trie, &h->e[x].chain) < 0)
-			return -HWPROF_E_NOMEM;
-		ht_insert(&h->in, x, parent, left);
-		h->n++;
+		memcpy(raw, k->raw, k->raw_size);
+		h->e[x].raw = raw;
 	}
+	h->e[x].nr_samples = 0; /* counted below */
+	h->e[x].period_sys = h->e[x].period_us = h->e[x].period_guest_sys = h->e[x].period_guest_us = 0;
+	h->e[x].weight = 0;
+	h->e[x].ins_lat = 0;
+	if (h->chains && hc_new_root(&h->trie, &h->e[x].chain) < 0)
+		return -HWPROF_E_NOMEM;
+	ht_insert(&h->in, x, parent, left);
+	h->n++;
+	if (k->sym && k->sym->inlined)
+		h->fast = false; /* equal to others by name: see hwprof_hist.fast */
+	else if (h->fast && hix_add(&h->ix, indexed ? hash : ident_hash(h, k), x) < 0)
+		return -HWPROF_E_NOMEM;
+	return x;
+}
+
+/* Adds the period to entry x as the sample's own (self) or only to the
+ * accumulated numbers. */
+static void count_entry(struct hwprof_hist *h, uint32_t x, uint64_t period, bool self)
+{
 	struct hwprof_hist_entry *e = &h->e[x];
 	if (self) {
 		e->period += period;
@@ -919,6 +1096,13 @@ static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k,
 		e->acc_period += period;
 		e->acc_samples++;
 	}
+}
+
+static int64_t findnew(struct hwprof_hist *h, const struct hwprof_hist_entry *k, uint64_t period, bool self)
+{
+	int64_t x = find_entry(h, k, HIX_NONE);
+	if (x >= 0)
+		count_entry(h, (uint32_t)x, period, self);
 	return x;
 }
 
@@ -1049,6 +1233,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	size_t nc = 0;
 	h->cache[nc++] = (uint32_t)self;
 	char level = s->level;
+	bool plain = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_frame *f = &chain[i];
 		if (f->dso) {
@@ -1057,8 +1242,7 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 					 : level == 'g' ? HWPROF_MISC_GUEST_KERNEL
 					 : level == 'u' ? HWPROF_MISC_GUEST_USER : HWPROF_MISC_USER;
 		}
-		if ((rc = make_key(h, &k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start,
-				   f->map_pgoff)) < 0)
+		if ((rc = frame_key(h, &k, s, f, level, &plain)) < 0)
 			return rc;
 		/* perf's fill_callchain_info(): the frame's own srcline, if it
 		 * has one, is the entry's */
@@ -1068,17 +1252,27 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 		 * time key, a socket other than 0, transaction flags, a
 		 * cgroup or a code page size a frame is counted again */
 		bool dup = false;
-		struct hwprof_hist_entry tmp = k;
-		tmp.time = 0;
-		tmp.socket = 0;
-		tmp.transaction = tmp.cgroup = tmp.cgroup_dev = tmp.cgroup_ino = tmp.code_page_size = 0;
-		for (size_t j = 0; j < nc && !dup; j++)
-			dup = entry_eq(h, &h->e[h->cache[j]], &tmp);
+		uint32_t found = HIX_NONE;
+		if (use_index(h, &k)) {
+			/* none of those keys is the index's: the entry equal
+			 * to the frame's is the one it holds, if any */
+			found = ident_find(h, &k, ident_hash(h, &k));
+			for (size_t j = 0; j < nc && found != HIX_NONE && !dup; j++)
+				dup = h->cache[j] == found;
+		} else {
+			struct hwprof_hist_entry tmp = k;
+			tmp.time = 0;
+			tmp.socket = 0;
+			tmp.transaction = tmp.cgroup = tmp.cgroup_dev = tmp.cgroup_ino = tmp.code_page_size = 0;
+			for (size_t j = 0; j < nc && !dup; j++)
+				dup = entry_eq(h, &h->e[h->cache[j]], &tmp);
+		}
 		if (dup)
 			continue;
-		int64_t x = findnew(h, &k, s->period, false);
+		int64_t x = find_entry(h, &k, found);
 		if (x < 0)
 			return (int)x;
+		count_entry(h, (uint32_t)x, s->period, false);
 		h->cache[nc++] = (uint32_t)x;
 		if (hc_append(&h->trie, h->e[x].chain, h->frame_ids + i, chain + i, n - i, s->period) < 0)
 			return -HWPROF_E_NOMEM;
@@ -1310,6 +1504,7 @@ static int64_t dummy_entry(struct hwprof_hist *l, const struct hwprof_hist *m, c
 	}
 	ht_insert(t, x, parent, left);
 	l->n++;
+	l->fast = false; /* not in the index (no samples come after these) */
 	return x;
 }
 

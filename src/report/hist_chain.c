@@ -16,6 +16,7 @@ void hc_free(struct hc_trie *t)
 {
 	free(t->n);
 	free(t->f);
+	free(t->fk);
 	free(t->scratch);
 	ht_free(&t->kids);
 	rpt_map_free(&t->frame_map);
@@ -53,8 +54,11 @@ int hc_frame(struct hc_trie *t, const struct hwprof_hist_frame *fr, uint32_t *id
 	if (r < 0)
 		return -HWPROF_E_NOMEM;
 	if (r == 0) {
-		if (rpt_grow(&t->f, &t->capf, t->nf + 1, sizeof(*t->f)) < 0)
+		if (rpt_grow(&t->f, &t->capf, t->nf + 1, sizeof(*t->f)) < 0 ||
+		    rpt_grow(&t->fk, &t->capfk, t->nf + 1, sizeof(*t->fk)) < 0)
 			return -HWPROF_E_NOMEM;
+		t->fk[t->nf] = (struct hc_fkey){ fr->sym ? fr->sym->start : 0, fr->dso_rank, fr->sym != NULL,
+						  fr->sym && fr->sym->inlined };
 		t->f[t->nf++] = *fr;
 	}
 	*id = v;
@@ -115,13 +119,13 @@ static bool existing_lt_new(const struct hc_trie *t, uint32_t existing, uint32_t
 {
 	if (t->key != HC_KEY_FUNCTION)
 		return key_cmp(t, existing, frame, ip) < 0;
-	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
-	if (e->sym && n->sym && (e->sym->inlined || n->sym->inlined))
-		return strcmp(e->sym->name, n->sym->name) < 0;
-	if (e->dso_rank != n->dso_rank)
-		return e->dso_rank < n->dso_rank;
-	uint64_t ke = e->sym && n->sym ? e->sym->start : t->n[existing].ip;
-	uint64_t kn = e->sym && n->sym ? n->sym->start : ip;
+	const struct hc_fkey *e = &t->fk[t->n[existing].frame], *n = &t->fk[frame];
+	if (e->sym && n->sym && (e->inlined || n->inlined))
+		return strcmp(t->f[t->n[existing].frame].sym->name, t->f[frame].sym->name) < 0;
+	if (e->rank != n->rank)
+		return e->rank < n->rank;
+	uint64_t ke = e->sym && n->sym ? e->start : t->n[existing].ip;
+	uint64_t kn = e->sym && n->sym ? n->start : ip;
 	return ke < kn;
 }
 
@@ -134,8 +138,9 @@ static bool match_eq(const struct hc_trie *t, uint32_t existing, uint32_t frame,
 		return true;
 	if (t->key != HC_KEY_FUNCTION)
 		return key_cmp(t, existing, frame, ip) == 0;
-	const struct hwprof_hist_frame *e = &t->f[t->n[existing].frame], *n = &t->f[frame];
-	return e->sym && n->sym && (e->sym->inlined || n->sym->inlined) && !strcmp(e->sym->name, n->sym->name);
+	const struct hc_fkey *e = &t->fk[t->n[existing].frame], *n = &t->fk[frame];
+	return e->sym && n->sym && (e->inlined || n->inlined) &&
+	       !strcmp(t->f[t->n[existing].frame].sym->name, t->f[frame].sym->name);
 }
 
 /* perf's append_chain_children(): the child of parent that matches the

@@ -44,6 +44,10 @@ struct hc_trie {
 	                                 * node array for all of them */
 	struct hwprof_hist_frame *f;
 	size_t nf, capf;
+	/* per frame, what the function key's walk compares, so a step of it
+	 * reads this small array instead of the frame's symbol */
+	struct hc_fkey { uint64_t start; uint32_t rank; bool sym, inlined; } *fk;
+	size_t capfk;
 	struct rpt_map frame_map;       /* (dso, has sym, start or ip) -> frame */
 	uint32_t *scratch;              /* sorting buffer */
 	size_t cap_scratch;

@@ -127,6 +127,15 @@ int ord_pop(struct ord_queue *q, uint64_t limit, struct ord_entry *out)
 			q->chunks[out->chunk].live--;
 		q->fhead = (q->fhead + 1) & (q->fcap - 1);
 		q->fn--;
+		if (q->fn && q->fifo[q->fhead].rec.data && q->fifo[q->fhead].rec.size >= 8) {
+			/* the next one's record was read a round ago and has
+			 * left the caches: start loading its head and its tail
+			 * (a sample's user stack puts fields after the stack)
+			 * while the caller works on this one */
+			const struct hwprof_record *nx = &q->fifo[q->fhead].rec;
+			__builtin_prefetch(nx->data);
+			__builtin_prefetch(nx->data + nx->size - 8);
+		}
 		return 1;
 	}
 	if (!q->n || q->heap[0].time > limit)

@@ -30,12 +30,30 @@ struct hwprof_dso {
 
 #define NBUCKETS 512
 
+/* Resolving repeats itself: samples and their callchains hit the same
+ * few thousand addresses of a few DSOs over and over. Two direct-mapped
+ * caches answer those without hashing the name and searching the table:
+ * DSO by name (the pointer picks the slot, the text is checked) and
+ * symbol by (DSO, address). A loaded DSO's table never changes and DSOs
+ * live as long as the handle, so their answers stay right. */
+#define NAME_SLOTS 64
+#define SYM_SLOTS 8192
+_Static_assert(SYM_SLOTS == 1 << 13, "find_cached() takes 13 bits of the hash");
+
+struct sym_slot {
+	const struct hwprof_dso *d;
+	uint64_t addr;
+	const struct hwprof_sym *sym;
+};
+
 struct hwprof_symbols {
 	struct hwprof_symcfg cfg;
 	char *strs[5];             /* owned copies of the cfg strings */
 	struct hwprof_dso *buckets[NBUCKETS];
 	const char *last_name;     /* lookup cache: same pointer, same DSO */
 	struct hwprof_dso *last;
+	struct { const char *name; struct hwprof_dso *d; } names[NAME_SLOTS];
+	struct sym_slot *syms;     /* SYM_SLOTS of them, on first use */
 	char own_vdso[64];         /* this process's vDSO written out (perf's
 	                            * fallback for [vdso]), "" until needed */
 	bool kref_set;             /* the kernel's reference symbol, for */
@@ -110,6 +128,7 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 	}
 	for (int i = 0; i < 5; i++)
 		free(s->strs[i]);
+	free(s->syms);
 	if (s->own_vdso[0])
 		unlink(s->own_vdso);
 	free(s);
@@ -375,9 +394,15 @@ HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, st
 	if (s->last_name == name && s->last) {
 		d = s->last;
 	} else {
-		d = findnew(s, name);
-		if (!d)
-			return -HWPROF_E_NOMEM;
+		size_t slot = ((uintptr_t)name >> 4) % NAME_SLOTS;
+		d = s->names[slot].d;
+		if (!d || s->names[slot].name != name || strcmp(d->name, name) != 0) {
+			d = findnew(s, name);
+			if (!d)
+				return -HWPROF_E_NOMEM;
+			s->names[slot].name = name;
+			s->names[slot].d = d;
+		}
 		s->last_name = name;
 		s->last = d;
 	}
@@ -438,6 +463,21 @@ struct sym_dbg **sym_dso_dbg(struct hwprof_dso *d)
 	return &d->dbg;
 }
 
+/* sym_table_find() through the (DSO, address) cache */
+static const struct hwprof_sym *find_cached(struct hwprof_symbols *s, const struct hwprof_dso *d, uint64_t addr)
+{
+	if (!s->syms && !(s->syms = calloc(SYM_SLOTS, sizeof(*s->syms))))
+		return sym_table_find(&d->tab, addr);
+	uint64_t h = (addr ^ ((uint64_t)(uintptr_t)d >> 4)) * 0x9e3779b97f4a7c15ull;
+	struct sym_slot *e = &s->syms[h >> 51]; /* 13 bits: SYM_SLOTS */
+	if (e->d != d || e->addr != addr) {
+		e->d = d;
+		e->addr = addr;
+		e->sym = sym_table_find(&d->tab, addr);
+	}
+	return e->sym;
+}
+
 HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_name, uint64_t map_start,
 				      uint64_t pgoff, uint64_t ip, struct hwprof_symres *res)
 {
@@ -451,6 +491,6 @@ HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_
 	/* the kernel and JIT maps hold absolute addresses */
 	if (d->kind == DSO_KERNEL || d->kind == DSO_PERFMAP)
 		res->addr = ip;
-	res->sym = sym_table_find(&d->tab, res->addr);
+	res->sym = find_cached(s, d, res->addr);
 	return res->sym != NULL;
 }
