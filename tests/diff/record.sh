@@ -26,6 +26,7 @@ check() { # name, record_try args...
   if grep -q "WARNING\|Processed .* events and lost" "$TMP/$name.perr"; then
     fail "$name: perf warns: $(head -1 "$TMP/$name.perr")"
   fi
+  vdso_fix "$TMP/$name.perf"
   "$HWPROF" report -D -i "$f" >"$TMP/$name.hw" 2>&1
   if diff -q "$TMP/$name.perf" "$TMP/$name.hw" >/dev/null; then
     pass "$name: perf and hwprof report -D identical ($(wc -l <"$TMP/$name.perf") lines)"

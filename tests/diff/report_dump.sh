@@ -20,6 +20,7 @@ check() { # name, perf record args...
     fail "$name: perf record failed: $(head -1 "$TMP/$name.rec.err")"; return
   fi
   perf report -D -i "$f" >"$TMP/$name.perf" 2>/dev/null
+  vdso_fix "$TMP/$name.perf"
   if ! "$HWPROF" report -D -i "$f" >"$TMP/$name.hw" 2>"$TMP/$name.err"; then
     fail "$name: hwprof exited non-zero: $(head -1 "$TMP/$name.err")"; return
   fi

@@ -37,3 +37,7 @@ fi
 # "[...]" of remaining hits (ui/stdio/hist.c mallocs that pseudo symbol
 # without clearing its inlined bit)
 report_filter() { grep -v '^# (Tip:' | sed 's/\[\.\.\.\] (inlined)$/[...]/'; }
+# perf's dump names a [vdso] it found no build-id copy of by the temporary
+# file it wrote its own vDSO to (/tmp/perf-vdso.so-XXXXXX, random each
+# run); hwprof keeps "[vdso]"
+vdso_fix() { sed -i 's|/tmp/perf-vdso\.so-[A-Za-z0-9]\{6\}|[vdso]|g' "$@"; }
