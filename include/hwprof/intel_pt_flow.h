@@ -158,6 +158,11 @@ enum hwprof_pt_ev_type {
 	HWPROF_PT_EV_PSB,        /* a PSB+ (offset: the PSB's); ip: its FUP, where
 				  * the walk reached it, 0 when tracing was off
 				  * or at a synchronisation */
+	HWPROF_PT_EV_SKIP,       /* blocks walked as one (hwprof_pt_flow_skip):
+				  * ninsn instructions in all; end_ip, iclass,
+				  * flags, to: the last block's; count: the
+				  * length of its last instruction; tsc: the
+				  * latest of the blocks' */
 	HWPROF_PT_EV_COUNT
 };
 
@@ -235,6 +240,16 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *flow, struct hwprof_pt
 /* The same without the copy: *ev points into the decoder, valid until the
  * next call. */
 HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *flow, const struct hwprof_pt_event **ev);
+
+/* Lets the decoder walk the next blocks without an event each, as long as
+ * they hold at most ninsn instructions in all, end in user space (below
+ * 2^63) and no other event comes between: one EV_SKIP then stands for
+ * them. For a consumer that samples every Nth instruction and needs
+ * nothing else of the blocks in between. Counts from the events handed
+ * out so far: ignored while some are queued (the budget given before
+ * goes on shrinking by each block's instructions); an error or overflow
+ * event ends it. 0 (the default) turns it off. */
+HWPROF_API void hwprof_pt_flow_skip(struct hwprof_pt_flow *flow, uint64_t ninsn);
 
 /* Block cache statistics of the image's cache (all its decoders so far):
  * blocks decoded, block lookups that hit. */

@@ -17,6 +17,9 @@ struct ipt_block {
 	uint64_t target;      /* direct branch target of the last instruction */
 	uint32_t lens;        /* index of the lengths in the arena */
 	uint32_t ninsn;       /* 0: nothing decodable at ip */
+	/* the blocks walked next the last times (index + 1, 0: none): [0]
+	 * the fall-through, [1] any other; a hint, checked on use */
+	uint32_t next[2];
 	uint8_t iclass;       /* class of the last instruction */
 	uint8_t mode;
 	uint8_t last_len;
@@ -42,6 +45,11 @@ void ipt_bcache_fini(struct ipt_bcache *c);
  * -HWPROF_E_NOMEM. */
 int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint64_t ip,
 		   unsigned mode, const struct ipt_block **out);
+/* The same for the block walked after block *from (an index a call gave,
+ * or -1): its successors are remembered, so a walk that comes back the
+ * same way does not hash. *from becomes the new block's index. */
+int ipt_bcache_next(struct ipt_bcache *c, const struct hwprof_pt_image *img, long *from, uint64_t ip,
+		    unsigned mode, const struct ipt_block **out);
 static inline const uint8_t *ipt_bcache_lens(const struct ipt_bcache *c,
 					     const struct ipt_block *b)
 {

@@ -145,6 +145,11 @@ struct run {
 	bool timed, started;
 	uint64_t qts;
 	bool end_gated;          /* the block's last state passed the gate */
+	bool branch_noop;        /* emit_branch() has nothing to do */
+	/* blocks with no sample need no event of their own: no branch
+	 * samples, stack or ring, no gate between queues, periods counted
+	 * in instructions */
+	bool skip_ok;
 };
 
 /* perf's thread_stack__sample(): the sampled ip, then return addresses
@@ -475,43 +480,61 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 	return 0;
 }
 
-/* The instructions of a block: every period-th one is a sample. */
+/* The address of a block's instruction k, from instruction i at ip: the
+ * lengths are summed only up to a sample, and the last instruction's
+ * address is known */
+static uint64_t insn_ip(const struct hwprof_pt_event *ev, uint32_t i, uint64_t ip, uint32_t k)
+{
+	if (k + 1 == ev->ninsn)
+		return ev->end_ip;
+	for (; i < k; i++)
+		ip += ev->ilen[i];
+	return ip;
+}
+
+/* The instructions of a block: every period-th one is a sample. A block
+ * with no sample in it only moves the counts on. */
 static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t last_flags,
 		       uint64_t last_addr)
 {
 	if (r->ticks)
 		return block_insns_ticks(r, ev, last_flags, last_addr);
 	uint64_t ip = ev->ip;
-	uint32_t n = ev->ninsn;
-	for (uint32_t i = 0; i < n; i++) {
-		unsigned len = ev->ilen[i];
-		/* skip ahead to the next sample without touching each one */
-		if (r->left > 1 && i + 1 < n) {
-			uint64_t skip = r->left - 1;
-			if (skip > n - 1 - i)
-				skip = n - 1 - i;
-			for (uint64_t k = 0; k < skip; k++)
-				ip += ev->ilen[i + k];
-			i += (uint32_t)skip;
-			r->left -= skip;
-			r->tot += skip;
-			len = ev->ilen[i];
-		}
-		r->tot++;
-		if (--r->left == 0) {
-			r->left = r->period;
-			int rc = insn_sample(r, ev, i, ip, len, last_flags, last_addr);
-			if (rc)
-				return rc;
-		}
-		ip += len;
+	uint32_t n = ev->ninsn, i = 0;
+	while (n - i >= r->left) {
+		uint32_t k = i + (uint32_t)r->left - 1;
+		ip = insn_ip(ev, i, ip, k);
+		r->tot += r->left;
+		r->left = r->period;
+		int rc = insn_sample(r, ev, k, ip, ev->ilen[k], last_flags, last_addr);
+		if (rc)
+			return rc;
+		ip += ev->ilen[k];
+		i = k + 1;
 	}
+	r->tot += n - i;
+	r->left -= n - i;
 	return 0;
 }
 
+/* perf's sample flags of a block's last instruction, by its class */
+static const uint32_t iclass_flags[HWPROF_PT_IC_COUNT] = {
+	[HWPROF_PT_IC_JCC] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL,
+	[HWPROF_PT_IC_JMP] = HWPROF_PT_FLAG_BRANCH,
+	[HWPROF_PT_IC_JMP_IND] = HWPROF_PT_FLAG_BRANCH,
+	[HWPROF_PT_IC_FAR] = HWPROF_PT_FLAG_BRANCH,
+	[HWPROF_PT_IC_CALL] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL,
+	[HWPROF_PT_IC_CALL_IND] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL,
+	[HWPROF_PT_IC_RET] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN,
+	[HWPROF_PT_IC_SYSCALL] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_SYSCALLRET,
+	[HWPROF_PT_IC_SYSRET] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_SYSCALLRET,
+	[HWPROF_PT_IC_INT] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_INTERRUPT,
+	[HWPROF_PT_IC_IRET] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_INTERRUPT,
+};
+
 static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 {
-	uint32_t flags = hwprof_pt_iclass_flags(ev->iclass);
+	uint32_t flags = ev->iclass < HWPROF_PT_IC_COUNT ? iclass_flags[ev->iclass] : 0;
 	bool taken = (ev->flags & HWPROF_PT_EVF_TAKEN) && flags;
 	uint64_t to = taken ? ev->to : 0;
 	if (taken && !to)
@@ -522,14 +545,35 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 		r->last_ip = ev->end_ip;
 		r->last_len = ev->ilen[ev->ninsn - 1];
 	}
-	r->at_branch = ev->ninsn && hwprof_pt_iclass_flags(ev->iclass);
+	r->at_branch = ev->ninsn && flags;
 	if (r->want_insn && ev->ninsn)
 		rc = block_insns(r, ev, flags, to);
-	if (!rc && taken)
+	/* untimed, with no branch samples, stack or ring a taken branch
+	 * changes nothing */
+	if (!rc && taken && r->branch_noop)
+		r->end_gated = false;
+	else if (!rc && taken)
 		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
 	else if (ev->ninsn)
 		qtime(r, ev, ev->end_ip, 0, ev->tsc);
 	return rc;
+}
+
+/* Blocks the flow decoder walked as one (hwprof_pt_flow_skip): no sample
+ * falls in them and their branches make none, so only the counts, the
+ * queue time and the last instruction move on. */
+static void on_skip(struct run *r, const struct hwprof_pt_event *ev)
+{
+	r->end_gated = false;
+	if (r->want_insn) {
+		r->tot += ev->ninsn;
+		r->left -= ev->ninsn; /* less than it: the budget said so */
+	}
+	r->last_ip = ev->end_ip;
+	r->last_len = ev->count;
+	r->at_branch = ev->iclass < HWPROF_PT_IC_COUNT && iclass_flags[ev->iclass];
+	if (ev->tsc > r->qts) /* user-space branches: perf's queue time */
+		r->qts = ev->tsc;
 }
 
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
@@ -730,6 +774,10 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			return -HWPROF_E_NOMEM;
 		r.lbr_out = r.lbr + 2 * r.lbr_sz;
 	}
+	/* the queue time matters only for timed decoding (its gate and
+	 * sample times) */
+	r.branch_noop = !r.want_br && !r.thread_stack && !r.lbr && !r.timed;
+	r.skip_ok = !r.want_br && !r.thread_stack && !r.lbr && !r.ticks && !(r.timed && cfg->gate);
 
 	if (cfg->itrace.quick) {
 		rc = synth_hop(&r, buf, len);
@@ -768,6 +816,9 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		switch (ev->type) {
 		case HWPROF_PT_EV_BLOCK:
 			rc = on_block(&r, ev);
+			break;
+		case HWPROF_PT_EV_SKIP:
+			on_skip(&r, ev);
 			break;
 		case HWPROF_PT_EV_ENABLE:
 			r.mid_walk = false;
@@ -833,6 +884,10 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		default:
 			break;
 		}
+		/* the instructions up to the one before the next sample may
+		 * go by as one event (a timed run starts at its first time) */
+		if (r.skip_ok && (!r.timed || r.started))
+			hwprof_pt_flow_skip(flow, r.want_insn ? r.left - 1 : UINT64_MAX);
 	}
 	hwprof_pt_flow_free(flow);
 	free(r.stack);
