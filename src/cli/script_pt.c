@@ -176,7 +176,7 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
-	if (!s->insn_len && s->ip && x->feed.native) {
+	if (!s->insn_len && s->ip && x->feed.native && !x->feed.cfg.no_insn_bytes) {
 		/* perf's script_fetch_insn(): the bytes at ip from the binary,
 		 * as long as they decode */
 		struct hwprof_pt_sample c = *s;
@@ -260,6 +260,8 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	if ((x->fmt.fields_hw & SFB(SF_IPC)) && x->feed.timing_bits)
 		return fail(x, "field 'ipc' is not supported for Intel PT traces with timing packets yet");
 	x->fmt.fields_synth = checked[1] ? script_printer_fields(x->p, OT_SYNTH) : 0;
+	/* instruction bytes are read for the lines that show them only */
+	x->feed.cfg.no_insn_bytes = !((x->fmt.fields_hw | x->fmt.fields_synth) & (SFB(SF_INSN) | SFB(SF_INSNLEN)));
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
 	x->fmt.print_flags = script_printer_print_flags(x->p);
 	x->fmt.addr_default = !script_printer_user_set(x->p, OT_HW);

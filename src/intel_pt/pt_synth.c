@@ -302,7 +302,7 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t ip, unsigned len)
 {
 	s->insn_len = 0;
-	if (!len || len > sizeof(s->insn))
+	if (!len || len > sizeof(s->insn) || r->cfg->no_insn_bytes)
 		return;
 	if (hwprof_pt_image_read(r->cfg->img, ip, s->insn, len) == (int)len)
 		s->insn_len = (uint8_t)len;
