@@ -162,7 +162,8 @@ enum hwprof_pt_ev_type {
 				  * ninsn instructions in all; end_ip, iclass,
 				  * flags, to: the last block's; count: the
 				  * length of its last instruction; tsc: the
-				  * latest of the blocks' */
+				  * latest of the blocks'; payload: see
+				  * hwprof_pt_flow_skip_ticks() */
 	HWPROF_PT_EV_COUNT
 };
 
@@ -250,6 +251,17 @@ HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *flow, const struct
  * goes on shrinking by each block's instructions); an error or overflow
  * event ends it. 0 (the default) turns it off. */
 HWPROF_API void hwprof_pt_flow_skip(struct hwprof_pt_flow *flow, uint64_t ninsn);
+/* The same for periods in TSC ticks (period: a power of two), block by
+ * block as perf's walk goes: a walk (to the next branch) starting at
+ * clock t (walk_ts + walk_cnt + bias) may go that many instructions
+ * before a sample: none when t & ~(period - 1) > last, period when below
+ * last, else up to the next multiple of period. Blocks within it go by;
+ * a walk that goes on past the last of them (a block the cache split off
+ * without a branch) hands the rest on in the EV_SKIP's payload. walk_left:
+ * the rest of a walk under way (0: none). Any other event ends it.
+ * period 0 turns it off. */
+HWPROF_API void hwprof_pt_flow_skip_ticks(struct hwprof_pt_flow *flow, uint64_t period, uint64_t last,
+					  uint64_t bias, uint64_t walk_left);
 
 /* Block cache statistics of the image's cache (all its decoders so far):
  * blocks decoded, block lookups that hit. */

@@ -113,6 +113,8 @@ struct hwprof_pt_flow {
 	 * an event, and the blocks walked so far that have none (an EV_SKIP
 	 * before the next event) */
 	uint64_t skip_budget;
+	uint64_t skip_period, skip_last, skip_bias; /* hwprof_pt_flow_skip_ticks() */
+	uint64_t skip_walk;       /* the rest of the walk under way (0: none) */
 	struct hwprof_pt_event skip;
 };
 
@@ -162,6 +164,8 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 		flush_skip(f);
 	if (type == HWPROF_PT_EV_ERROR || type == HWPROF_PT_EV_OVF)
 		f->skip_budget = 0; /* they count instructions their own way */
+	f->skip_period = 0; /* the consumer's clock state may change */
+	f->skip_walk = 0;
 	/* the queue drains after every step; a full queue drops side events
 	 * rather than growing (bounded memory on hostile input) */
 	if (f->qn == QSIZE)
@@ -182,10 +186,12 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 /* The EV_SKIP of the blocks walked without events, into the queue. */
 static void flush_skip(struct hwprof_pt_flow *f)
 {
-	f->skip_budget -= f->skip.ninsn; /* never more than it */
+	/* no more than the budget (0 when the ticks rule let them go by) */
+	f->skip_budget = f->skip_budget > f->skip.ninsn ? f->skip_budget - f->skip.ninsn : 0;
 	if (f->qn < QSIZE)
 		f->q[(f->qh + f->qn++) % QSIZE] = f->skip;
 	f->skip.ninsn = 0;
+	f->skip.payload = 0;
 }
 
 static struct tsnap now(const struct hwprof_pt_flow *f)
@@ -962,7 +968,21 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
 static void emit_walked(struct hwprof_pt_flow *f, const struct ipt_block *b, unsigned flags, uint64_t to)
 {
 	uint64_t n = b->ninsn;
-	if (f->skip_budget && !(b->end_ip >> 63) && f->skip.ninsn + n <= f->skip_budget) {
+	bool pass = false;
+	if (f->skip_budget) {
+		pass = f->skip.ninsn + n <= f->skip_budget;
+	} else if (f->skip_period) {
+		/* perf's next_period() at the start of a walk */
+		uint64_t left = f->skip_walk;
+		if (!left) {
+			uint64_t t = f->w_ts + f->w_cnt + f->skip_bias, m = t & ~(f->skip_period - 1);
+			left = m > f->skip_last ? 0 : m < f->skip_last ? f->skip_period : f->skip_period - (t - m);
+		}
+		pass = left > n;
+		if (pass) /* the walk goes on past a block without a branch */
+			f->skip.payload = f->skip_walk = b->iclass == HWPROF_PT_IC_OTHER ? left - n : 0;
+	}
+	if (pass && !(b->end_ip >> 63)) {
 		struct hwprof_pt_event *k = &f->skip;
 		if (!k->ninsn) {
 			k->type = HWPROF_PT_EV_SKIP;
@@ -1329,6 +1349,17 @@ HWPROF_API void hwprof_pt_flow_skip(struct hwprof_pt_flow *f, uint64_t ninsn)
 	/* queued events were walked under the budget given before */
 	if (f && !f->qn)
 		f->skip_budget = ninsn;
+}
+
+HWPROF_API void hwprof_pt_flow_skip_ticks(struct hwprof_pt_flow *f, uint64_t period, uint64_t last,
+					  uint64_t bias, uint64_t walk_left)
+{
+	if (f && !f->qn && !(period & (period - 1))) {
+		f->skip_period = period;
+		f->skip_last = last;
+		f->skip_bias = bias;
+		f->skip_walk = walk_left;
+	}
 }
 
 HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_event *ev)

@@ -438,6 +438,18 @@ static void ticks_sampled(struct run *r, uint64_t ts)
 		r->last_masked += r->period_ticks;
 }
 
+/* The address of a block's instruction k, from instruction i at ip: the
+ * lengths are summed only up to a sample, and the last instruction's
+ * address is known */
+static uint64_t insn_ip(const struct hwprof_pt_event *ev, uint32_t i, uint64_t ip, uint32_t k)
+{
+	if (k + 1 == ev->ninsn)
+		return ev->end_ip;
+	for (; i < k; i++)
+		ip += ev->ilen[i];
+	return ip;
+}
+
 /* The instructions of a block with tick periods: perf walks to the next
  * branch (or a FUP's address) at most next_period() instructions at a
  * time, sampling the last one when it got that far. */
@@ -445,15 +457,13 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 			     uint64_t last_addr)
 {
 	uint64_t ip = ev->ip, cnt = ev->walk_cnt;
-	uint32_t n = ev->ninsn, i = 0;
+	uint32_t n = ev->ninsn, i = 0, at = 0; /* ip is instruction at's */
 	while (i < n) {
 		if (!r->mid_walk) {
 			r->walk_left = next_period(r, ev->walk_ts + cnt);
 			r->mid_walk = true;
 		}
 		uint64_t take = r->walk_left < n - i ? r->walk_left : n - i;
-		for (uint64_t k = 0; k + 1 < take; k++)
-			ip += ev->ilen[i + k];
 		i += (uint32_t)take - 1; /* the last one taken */
 		cnt += take;
 		r->tot += take;
@@ -466,11 +476,12 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 			 * asking for the next period (which may start one) */
 			if ((ev->flags & HWPROF_PT_EVF_AT_IP) && i + 1 == n)
 				next_period(r, ev->walk_ts + cnt);
+			ip = insn_ip(ev, at, ip, i);
+			at = i;
 			int rc = insn_sample(r, ev, i, ip, ev->ilen[i], last_flags, last_addr);
 			if (rc)
 				return rc;
 		}
-		ip += ev->ilen[i];
 		i++;
 	}
 	/* the walk ends at a branch or at a FUP's address; a block the cache
@@ -478,18 +489,6 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 	if (ev->iclass != HWPROF_PT_IC_OTHER || (ev->flags & HWPROF_PT_EVF_AT_IP))
 		r->mid_walk = false;
 	return 0;
-}
-
-/* The address of a block's instruction k, from instruction i at ip: the
- * lengths are summed only up to a sample, and the last instruction's
- * address is known */
-static uint64_t insn_ip(const struct hwprof_pt_event *ev, uint32_t i, uint64_t ip, uint32_t k)
-{
-	if (k + 1 == ev->ninsn)
-		return ev->end_ip;
-	for (; i < k; i++)
-		ip += ev->ilen[i];
-	return ip;
 }
 
 /* The instructions of a block: every period-th one is a sample. A block
@@ -567,7 +566,11 @@ static void on_skip(struct run *r, const struct hwprof_pt_event *ev)
 	r->end_gated = false;
 	if (r->want_insn) {
 		r->tot += ev->ninsn;
-		r->left -= ev->ninsn; /* less than it: the budget said so */
+		if (!r->ticks)
+			r->left -= ev->ninsn; /* less than it: the budget said so */
+		/* a walk in ticks that goes on into the next block */
+		r->mid_walk = ev->payload != 0;
+		r->walk_left = ev->payload;
 	}
 	r->last_ip = ev->end_ip;
 	r->last_len = ev->count;
@@ -777,7 +780,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	/* the queue time matters only for timed decoding (its gate and
 	 * sample times) */
 	r.branch_noop = !r.want_br && !r.thread_stack && !r.lbr && !r.timed;
-	r.skip_ok = !r.want_br && !r.thread_stack && !r.lbr && !r.ticks && !(r.timed && cfg->gate);
+	r.skip_ok = !r.want_br && !r.thread_stack && !r.lbr && !(r.timed && cfg->gate);
 
 	if (cfg->itrace.quick) {
 		rc = synth_hop(&r, buf, len);
@@ -886,8 +889,13 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		}
 		/* the instructions up to the one before the next sample may
 		 * go by as one event (a timed run starts at its first time) */
-		if (r.skip_ok && (!r.timed || r.started))
-			hwprof_pt_flow_skip(flow, r.want_insn ? r.left - 1 : UINT64_MAX);
+		if (r.skip_ok && (!r.timed || r.started)) {
+			if (!r.want_insn || !r.ticks)
+				hwprof_pt_flow_skip(flow, r.want_insn ? r.left - 1 : UINT64_MAX);
+			else /* next_period() on the clock (one on when not continuous) */
+				hwprof_pt_flow_skip_ticks(flow, r.period_ticks, r.last_masked, !r.continuous,
+							  r.mid_walk ? r.walk_left : 0);
+		}
 	}
 	hwprof_pt_flow_free(flow);
 	free(r.stack);
