@@ -1079,7 +1079,8 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	walk_clock(f);
 	const struct ipt_block *b;
-	if (ipt_bcache_next(f->cache, f->img, &f->last_blk, f->ip, f->mode, &b) < 0) {
+	if (!ipt_bcache_link(f->cache, &f->last_blk, f->ip, f->mode, &b) &&
+	    ipt_bcache_next(f->cache, f->img, &f->last_blk, f->ip, f->mode, &b) < 0) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
 		return;
 	}

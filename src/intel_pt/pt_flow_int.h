@@ -35,6 +35,7 @@ struct ipt_bcache {
 	uint8_t *lens;
 	size_t nlens, caplens;
 	uint64_t gen;         /* image generation the blocks belong to */
+	const uint64_t *img_gen; /* the image's generation now */
 	uint64_t decoded, hits;
 	ZydisDecoder zd[3];   /* 16, 32, 64-bit */
 };
@@ -50,6 +51,27 @@ int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint
  * same way does not hash. *from becomes the new block's index. */
 int ipt_bcache_next(struct ipt_bcache *c, const struct hwprof_pt_image *img, long *from, uint64_t ip,
 		    unsigned mode, const struct ipt_block **out);
+/* ipt_bcache_next()'s quick case, inline in the walk: block *from's link
+ * leads to ip. 1 with *out (and *from moved on), else 0. */
+static inline int ipt_bcache_link(struct ipt_bcache *c, long *from, uint64_t ip, unsigned mode,
+				  const struct ipt_block **out)
+{
+	long f = *from;
+	if (f < 0 || (size_t)f >= c->nblk || *c->img_gen != c->gen)
+		return 0;
+	const struct ipt_block *p = &c->blk[f];
+	uint32_t v = p->next[ip != p->end_ip + p->last_len];
+	if (!v || v > c->nblk)
+		return 0;
+	const struct ipt_block *b = &c->blk[v - 1];
+	if (b->ip != ip || b->mode != mode)
+		return 0;
+	c->hits++;
+	*from = (long)(v - 1);
+	*out = b;
+	return 1;
+}
+
 static inline const uint8_t *ipt_bcache_lens(const struct ipt_bcache *c,
 					     const struct ipt_block *b)
 {
