@@ -220,9 +220,16 @@ time:
 		uint64_t secs = s->time / 1000000000ULL, ns = s->time % 1000000000ULL;
 		/* perf's "%5llu.%09llu: ", or "%12s: " of "%llu.%06llu" */
 		if (fmt->nanosecs) {
+			/* one piece: ".", nine digits, ": " */
+			char b[12];
+			b[0] = '.';
+			for (int i = 9; i >= 1; i--, ns /= 10)
+				b[i] = (char)('0' + ns % 10);
+			b[10] = ':';
+			b[11] = ' ';
 			num(l, secs, false, 10, 5, false);
-			put(l, ".", 1);
-			zeroed(l, ns, 9);
+			put(l, b, sizeof(b));
+			return;
 		} else {
 			size_t n0 = l->n;
 			num(l, secs, false, 10, 0, false);
