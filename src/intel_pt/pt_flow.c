@@ -116,6 +116,9 @@ struct hwprof_pt_flow {
 	uint64_t skip_period, skip_last, skip_bias; /* hwprof_pt_flow_skip_ticks() */
 	uint64_t skip_walk;       /* the rest of the walk under way (0: none) */
 	struct hwprof_pt_event skip;
+	/* the perf time of the last sample time stamped */
+	uint64_t time_of_ts, time_val;
+	int time_ok;
 };
 
 static const char *const ev_names[HWPROF_PT_EV_COUNT] = {
@@ -143,7 +146,7 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 
 /* An event's times: perf's sample time now (and before the last use of a
  * packet, for the instructions of a block), and its estimate. */
-static void stamp_event(const struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
+static void stamp_event(struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
 {
 	e->tsc = f->s_ts;
 	e->tsc_in = f->s_in;
@@ -152,7 +155,13 @@ static void stamp_event(const struct hwprof_pt_flow *f, struct hwprof_pt_event *
 	if (f->s_cbr && f->tm.max_nonturbo)
 		est = est * f->tm.max_nonturbo / f->s_cbr;
 	e->est_tsc = f->s_ts + est;
-	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
+	/* the sample time moves at timing packets, events come per block */
+	if (f->s_ts != f->time_of_ts || !f->time_ok) {
+		f->time_of_ts = f->s_ts;
+		f->time_val = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
+		f->time_ok = 1;
+	}
+	e->time = f->time_val;
 }
 
 static void flush_skip(struct hwprof_pt_flow *f);

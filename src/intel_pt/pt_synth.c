@@ -150,6 +150,8 @@ struct run {
 	 * samples, stack or ring, no gate between queues, periods counted
 	 * in instructions */
 	bool skip_ok;
+	bool time_ok;            /* time_val is the perf time of time_of_qts */
+	uint64_t time_of_qts, time_val;
 };
 
 /* perf's thread_stack__sample(): the sampled ip, then return addresses
@@ -328,12 +330,18 @@ static int gate(struct run *r)
 	return r->timed && r->cfg->gate ? r->cfg->gate(r->cfg->gate_ctx, r->qts) : 0;
 }
 
-static void stamp(const struct run *r, struct hwprof_pt_sample *s)
+static void stamp(struct run *r, struct hwprof_pt_sample *s)
 {
 	if (!r->timed)
 		return;
 	s->tsc = r->qts;
-	s->time = hwprof_pt_tsc_to_perf_time(&r->cfg->flow.time_conv, r->qts);
+	/* samples come many to a queue time */
+	if (r->qts != r->time_of_qts || !r->time_ok) {
+		r->time_of_qts = r->qts;
+		r->time_val = hwprof_pt_tsc_to_perf_time(&r->cfg->flow.time_conv, r->qts);
+		r->time_ok = true;
+	}
+	s->time = r->time_val;
 }
 
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
