@@ -976,7 +976,7 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
  * event, unless the skip budget lets it go by in the next EV_SKIP */
 static void emit_walked(struct hwprof_pt_flow *f, const struct ipt_block *b, unsigned flags, uint64_t to)
 {
-	uint64_t n = b->ninsn;
+	uint64_t n = b->ninsn, walk = 0;
 	bool pass = false;
 	if (f->skip_budget) {
 		pass = f->skip.ninsn + n <= f->skip_budget;
@@ -988,10 +988,12 @@ static void emit_walked(struct hwprof_pt_flow *f, const struct ipt_block *b, uns
 			left = m > f->skip_last ? 0 : m < f->skip_last ? f->skip_period : f->skip_period - (t - m);
 		}
 		pass = left > n;
-		if (pass) /* the walk goes on past a block without a branch */
-			f->skip.payload = f->skip_walk = b->iclass == HWPROF_PT_IC_OTHER ? left - n : 0;
+		/* the walk goes on past a block without a branch */
+		walk = pass && b->iclass == HWPROF_PT_IC_OTHER ? left - n : 0;
 	}
-	if (pass && !(b->end_ip >> 63)) {
+	/* (an EV_SKIP counts in 32 bits) */
+	if (pass && !(b->end_ip >> 63) && f->skip.ninsn + n < UINT32_MAX) {
+		f->skip.payload = f->skip_walk = walk;
 		struct hwprof_pt_event *k = &f->skip;
 		if (!k->ninsn) {
 			k->type = HWPROF_PT_EV_SKIP;
