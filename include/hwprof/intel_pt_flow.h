@@ -158,6 +158,12 @@ enum hwprof_pt_ev_type {
 	HWPROF_PT_EV_PSB,        /* a PSB+ (offset: the PSB's); ip: its FUP, where
 				  * the walk reached it, 0 when tracing was off
 				  * or at a synchronisation */
+	HWPROF_PT_EV_SKIP,       /* blocks walked as one (hwprof_pt_flow_skip):
+				  * ninsn instructions in all; end_ip, iclass,
+				  * flags, to: the last block's; count: the
+				  * length of its last instruction; tsc: the
+				  * latest of the blocks'; payload: see
+				  * hwprof_pt_flow_skip_ticks() */
 	HWPROF_PT_EV_COUNT
 };
 
@@ -235,6 +241,27 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *flow, struct hwprof_pt
 /* The same without the copy: *ev points into the decoder, valid until the
  * next call. */
 HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *flow, const struct hwprof_pt_event **ev);
+
+/* Lets the decoder walk the next blocks without an event each, as long as
+ * they hold at most ninsn instructions in all, end in user space (below
+ * 2^63) and no other event comes between: one EV_SKIP then stands for
+ * them. For a consumer that samples every Nth instruction and needs
+ * nothing else of the blocks in between. Counts from the events handed
+ * out so far: ignored while some are queued (the budget given before
+ * goes on shrinking by each block's instructions); an error or overflow
+ * event ends it. 0 (the default) turns it off. */
+HWPROF_API void hwprof_pt_flow_skip(struct hwprof_pt_flow *flow, uint64_t ninsn);
+/* The same for periods in TSC ticks (period: a power of two), block by
+ * block as perf's walk goes: a walk (to the next branch) starting at
+ * clock t (walk_ts + walk_cnt + bias) may go that many instructions
+ * before a sample: none when t & ~(period - 1) > last, period when below
+ * last, else up to the next multiple of period. Blocks within it go by;
+ * a walk that goes on past the last of them (a block the cache split off
+ * without a branch) hands the rest on in the EV_SKIP's payload. walk_left:
+ * the rest of a walk under way (0: none). Any other event ends it.
+ * period 0 turns it off. */
+HWPROF_API void hwprof_pt_flow_skip_ticks(struct hwprof_pt_flow *flow, uint64_t period, uint64_t last,
+					  uint64_t bias, uint64_t walk_left);
 
 /* Block cache statistics of the image's cache (all its decoders so far):
  * blocks decoded, block lookups that hit. */

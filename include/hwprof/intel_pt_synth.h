@@ -122,6 +122,9 @@ struct hwprof_pt_synth_config {
 					     * timeless decoding) */
 	bool no_branch;                     /* the trace has no control flow
 					     * packets (intel_pt branch=0) */
+	bool no_insn_bytes;                 /* samples carry no instruction
+					     * bytes (insn_len 0): the caller
+					     * shows none */
 	bool thread_stack;                  /* keep perf's per-thread call stack
 					     * (sample depth, for callindent; on
 					     * anyway for g callchains) */

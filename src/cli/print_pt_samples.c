@@ -1,9 +1,11 @@
 /* Intel PT sample lines as perf script 6.1 prints them (see
  * print_pt_samples.h). Widths and orders checked field by field against
  * /usr/bin/perf on emulator traces (tests/diff/pt_script.sh). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/print_pt_samples.h"
 #include "cli/print_script.h"
@@ -158,11 +160,23 @@ static void dec(struct line *l, int32_t v, int width, bool left)
 	num(l, v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)v, v < 0, 10, width, left);
 }
 
-static void prefix(struct line *l, const struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+/* v in decimal, at least `digits` of them (zeros in front) */
+static void zeroed(struct line *l, uint64_t v, int digits)
+{
+	char t[24], *e = t + sizeof(t), *p = e;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v || e - p < digits);
+	put(l, p, (size_t)(e - p));
+}
+
+/* comm, pid/tid, cpu, misc */
+static void ids(struct line *l, const struct pt_print_fmt *fmt, bool unpad)
 {
 	if (F(COMM)) {
 		/* perf: unpadded when the sample's callchain is shown */
-		padded(l, fmt->comm, F(IP) && fmt->callchains && s->chain ? 0 : 16, false);
+		padded(l, fmt->comm, unpad ? 0 : 16, false);
 		put(l, " ", 1);
 	}
 	if (F(PID) && F(TID)) {
@@ -181,24 +195,113 @@ static void prefix(struct line *l, const struct pt_print_fmt *fmt, const struct 
 	}
 	if (F(MISC))
 		spaces(l, 6);
-	if (F(TIME)) {
-		unsigned long long secs = s->time / 1000000000ULL, ns = s->time % 1000000000ULL;
-		char b[48];
-		if (fmt->nanosecs) {
-			snprintf(b, sizeof(b), "%5llu.%09llu: ", secs, ns);
-			puts_(l, b);
-		} else {
-			char t[40];
-			snprintf(t, sizeof(t), "%llu.%06llu", secs, ns / 1000);
-			padded(l, t, 12, false);
-			put(l, ": ", 2);
+}
+
+static void prefix(struct line *l, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	bool unpad = F(IP) && fmt->callchains && s->chain;
+	struct pt_print_memo *m = &fmt->head;
+	if (!m->ok || m->comm != fmt->comm || m->pid != fmt->pid || m->tid != fmt->tid || m->cpu != fmt->cpu ||
+	    m->cur != fmt->cur || m->unpad != unpad) {
+		struct line t = { m->text, 0, sizeof(m->text) };
+		ids(&t, fmt, unpad);
+		/* a line too long to keep is made each time */
+		*m = (struct pt_print_memo){ .ok = t.n + 1 < sizeof(m->text), .comm = fmt->comm, .pid = fmt->pid,
+					     .tid = fmt->tid, .cpu = fmt->cpu, .cur = fmt->cur, .unpad = unpad,
+					     .n = (uint16_t)t.n };
+		if (!m->ok) {
+			ids(l, fmt, unpad);
+			goto time;
 		}
+		t.n = 0;
+		ids(&t, fmt, unpad);
+	}
+	put(l, m->text, m->n);
+time:
+	if (F(TIME)) {
+		uint64_t secs = s->time / 1000000000ULL, ns = s->time % 1000000000ULL;
+		/* perf's "%5llu.%09llu: ", or "%12s: " of "%llu.%06llu" */
+		if (fmt->nanosecs) {
+			/* one piece: ".", nine digits, ": " */
+			char b[12];
+			b[0] = '.';
+			for (int i = 9; i >= 1; i--, ns /= 10)
+				b[i] = (char)('0' + ns % 10);
+			b[10] = ':';
+			b[11] = ' ';
+			num(l, secs, false, 10, 5, false);
+			put(l, b, sizeof(b));
+			return;
+		} else {
+			size_t n0 = l->n;
+			num(l, secs, false, 10, 0, false);
+			put(l, ".", 1);
+			zeroed(l, ns / 1000, 6);
+			size_t w = l->n - n0;
+			if (w < 12 && l->n + 12 - w < l->cap) {
+				memmove(l->b + n0 + 12 - w, l->b + n0, w);
+				memset(l->b + n0, ' ', 12 - w);
+				l->n += 12 - w;
+			}
+		}
+		put(l, ": ", 2);
 	}
 }
 
 static void sym(struct line *l, struct pt_print_fmt *fmt, uint64_t addr)
 {
 	l->n += fmt->sym(fmt->ctx, fmt->cur_synth, addr, l->b + l->n, l->cap - l->n);
+}
+
+/* addr in 16 columns of hex, then its symbol text: in one piece from the
+ * caller for hardware lines (it keeps the texts of recent addresses) */
+static void addr_sym(struct line *l, struct pt_print_fmt *fmt, uint64_t addr)
+{
+	if (fmt->addrsym && !fmt->cur_synth) {
+		l->n += fmt->addrsym(fmt->ctx, addr, l->b + l->n, l->cap - l->n);
+		return;
+	}
+	num(l, addr, false, 16, 16, false);
+	sym(l, fmt, addr);
+}
+
+/* period, event name and flags columns */
+static void counts(struct line *l, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	if (F(PERIOD)) {
+		num(l, s->period, false, 10, 10, false);
+		put(l, " ", 1);
+	}
+	if (F(EVNAME)) {
+		padded(l, fmt->names[s->kind], fmt->name_width, false);
+		put(l, ": ", 2);
+	}
+	if (fmt->print_flags) {
+		char buf[64];
+		pt_flags_text(s->flags, buf, sizeof(buf));
+		put(l, "  ", 2);
+		padded(l, buf, 21, true);
+		put(l, " ", 1);
+	}
+}
+
+static void counts_memo(struct line *l, struct pt_print_fmt *fmt, const struct hwprof_pt_sample *s)
+{
+	struct pt_print_memo *m = &fmt->mid;
+	uint32_t flags = fmt->print_flags ? s->flags : 0;
+	if (!m->ok || m->period != s->period || m->kind != s->kind || m->flags != flags || m->cur != fmt->cur) {
+		struct line t = { m->text, 0, sizeof(m->text) };
+		counts(&t, fmt, s);
+		*m = (struct pt_print_memo){ .ok = t.n + 1 < sizeof(m->text), .period = s->period, .kind = s->kind,
+					     .flags = flags, .cur = fmt->cur, .n = (uint16_t)t.n };
+		if (!m->ok) {
+			counts(l, fmt, s);
+			return;
+		}
+		t.n = 0;
+		counts(&t, fmt, s);
+	}
+	put(l, m->text, m->n);
 }
 
 /* perf's synth text, padded to 34 columns like its PT events */
@@ -345,34 +448,18 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 	if (!l.b) /* no buffer: one line on the stack */
 		l = (struct line){ one, 0, sizeof(one) };
 	prefix(&l, fmt, s);
-	if (F(PERIOD)) {
-		num(&l, s->period, false, 10, 10, false);
-		put(&l, " ", 1);
-	}
-	if (F(EVNAME)) {
-		padded(&l, fmt->names[s->kind], fmt->name_width, false);
-		put(&l, ": ", 2);
-	}
-	if (fmt->print_flags) {
-		char buf[64];
-		pt_flags_text(s->flags, buf, sizeof(buf));
-		put(&l, "  ", 2);
-		padded(&l, buf, 21, true);
-		put(&l, " ", 1);
-	}
+	counts_memo(&l, fmt, s);
 	if (s->kind == HWPROF_PT_SAMPLE_BRANCHES) {
 		/* perf's BTS layout: branches with period 1 */
 		if (F(CALLINDENT))
 			callindent(&l, fmt, s);
 		if (F(IP)) {
 			put(&l, " ", 1);
-			num(&l, s->ip, false, 16, 16, false);
-			sym(&l, fmt, s->ip);
+			addr_sym(&l, fmt, s->ip);
 		}
 		if (F(ADDR) || fmt->addr_default) {
 			put(&l, " => ", 4);
-			num(&l, s->addr, false, 16, 16, false);
-			sym(&l, fmt, s->addr);
+			addr_sym(&l, fmt, s->addr);
 		}
 		ipc(&l, fmt, s);
 		insn(&l, fmt, s);
@@ -389,8 +476,7 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 			put(&l, "\n", 1);
 		} else if (F(IP)) {
 			put(&l, " ", 1);
-			num(&l, s->ip, false, 16, 16, false);
-			sym(&l, fmt, s->ip);
+			addr_sym(&l, fmt, s->ip);
 		}
 		brstack(&l, fmt, s);
 		insn(&l, fmt, s);
@@ -405,7 +491,21 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 
 void pt_print_flush(FILE *f, struct pt_print_fmt *fmt)
 {
-	if (fmt->out_n)
+	if (!fmt->out_n)
+		return;
+	/* the buffer goes straight to the file after what stdio holds:
+	 * fwrite would copy it into stdout's large buffer first (a tenth of
+	 * the run on traces printed whole) */
+	int fd = fmt->out_n >= 4096 && fflush(f) == 0 ? fileno(f) : -1;
+	size_t done = 0;
+	while (fd >= 0 && done < fmt->out_n) {
+		ssize_t w = write(fd, fmt->out + done, fmt->out_n - done);
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno != EINTR)
+			break; /* as fwrite's error: the rest is lost */
+	}
+	if (fd < 0)
 		fwrite(fmt->out, 1, fmt->out_n, f);
 	fmt->out_n = 0;
 }

@@ -31,6 +31,23 @@ typedef uint64_t (*pt_broff_fn)(void *ctx, uint64_t ip, uint64_t addr);
 /* The symbol name at addr (NULL: none) and its DSO's name (NULL: no map). */
 typedef const char *(*pt_symname_fn)(void *ctx, uint64_t addr, const char **dso);
 
+/* addr as perf's "%16lx" then its " sym+off (dso)" text for a hardware
+ * line; returns the length. */
+typedef size_t (*pt_addrsym_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
+
+/* A piece of a line kept from the last line that had it, with what it
+ * was made of. */
+struct pt_print_memo {
+	bool ok;
+	const char *comm;
+	int32_t pid, tid, cpu;
+	uint64_t cur, period;
+	uint32_t flags;
+	uint8_t kind, unpad;
+	uint16_t n;
+	char text[238];
+};
+
 struct pt_print_fmt {
 	uint64_t fields_hw;       /* SFB(SF_*) of print_script.h: branches, ... */
 	uint64_t fields_synth;    /* psb, cbr (perf's PERF_TYPE_SYNTH events) */
@@ -44,6 +61,7 @@ struct pt_print_fmt {
 	const char *comm;         /* thread's comm (":-1" style when unknown) */
 	int32_t pid, tid, cpu;
 	pt_sym_fn sym;
+	pt_addrsym_fn addrsym;    /* NULL: the hex, then sym() */
 	pt_symname_fn symname;
 	pt_chain_fn chain;
 	pt_brend_fn brend;
@@ -55,6 +73,10 @@ struct pt_print_fmt {
 	int callindent_spacing;   /* running width of the callindent column */
 	char *out;                /* caller's output buffer (NULL: none), */
 	size_t out_n, out_cap;    /* written by pt_print_flush() */
+	/* the columns before the time (comm, pid/tid, cpu) and after it up
+	 * to the flags (period, event name, flags): the same on most lines.
+	 * Clear head.ok when the string at comm changes. */
+	struct pt_print_memo head, mid;
 };
 
 /* perf's flags text ("call", "tr end  syscall", "bcrB", ...); returns its length. */

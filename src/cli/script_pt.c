@@ -101,16 +101,35 @@ static size_t pt_sym(void *ctx, bool synth, uint64_t addr, char *buf, size_t siz
 {
 	struct script_pt *x = ctx;
 	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-	if (synth) /* psb, cbr: rare, with their own fields */
-		return script_sym_text(x->p, OT_SYNTH, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
+	return script_sym_text(x->p, synth ? OT_SYNTH : OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
+}
+
+/* The "%16lx" of addr and its symbol text, kept per address */
+static size_t pt_addrsym(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	struct script_pt *x = ctx;
 	struct symc_entry *e = x->symc ? &x->symc[(addr ^ addr >> 12) % SYMC_SIZE] : NULL;
 	if (e && e->len && e->addr == addr && e->len < size) {
 		memcpy(buf, e->text, e->len);
 		buf[e->len] = 0;
 		return e->len;
 	}
-	size_t n = script_sym_text(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
-	if (e && n && n < SYMC_TEXT) {
+	if (size <= 16)
+		return 0;
+	uint64_t v = addr;
+	int k = 16;
+	do {
+		buf[--k] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v && k);
+	memset(buf, ' ', (size_t)k);
+	if (v) { /* cannot happen: 64 bits are 16 digits */
+		buf[0] = 0;
+		return 0;
+	}
+	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	size_t n = 16 + script_sym_text(x->p, OT_HW, x->fmt.pid, x->fmt.tid, mode, addr, buf + 16, size - 16);
+	if (e && n < SYMC_TEXT) {
 		e->addr = addr;
 		e->len = (uint16_t)n;
 		memcpy(e->text, buf, n);
@@ -157,7 +176,7 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
-	if (!s->insn_len && s->ip && x->feed.native) {
+	if (!s->insn_len && s->ip && x->feed.native && !x->feed.cfg.no_insn_bytes) {
 		/* perf's script_fetch_insn(): the bytes at ip from the binary,
 		 * as long as they decode */
 		struct hwprof_pt_sample c = *s;
@@ -241,12 +260,15 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	if ((x->fmt.fields_hw & SFB(SF_IPC)) && x->feed.timing_bits)
 		return fail(x, "field 'ipc' is not supported for Intel PT traces with timing packets yet");
 	x->fmt.fields_synth = checked[1] ? script_printer_fields(x->p, OT_SYNTH) : 0;
+	/* instruction bytes are read for the lines that show them only */
+	x->feed.cfg.no_insn_bytes = !((x->fmt.fields_hw | x->fmt.fields_synth) & (SFB(SF_INSN) | SFB(SF_INSNLEN)));
 	x->fmt.nanosecs = script_printer_nanosecs(x->p);
 	x->fmt.print_flags = script_printer_print_flags(x->p);
 	x->fmt.addr_default = !script_printer_user_set(x->p, OT_HW);
 	for (unsigned k = 0; k < HWPROF_PT_SAMPLE_KIND_NR; k++)
 		x->fmt.names[k] = x->names[k];
 	x->fmt.sym = pt_sym;
+	x->fmt.addrsym = pt_addrsym;
 	x->fmt.symname = pt_symname;
 	x->fmt.chain = pt_chain;
 	x->fmt.brend = pt_brend;
@@ -305,6 +327,7 @@ static void select_queue(void *ctx, size_t i, size_t at)
 		for (size_t k = 0; k < SYMC_SIZE; k++)
 			x->symc[k].len = 0;
 	x->symc_valid = true;
+	x->fmt.head.ok = false; /* the comm may have changed in place */
 	x->fmt.tid = tid;
 	x->fmt.pid = pid;
 	x->fmt.cpu = q->cpu;

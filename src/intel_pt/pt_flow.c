@@ -52,6 +52,8 @@ struct hwprof_pt_flow {
 	struct hwprof_pt_image *img;
 	struct hwprof_pt_flow_config cfg;
 	struct ipt_bcache *cache; /* the image's: shared by its decoders */
+	long last_blk;            /* the cache's index of the block walked last
+				   * (-1: none), whose successors it keeps */
 
 	enum st st;
 	uint64_t ip;
@@ -106,12 +108,23 @@ struct hwprof_pt_flow {
 				  * it as the IP of packets that suppress theirs) */
 	struct hwprof_pt_event q[QSIZE];
 	unsigned qh, qn;
+
+	/* hwprof_pt_flow_skip(): instructions that may still go by without
+	 * an event, and the blocks walked so far that have none (an EV_SKIP
+	 * before the next event) */
+	uint64_t skip_budget;
+	uint64_t skip_period, skip_last, skip_bias; /* hwprof_pt_flow_skip_ticks() */
+	uint64_t skip_walk;       /* the rest of the walk under way (0: none) */
+	struct hwprof_pt_event skip;
+	/* the perf time of the last sample time stamped */
+	uint64_t time_of_ts, time_val;
+	int time_ok;
 };
 
 static const char *const ev_names[HWPROF_PT_EV_COUNT] = {
 	"none", "block", "enable", "disable", "async", "ovf", "mode.exec", "mode.tsx",
 	"pip", "vmcs", "ptwrite", "cbr", "pwre", "pwrx", "mwait", "exstop", "cfe", "evd",
-	"tracestop", "error", "psb",
+	"tracestop", "error", "psb", "skip",
 };
 
 HWPROF_API const char *hwprof_pt_ev_name(unsigned type)
@@ -133,7 +146,7 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 
 /* An event's times: perf's sample time now (and before the last use of a
  * packet, for the instructions of a block), and its estimate. */
-static void stamp_event(const struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
+static void stamp_event(struct hwprof_pt_flow *f, struct hwprof_pt_event *e)
 {
 	e->tsc = f->s_ts;
 	e->tsc_in = f->s_in;
@@ -142,11 +155,26 @@ static void stamp_event(const struct hwprof_pt_flow *f, struct hwprof_pt_event *
 	if (f->s_cbr && f->tm.max_nonturbo)
 		est = est * f->tm.max_nonturbo / f->s_cbr;
 	e->est_tsc = f->s_ts + est;
-	e->time = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
+	/* the sample time moves at timing packets, events come per block */
+	if (f->s_ts != f->time_of_ts || !f->time_ok) {
+		f->time_of_ts = f->s_ts;
+		f->time_val = hwprof_pt_tsc_to_perf_time(&f->cfg.time_conv, f->s_ts);
+		f->time_ok = 1;
+	}
+	e->time = f->time_val;
 }
+
+static void flush_skip(struct hwprof_pt_flow *f);
 
 static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uint64_t off)
 {
+	/* blocks walked without events come before anything else */
+	if (f->skip.ninsn)
+		flush_skip(f);
+	if (type == HWPROF_PT_EV_ERROR || type == HWPROF_PT_EV_OVF)
+		f->skip_budget = 0; /* they count instructions their own way */
+	f->skip_period = 0; /* the consumer's clock state may change */
+	f->skip_walk = 0;
 	/* the queue drains after every step; a full queue drops side events
 	 * rather than growing (bounded memory on hostile input) */
 	if (f->qn == QSIZE)
@@ -162,6 +190,17 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 	e->cyc = f->cyc;
 	stamp_event(f, e);
 	return e;
+}
+
+/* The EV_SKIP of the blocks walked without events, into the queue. */
+static void flush_skip(struct hwprof_pt_flow *f)
+{
+	/* no more than the budget (0 when the ticks rule let them go by) */
+	f->skip_budget = f->skip_budget > f->skip.ninsn ? f->skip_budget - f->skip.ninsn : 0;
+	if (f->qn < QSIZE)
+		f->q[(f->qh + f->qn++) % QSIZE] = f->skip;
+	f->skip.ninsn = 0;
+	f->skip.payload = 0;
 }
 
 static struct tsnap now(const struct hwprof_pt_flow *f)
@@ -927,9 +966,59 @@ static struct hwprof_pt_event *emit_block(struct hwprof_pt_flow *f, const struct
 		e->walk_ts = f->w_ts;
 		e->walk_cnt = f->w_cnt;
 	}
+	f->skip_budget = f->skip_budget > n ? f->skip_budget - n : 0;
 	f->w_cnt += n;
 	f->fup_reached = 0;
 	return e;
+}
+
+/* A block walked to its branch (or to a block the cache split off): an
+ * event, unless the skip budget lets it go by in the next EV_SKIP */
+static void emit_walked(struct hwprof_pt_flow *f, const struct ipt_block *b, unsigned flags, uint64_t to)
+{
+	uint64_t n = b->ninsn, walk = 0;
+	bool pass = false;
+	if (f->skip_budget) {
+		pass = f->skip.ninsn + n <= f->skip_budget;
+	} else if (f->skip_period) {
+		/* perf's next_period() at the start of a walk */
+		uint64_t left = f->skip_walk;
+		if (!left) {
+			uint64_t t = f->w_ts + f->w_cnt + f->skip_bias, m = t & ~(f->skip_period - 1);
+			left = m > f->skip_last ? 0 : m < f->skip_last ? f->skip_period : f->skip_period - (t - m);
+		}
+		pass = left > n;
+		/* the walk goes on past a block without a branch */
+		walk = pass && b->iclass == HWPROF_PT_IC_OTHER ? left - n : 0;
+	}
+	/* (an EV_SKIP counts in 32 bits) */
+	if (pass && !(b->end_ip >> 63) && f->skip.ninsn + n < UINT32_MAX) {
+		f->skip.payload = f->skip_walk = walk;
+		struct hwprof_pt_event *k = &f->skip;
+		if (!k->ninsn) {
+			k->type = HWPROF_PT_EV_SKIP;
+			k->ip = b->ip;
+			k->tsc = f->s_ts;
+		}
+		k->ninsn += (uint32_t)n;
+		k->end_ip = b->end_ip;
+		k->iclass = b->iclass;
+		k->flags = (uint8_t)flags;
+		k->to = to;
+		k->count = b->last_len;
+		k->mode = (uint8_t)f->mode;
+		if (f->s_ts > k->tsc)
+			k->tsc = f->s_ts;
+		f->w_cnt += n;
+		f->fup_reached = 0;
+		return;
+	}
+	struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
+	if (e) {
+		e->iclass = b->iclass;
+		e->flags = (uint8_t)flags;
+		e->to = to;
+	}
 }
 
 static void step_on(struct hwprof_pt_flow *f)
@@ -1001,7 +1090,8 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	walk_clock(f);
 	const struct ipt_block *b;
-	if (ipt_bcache_get(f->cache, f->img, f->ip, f->mode, &b) < 0) {
+	if (!ipt_bcache_link(f->cache, &f->last_blk, f->ip, f->mode, &b) &&
+	    ipt_bcache_next(f->cache, f->img, &f->last_blk, f->ip, f->mode, &b) < 0) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
 		return;
 	}
@@ -1038,7 +1128,7 @@ static void step_on(struct hwprof_pt_flow *f)
 		}
 	}
 	uint64_t next = b->end_ip + b->last_len, to = 0;
-	unsigned flags = 0, q0 = f->qn;
+	unsigned flags = 0, q0 = f->qn, skipped = f->skip.ninsn;
 	int r;
 	f->walking = b->ninsn;
 	switch (b->iclass) {
@@ -1156,17 +1246,16 @@ static void step_on(struct hwprof_pt_flow *f)
 		f->ip = to;
 		break;
 	}
-	struct hwprof_pt_event *e = emit_block(f, b, b->ninsn, b->end_ip);
-	if (e) {
-		e->iclass = b->iclass;
-		e->flags = (uint8_t)flags;
-		e->to = to;
-	}
+	emit_walked(f, b, flags, to);
 	return;
 unresolved:
 	if (f->walking) /* no error event took them */
 		f->walked += f->walking;
 	f->walking = 0;
+	/* the blocks walked before this one, flushed by the error: they stay
+	 * first */
+	if (skipped && !f->skip.ninsn && f->qn > q0 && f->q[(f->qh + q0) % QSIZE].type == HWPROF_PT_EV_SKIP)
+		q0++;
 	/* the error is at the branch that could not be resolved */
 	unsigned nerr = 0;
 	for (unsigned i = q0; i < f->qn; i++) {
@@ -1211,6 +1300,7 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 	if (!f)
 		return -HWPROF_E_NOMEM;
 	f->cache = ipt_image_cache(img);
+	f->last_blk = -1;
 	hwprof_pt_decoder_init(&f->dec, len ? buf : "", len, 0);
 	hwprof_pt_last_ip_init(&f->lip);
 	if (cfg)
@@ -1252,7 +1342,11 @@ HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *f, const struct hw
 		case ST_OFF: step_off(f); break;
 		case ST_ON: step_on(f); break;
 		case ST_RESYNC: step_resync(f); break;
-		case ST_END: return 0;
+		case ST_END:
+			if (!f->skip.ninsn)
+				return 0;
+			flush_skip(f);
+			break;
 		}
 	}
 	/* the slot is reused only by the steps of the next call */
@@ -1260,6 +1354,24 @@ HWPROF_API int hwprof_pt_flow_next_ref(struct hwprof_pt_flow *f, const struct hw
 	f->qh = (f->qh + 1) % QSIZE;
 	f->qn--;
 	return 1;
+}
+
+HWPROF_API void hwprof_pt_flow_skip(struct hwprof_pt_flow *f, uint64_t ninsn)
+{
+	/* queued events were walked under the budget given before */
+	if (f && !f->qn)
+		f->skip_budget = ninsn;
+}
+
+HWPROF_API void hwprof_pt_flow_skip_ticks(struct hwprof_pt_flow *f, uint64_t period, uint64_t last,
+					  uint64_t bias, uint64_t walk_left)
+{
+	if (f && !f->qn && !(period & (period - 1))) {
+		f->skip_period = period;
+		f->skip_last = last;
+		f->skip_bias = bias;
+		f->skip_walk = walk_left;
+	}
 }
 
 HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_event *ev)
@@ -1276,7 +1388,7 @@ HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *f, struct hwprof_pt_ev
 int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (f->qn)
+	if (f->qn || f->skip.ninsn)
 		return 0; /* events queued: the state is ahead of them */
 	s->pos = hwprof_pt_decoder_offset(&f->dec);
 	s->ctx = f->dec.ctx;

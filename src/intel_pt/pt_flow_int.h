@@ -17,6 +17,9 @@ struct ipt_block {
 	uint64_t target;      /* direct branch target of the last instruction */
 	uint32_t lens;        /* index of the lengths in the arena */
 	uint32_t ninsn;       /* 0: nothing decodable at ip */
+	/* the blocks walked next the last times (index + 1, 0: none): [0]
+	 * the fall-through, [1] any other; a hint, checked on use */
+	uint32_t next[2];
 	uint8_t iclass;       /* class of the last instruction */
 	uint8_t mode;
 	uint8_t last_len;
@@ -32,6 +35,7 @@ struct ipt_bcache {
 	uint8_t *lens;
 	size_t nlens, caplens;
 	uint64_t gen;         /* image generation the blocks belong to */
+	const uint64_t *img_gen; /* the image's generation now */
 	uint64_t decoded, hits;
 	ZydisDecoder zd[3];   /* 16, 32, 64-bit */
 };
@@ -42,6 +46,32 @@ void ipt_bcache_fini(struct ipt_bcache *c);
  * -HWPROF_E_NOMEM. */
 int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint64_t ip,
 		   unsigned mode, const struct ipt_block **out);
+/* The same for the block walked after block *from (an index a call gave,
+ * or -1): its successors are remembered, so a walk that comes back the
+ * same way does not hash. *from becomes the new block's index. */
+int ipt_bcache_next(struct ipt_bcache *c, const struct hwprof_pt_image *img, long *from, uint64_t ip,
+		    unsigned mode, const struct ipt_block **out);
+/* ipt_bcache_next()'s quick case, inline in the walk: block *from's link
+ * leads to ip. 1 with *out (and *from moved on), else 0. */
+static inline int ipt_bcache_link(struct ipt_bcache *c, long *from, uint64_t ip, unsigned mode,
+				  const struct ipt_block **out)
+{
+	long f = *from;
+	if (f < 0 || (size_t)f >= c->nblk || *c->img_gen != c->gen)
+		return 0;
+	const struct ipt_block *p = &c->blk[f];
+	uint32_t v = p->next[ip != p->end_ip + p->last_len];
+	if (!v || v > c->nblk)
+		return 0;
+	const struct ipt_block *b = &c->blk[v - 1];
+	if (b->ip != ip || b->mode != mode)
+		return 0;
+	c->hits++;
+	*from = (long)(v - 1);
+	*out = b;
+	return 1;
+}
+
 static inline const uint8_t *ipt_bcache_lens(const struct ipt_bcache *c,
 					     const struct ipt_block *b)
 {

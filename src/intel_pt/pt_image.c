@@ -50,6 +50,7 @@ HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img)
 		return -HWPROF_E_UNSUPPORTED;
 	}
 	(*img)->generation = 1; /* the empty cache belongs to generation 0 */
+	(*img)->cache.img_gen = &(*img)->generation;
 	return 0;
 }
 

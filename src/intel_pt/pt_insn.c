@@ -263,3 +263,36 @@ int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint
 	*out = &c->blk[idx];
 	return 0;
 }
+
+int ipt_bcache_next(struct ipt_bcache *c, const struct hwprof_pt_image *img, long *from, uint64_t ip,
+		    unsigned mode, const struct ipt_block **out)
+{
+	uint64_t gen = ipt_image_generation(img);
+	long f = *from;
+	unsigned slot = 0;
+	if (gen == c->gen && f >= 0 && (size_t)f < c->nblk) {
+		const struct ipt_block *p = &c->blk[f];
+		slot = ip != p->end_ip + p->last_len;
+		uint32_t v = p->next[slot];
+		/* blocks are unique per (ip, mode): a link that still leads to
+		 * this one is what the table would give */
+		if (v && v <= c->nblk && c->blk[v - 1].ip == ip && c->blk[v - 1].mode == mode) {
+			c->hits++;
+			*from = (long)(v - 1);
+			*out = &c->blk[v - 1];
+			return 0;
+		}
+	} else {
+		f = -1;
+	}
+	size_t n0 = c->nblk;
+	int ret = ipt_bcache_get(c, img, ip, mode, out);
+	if (ret)
+		return ret;
+	long idx = *out - c->blk;
+	/* a cache that started over has other blocks at those indices */
+	if (f >= 0 && c->nblk >= n0)
+		c->blk[f].next[slot] = (uint32_t)idx + 1;
+	*from = idx;
+	return 0;
+}

@@ -145,6 +145,13 @@ struct run {
 	bool timed, started;
 	uint64_t qts;
 	bool end_gated;          /* the block's last state passed the gate */
+	bool branch_noop;        /* emit_branch() has nothing to do */
+	/* blocks with no sample need no event of their own: no branch
+	 * samples, stack or ring, no gate between queues, periods counted
+	 * in instructions */
+	bool skip_ok;
+	bool time_ok;            /* time_val is the perf time of time_of_qts */
+	uint64_t time_of_qts, time_val;
 };
 
 /* perf's thread_stack__sample(): the sampled ip, then return addresses
@@ -297,7 +304,7 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t ip, unsigned len)
 {
 	s->insn_len = 0;
-	if (!len || len > sizeof(s->insn))
+	if (!len || len > sizeof(s->insn) || r->cfg->no_insn_bytes)
 		return;
 	if (hwprof_pt_image_read(r->cfg->img, ip, s->insn, len) == (int)len)
 		s->insn_len = (uint8_t)len;
@@ -323,12 +330,18 @@ static int gate(struct run *r)
 	return r->timed && r->cfg->gate ? r->cfg->gate(r->cfg->gate_ctx, r->qts) : 0;
 }
 
-static void stamp(const struct run *r, struct hwprof_pt_sample *s)
+static void stamp(struct run *r, struct hwprof_pt_sample *s)
 {
 	if (!r->timed)
 		return;
 	s->tsc = r->qts;
-	s->time = hwprof_pt_tsc_to_perf_time(&r->cfg->flow.time_conv, r->qts);
+	/* samples come many to a queue time */
+	if (r->qts != r->time_of_qts || !r->time_ok) {
+		r->time_of_qts = r->qts;
+		r->time_val = hwprof_pt_tsc_to_perf_time(&r->cfg->flow.time_conv, r->qts);
+		r->time_ok = true;
+	}
+	s->time = r->time_val;
 }
 
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
@@ -433,6 +446,18 @@ static void ticks_sampled(struct run *r, uint64_t ts)
 		r->last_masked += r->period_ticks;
 }
 
+/* The address of a block's instruction k, from instruction i at ip: the
+ * lengths are summed only up to a sample, and the last instruction's
+ * address is known */
+static uint64_t insn_ip(const struct hwprof_pt_event *ev, uint32_t i, uint64_t ip, uint32_t k)
+{
+	if (k + 1 == ev->ninsn)
+		return ev->end_ip;
+	for (; i < k; i++)
+		ip += ev->ilen[i];
+	return ip;
+}
+
 /* The instructions of a block with tick periods: perf walks to the next
  * branch (or a FUP's address) at most next_period() instructions at a
  * time, sampling the last one when it got that far. */
@@ -440,15 +465,13 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 			     uint64_t last_addr)
 {
 	uint64_t ip = ev->ip, cnt = ev->walk_cnt;
-	uint32_t n = ev->ninsn, i = 0;
+	uint32_t n = ev->ninsn, i = 0, at = 0; /* ip is instruction at's */
 	while (i < n) {
 		if (!r->mid_walk) {
 			r->walk_left = next_period(r, ev->walk_ts + cnt);
 			r->mid_walk = true;
 		}
 		uint64_t take = r->walk_left < n - i ? r->walk_left : n - i;
-		for (uint64_t k = 0; k + 1 < take; k++)
-			ip += ev->ilen[i + k];
 		i += (uint32_t)take - 1; /* the last one taken */
 		cnt += take;
 		r->tot += take;
@@ -461,11 +484,12 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 			 * asking for the next period (which may start one) */
 			if ((ev->flags & HWPROF_PT_EVF_AT_IP) && i + 1 == n)
 				next_period(r, ev->walk_ts + cnt);
+			ip = insn_ip(ev, at, ip, i);
+			at = i;
 			int rc = insn_sample(r, ev, i, ip, ev->ilen[i], last_flags, last_addr);
 			if (rc)
 				return rc;
 		}
-		ip += ev->ilen[i];
 		i++;
 	}
 	/* the walk ends at a branch or at a FUP's address; a block the cache
@@ -475,43 +499,49 @@ static int block_insns_ticks(struct run *r, const struct hwprof_pt_event *ev, ui
 	return 0;
 }
 
-/* The instructions of a block: every period-th one is a sample. */
+/* The instructions of a block: every period-th one is a sample. A block
+ * with no sample in it only moves the counts on. */
 static int block_insns(struct run *r, const struct hwprof_pt_event *ev, uint32_t last_flags,
 		       uint64_t last_addr)
 {
 	if (r->ticks)
 		return block_insns_ticks(r, ev, last_flags, last_addr);
 	uint64_t ip = ev->ip;
-	uint32_t n = ev->ninsn;
-	for (uint32_t i = 0; i < n; i++) {
-		unsigned len = ev->ilen[i];
-		/* skip ahead to the next sample without touching each one */
-		if (r->left > 1 && i + 1 < n) {
-			uint64_t skip = r->left - 1;
-			if (skip > n - 1 - i)
-				skip = n - 1 - i;
-			for (uint64_t k = 0; k < skip; k++)
-				ip += ev->ilen[i + k];
-			i += (uint32_t)skip;
-			r->left -= skip;
-			r->tot += skip;
-			len = ev->ilen[i];
-		}
-		r->tot++;
-		if (--r->left == 0) {
-			r->left = r->period;
-			int rc = insn_sample(r, ev, i, ip, len, last_flags, last_addr);
-			if (rc)
-				return rc;
-		}
-		ip += len;
+	uint32_t n = ev->ninsn, i = 0;
+	while (n - i >= r->left) {
+		uint32_t k = i + (uint32_t)r->left - 1;
+		ip = insn_ip(ev, i, ip, k);
+		r->tot += r->left;
+		r->left = r->period;
+		int rc = insn_sample(r, ev, k, ip, ev->ilen[k], last_flags, last_addr);
+		if (rc)
+			return rc;
+		ip += ev->ilen[k];
+		i = k + 1;
 	}
+	r->tot += n - i;
+	r->left -= n - i;
 	return 0;
 }
 
+/* perf's sample flags of a block's last instruction, by its class */
+static const uint32_t iclass_flags[HWPROF_PT_IC_COUNT] = {
+	[HWPROF_PT_IC_JCC] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CONDITIONAL,
+	[HWPROF_PT_IC_JMP] = HWPROF_PT_FLAG_BRANCH,
+	[HWPROF_PT_IC_JMP_IND] = HWPROF_PT_FLAG_BRANCH,
+	[HWPROF_PT_IC_FAR] = HWPROF_PT_FLAG_BRANCH,
+	[HWPROF_PT_IC_CALL] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL,
+	[HWPROF_PT_IC_CALL_IND] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL,
+	[HWPROF_PT_IC_RET] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN,
+	[HWPROF_PT_IC_SYSCALL] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_SYSCALLRET,
+	[HWPROF_PT_IC_SYSRET] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_SYSCALLRET,
+	[HWPROF_PT_IC_INT] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_INTERRUPT,
+	[HWPROF_PT_IC_IRET] = HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_RETURN | HWPROF_PT_FLAG_INTERRUPT,
+};
+
 static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 {
-	uint32_t flags = hwprof_pt_iclass_flags(ev->iclass);
+	uint32_t flags = ev->iclass < HWPROF_PT_IC_COUNT ? iclass_flags[ev->iclass] : 0;
 	bool taken = (ev->flags & HWPROF_PT_EVF_TAKEN) && flags;
 	uint64_t to = taken ? ev->to : 0;
 	if (taken && !to)
@@ -522,14 +552,39 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 		r->last_ip = ev->end_ip;
 		r->last_len = ev->ilen[ev->ninsn - 1];
 	}
-	r->at_branch = ev->ninsn && hwprof_pt_iclass_flags(ev->iclass);
+	r->at_branch = ev->ninsn && flags;
 	if (r->want_insn && ev->ninsn)
 		rc = block_insns(r, ev, flags, to);
-	if (!rc && taken)
+	/* untimed, with no branch samples, stack or ring a taken branch
+	 * changes nothing */
+	if (!rc && taken && r->branch_noop)
+		r->end_gated = false;
+	else if (!rc && taken)
 		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
 	else if (ev->ninsn)
 		qtime(r, ev, ev->end_ip, 0, ev->tsc);
 	return rc;
+}
+
+/* Blocks the flow decoder walked as one (hwprof_pt_flow_skip): no sample
+ * falls in them and their branches make none, so only the counts, the
+ * queue time and the last instruction move on. */
+static void on_skip(struct run *r, const struct hwprof_pt_event *ev)
+{
+	r->end_gated = false;
+	if (r->want_insn) {
+		r->tot += ev->ninsn;
+		if (!r->ticks)
+			r->left -= ev->ninsn; /* less than it: the budget said so */
+		/* a walk in ticks that goes on into the next block */
+		r->mid_walk = ev->payload != 0;
+		r->walk_left = ev->payload;
+	}
+	r->last_ip = ev->end_ip;
+	r->last_len = ev->count;
+	r->at_branch = ev->iclass < HWPROF_PT_IC_COUNT && iclass_flags[ev->iclass];
+	if (ev->tsc > r->qts) /* user-space branches: perf's queue time */
+		r->qts = ev->tsc;
 }
 
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
@@ -730,6 +785,10 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			return -HWPROF_E_NOMEM;
 		r.lbr_out = r.lbr + 2 * r.lbr_sz;
 	}
+	/* the queue time matters only for timed decoding (its gate and
+	 * sample times) */
+	r.branch_noop = !r.want_br && !r.thread_stack && !r.lbr && !r.timed;
+	r.skip_ok = !r.want_br && !r.thread_stack && !r.lbr && !(r.timed && cfg->gate);
 
 	if (cfg->itrace.quick) {
 		rc = synth_hop(&r, buf, len);
@@ -768,6 +827,9 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		switch (ev->type) {
 		case HWPROF_PT_EV_BLOCK:
 			rc = on_block(&r, ev);
+			break;
+		case HWPROF_PT_EV_SKIP:
+			on_skip(&r, ev);
 			break;
 		case HWPROF_PT_EV_ENABLE:
 			r.mid_walk = false;
@@ -832,6 +894,15 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			break;
 		default:
 			break;
+		}
+		/* the instructions up to the one before the next sample may
+		 * go by as one event (a timed run starts at its first time) */
+		if (r.skip_ok && (!r.timed || r.started)) {
+			if (!r.want_insn || !r.ticks)
+				hwprof_pt_flow_skip(flow, r.want_insn ? r.left - 1 : UINT64_MAX);
+			else /* next_period() on the clock (one on when not continuous) */
+				hwprof_pt_flow_skip_ticks(flow, r.period_ticks, r.last_masked, !r.continuous,
+							  r.mid_walk ? r.walk_left : 0);
 		}
 	}
 	hwprof_pt_flow_free(flow);

@@ -177,6 +177,66 @@ static void test_tnt_tip_retcomp(void **state)
 	assert_int_equal(o.blk[o.nblk - 1].iclass, HWPROF_PT_IC_SYSCALL);
 }
 
+/* hwprof_pt_flow_skip(): blocks within the budget come as one EV_SKIP
+ * with their instruction count and the last one's end; the walk is the
+ * same (the same instructions, the ends of the blocks between events) */
+static void test_skip(void **state)
+{
+	(void)state;
+	struct trace t;
+	t_init(&t);
+	psb_plus(&t, 0, 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 0xd, 4) > 0);
+	ip(&t, HWPROF_PT_TIP, 0x1020);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 1, 1) > 0);
+	ip(&t, HWPROF_PT_TIP, 0x1030);
+	pgd_noip(&t);
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_int_equal(hwprof_pt_image_add_buf(img, code, sizeof(code), BASE), 0);
+	uint64_t ref[32];
+	size_t nref = 0;
+	static const uint64_t budgets[] = { 0, 1, 3, 7, UINT64_MAX };
+	for (size_t k = 0; k < sizeof(budgets) / sizeof(budgets[0]); k++) {
+		uint64_t budget = budgets[k], total = 0, ends[32];
+		size_t nend = 0, nskip = 0, at = 0;
+		struct hwprof_pt_flow *f;
+		assert_int_equal(hwprof_pt_flow_new(&f, t.buf, hwprof_pt_encoder_offset(&t.enc), img, NULL), 0);
+		const struct hwprof_pt_event *e;
+		while (hwprof_pt_flow_next_ref(f, &e) == 1) {
+			if (e->type == HWPROF_PT_EV_BLOCK || e->type == HWPROF_PT_EV_SKIP) {
+				total += e->ninsn;
+				assert_true(nend < 32);
+				ends[nend++] = e->end_ip;
+			}
+			if (e->type == HWPROF_PT_EV_SKIP) {
+				nskip++;
+				assert_true(e->ninsn <= budget);
+			}
+			hwprof_pt_flow_skip(f, budget);
+		}
+		hwprof_pt_flow_free(f);
+		assert_int_equal(total, sizeof(main_path) / 8);
+		if (!budget) {
+			assert_int_equal(nskip, 0);
+			memcpy(ref, ends, nend * sizeof(*ends));
+			nref = nend;
+			continue;
+		}
+		/* the ends seen are the walk's block ends, in order, the last too */
+		for (size_t i = 0; i < nend; i++) {
+			while (at < nref && ref[at] != ends[i])
+				at++;
+			assert_true(at < nref);
+		}
+		assert_int_equal(ends[nend - 1], ref[nref - 1]);
+		if (budget >= 3)
+			assert_true(nskip > 0 && nend < nref);
+	}
+	hwprof_pt_image_free(img);
+}
+
 /* Deferred TIPs: the indirect call's and jump's TIPs come after the TNT
  * that holds branches executed after them. */
 static void test_deferred_tip(void **state)
@@ -621,6 +681,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tnt_tip_retcomp),
 		cmocka_unit_test(test_deferred_tip),
+		cmocka_unit_test(test_skip),
 		cmocka_unit_test(test_noretcomp),
 		cmocka_unit_test(test_ret_empty_stack_resync),
 		cmocka_unit_test(test_fup_async),
