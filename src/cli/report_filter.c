@@ -36,7 +36,8 @@ int report_filter_strs(struct str_list *l, const char *arg)
 	}
 	free(copy);
 	/* a strlist: sorted, each string once */
-	qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
 	size_t m = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		if (m && !strcmp(l->v[m - 1], l->v[i])) {

@@ -404,7 +404,8 @@ static void make_cu_ranges(struct sym_dbg *g)
 			g->cur[g->ncur++] = (struct cu_range){ lo, hi, dwarf_dieoffset(&cudie) };
 		}
 	}
-	qsort(g->cur, g->ncur, sizeof(*g->cur), cmp_cu_range);
+	if (g->ncur > 1)
+		qsort(g->cur, g->ncur, sizeof(*g->cur), cmp_cu_range);
 }
 
 /* The unit covering vaddr: libdw's answer from .debug_aranges, else the
@@ -488,7 +489,8 @@ static void make_vars(struct sym_dbg *g)
 		}
 		off = next;
 	}
-	qsort(g->vars, g->nvars, sizeof(*g->vars), cmp_var);
+	if (g->nvars > 1)
+		qsort(g->vars, g->nvars, sizeof(*g->vars), cmp_var);
 }
 
 /* binutils' answer for an address no unit's code covers: a variable
