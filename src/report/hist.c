@@ -947,16 +947,6 @@ static void add_cpumode_period(struct hwprof_hist_entry *e, unsigned cpumode, ui
 /* The identity the index keys an entry by (see hwprof_hist.fast): the
  * fields the keys compare, a symbol by its range (perf's compare looks no
  * further), an unresolved one by its address. */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static uint64_t ident_hash(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 {
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
@@ -973,7 +963,7 @@ static uint64_t ident_hash(const struct hwprof_hist *h, const struct hwprof_hist
 		}
 		x = (x ^ v) * 0xff51afd7ed558ccdULL; /* the final mix spreads it */
 	}
-	return mix64(x);
+	return rpt_mix64(x);
 }
 
 /* The identity compare (entry_cmp() == 0 where the index is used). */

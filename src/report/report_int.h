@@ -22,6 +22,8 @@ void rpt_map_free(struct rpt_map *m);
 /* Grows *arr (element size es) to hold at least n elements. */
 int rpt_grow(void *arr, size_t *cap, size_t n, size_t es);
 
+/* A 64-bit finalizer (murmur3's): spreads every input bit. */
+uint64_t rpt_mix64(uint64_t x);
 uint64_t rpt_hash_bytes(const void *p, size_t n);
 
 /* Interned NUL-terminated strings: equal strings get one pointer. */

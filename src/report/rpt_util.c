@@ -7,7 +7,7 @@
 #include "hwprof/hwprof.h"
 #include "report/report_int.h"
 
-static uint64_t mix64(uint64_t x)
+uint64_t rpt_mix64(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -23,7 +23,7 @@ uint64_t rpt_hash_bytes(const void *p, size_t n)
 	uint64_t h = 0xcbf29ce484222325ULL;
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return mix64(h);
+	return rpt_mix64(h);
 }
 
 int rpt_grow(void *arr, size_t *cap, size_t n, size_t es)
@@ -55,7 +55,7 @@ static int map_rehash(struct rpt_map *m)
 		struct rpt_slot *o = &m->slots[i];
 		if (!o->used)
 			continue;
-		size_t j = mix64(o->k1 * 31 + mix64(o->k2)) & (nc - 1);
+		size_t j = rpt_mix64(o->k1 * 31 + rpt_mix64(o->k2)) & (nc - 1);
 		while (ns[j].used)
 			j = (j + 1) & (nc - 1);
 		ns[j] = *o;
@@ -73,7 +73,7 @@ int rpt_map_get(struct rpt_map *m, uint64_t k1, uint64_t k2, uint32_t *val, bool
 		if (r < 0)
 			return r;
 	}
-	size_t j = mix64(k1 * 31 + mix64(k2)) & (m->cap - 1);
+	size_t j = rpt_mix64(k1 * 31 + rpt_mix64(k2)) & (m->cap - 1);
 	for (;;) {
 		struct rpt_slot *s = &m->slots[j];
 		if (!s->used)
