@@ -728,7 +728,8 @@ static int key_sort(const struct hwprof_hist *h, enum hwprof_hist_key k, const s
 	return sgn64(strcmp(b->sym->name, a->sym->name));
 }
 
-/* entry_cmp(a, b) == 0, without ordering strings */
+/* entry_cmp(a, b) == 0, without ordering strings (also the identity
+ * index's compare: its keys are the cheap cases here) */
 static bool entry_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
 		     const struct hwprof_hist_entry *b)
 {
@@ -736,6 +737,14 @@ static bool entry_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry
 		switch (h->keys[i]) {
 		case HWPROF_HK_COMM:
 			if (a->comm_id != b->comm_id)
+				return false;
+			break;
+		case HWPROF_HK_PID:
+			if (a->tid != b->tid)
+				return false;
+			break;
+		case HWPROF_HK_CPU:
+			if (a->cpu != b->cpu)
 				return false;
 			break;
 		case HWPROF_HK_DSO:
@@ -966,41 +975,6 @@ static uint64_t ident_hash(const struct hwprof_hist *h, const struct hwprof_hist
 	return rpt_mix64(x);
 }
 
-/* The identity compare (entry_cmp() == 0 where the index is used). */
-static bool ident_eq(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
-		     const struct hwprof_hist_entry *b)
-{
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		switch (h->keys[i]) {
-		case HWPROF_HK_COMM:
-			if (a->comm_id != b->comm_id)
-				return false;
-			break;
-		case HWPROF_HK_PID:
-			if (a->tid != b->tid)
-				return false;
-			break;
-		case HWPROF_HK_CPU:
-			if (a->cpu != b->cpu)
-				return false;
-			break;
-		case HWPROF_HK_DSO:
-			if (a->dso_id != b->dso_id)
-				return false;
-			break;
-		default:
-			if (!a->sym || !b->sym) {
-				if (a->sym || b->sym || a->ip != b->ip)
-					return false;
-			} else if (a->sym != b->sym && (a->sym->start != b->sym->start || a->sym->end != b->sym->end)) {
-				return false;
-			}
-			break;
-		}
-	}
-	return true;
-}
-
 /* Whether the index answers for key k: an inlined stand-in's key is
  * compared by name, so it is walked. */
 static bool use_index(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
@@ -1013,7 +987,7 @@ static uint32_t ident_find(const struct hwprof_hist *h, const struct hwprof_hist
 {
 	struct hix_iter it;
 	for (uint32_t x = hix_first(&h->ix, hash, &it); x != HIX_NONE; x = hix_next(&h->ix, &it))
-		if (ident_eq(h, &h->e[x], k))
+		if (entry_eq(h, &h->e[x], k))
 			return x;
 	return HIX_NONE;
 }
