@@ -66,6 +66,15 @@ static void emit(int n)
 		die("write");
 }
 
+/* This program's path: fixtures place samples in its own code. */
+static void self_exe(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	if (n <= 0)
+		die("readlink /proc/self/exe");
+	buf[n] = 0;
+}
+
 static struct hwprof_attr sw_attr(uint64_t st)
 {
 	struct hwprof_attr a = { 0 };
@@ -439,10 +448,7 @@ static void branch_syms(void)
 	features("x86_64");
 	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
 	char self[4096];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl <= 0)
-		die("readlink /proc/self/exe");
-	self[sl] = 0;
+	self_exe(self, sizeof(self));
 	struct hwprof_sample id = id_of(0, 10);
 	id.pid = id.tid = (uint32_t)-1;
 	emit(hwprof_build_mmap(rb, sizeof(rb), &a, &id, HWPROF_MISC_KERNEL, (uint32_t)-1, 0, 0xffffffff81000000ULL,
@@ -505,10 +511,7 @@ static void chains(void)
 	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
 	features("x86_64");
 	char self[4096];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl <= 0)
-		die("readlink /proc/self/exe");
-	self[sl] = 0;
+	self_exe(self, sizeof(self));
 	static const uint64_t base[3] = { 0x555555554000ULL, 0x565555554000ULL, 0x555555554000ULL };
 	struct hwprof_sample id = id_of(0, 5);
 	id.pid = id.tid = (uint32_t)-1;
@@ -683,10 +686,7 @@ static void keys(bool callchains)
 	for (int i = 0; i < 4; i++) fb32(&f, sock[i]);
 	hwprof_writer_add_feature(w, HWPROF_FEAT_CPU_TOPOLOGY, f.d, f.n);
 	char self[4096];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl <= 0)
-		die("readlink /proc/self/exe");
-	self[sl] = 0;
+	self_exe(self, sizeof(self));
 	const uint64_t base = 0x555555554000ULL;
 	struct hwprof_sample id = id_of(0, 5);
 	id.pid = id.tid = (uint32_t)-1;
@@ -1626,10 +1626,7 @@ static void branch_flow(void)
 	features("x86_64");
 	hwprof_writer_add_feature(w, HWPROF_FEAT_BRANCH_STACK, NULL, 0);
 	char self[4096];
-	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (sl <= 0)
-		die("readlink /proc/self/exe");
-	self[sl] = 0;
+	self_exe(self, sizeof(self));
 	const uint64_t base = 0x555555554000ULL;
 	/* the whole file mapped: sanitizer builds have much more code */
 	FILE *fs = fopen(self, "rb");
