@@ -81,7 +81,10 @@ par=${HWPROF_TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 printf '%s\n' "${jobs[@]}" | sort -k1,1n -k2,2n | cut -d' ' -f2- |
   xargs -P "$par" -L 1 bash -c 'builds=($BUILDS_LIST); run_job "$@"' _
 
-pass=0; fail=0; failed_names=()
+# what failed is printed again last, where a log cut to its head and tail
+# still shows it
+pass=0; fail=0; failed_names=(); details="$log/details"
+: >"$details"
 cur=
 for ((i = 0; i < n; i++)); do
   read -r b kind t <"$log/$i.job"
@@ -101,9 +104,11 @@ for ((i = 0; i < n; i++)); do
     diff)
       echo "  $name: $secs s"
       grep -E '^(PASS|FAIL|SKIP): ' "$log/$i.out" | sed 's/^/  /'
-      [ "$f" -ne 0 ] && { failed_names+=("$b/$name"); grep -B2 -A12 '^FAIL: ' "$log/$i.out" | head -60; tail -5 "$log/$i.out"; } ;;
+      [ "$f" -ne 0 ] && { failed_names+=("$b/$name")
+        { echo "== $b/$name"; grep -A12 '^FAIL: ' "$log/$i.out" | head -60; tail -5 "$log/$i.out"; } >>"$details"; } ;;
   esac
 done
+cat "$details"
 if [ ${#failed_names[@]} -ne 0 ]; then echo "failed: ${failed_names[*]}"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -31,9 +31,13 @@ struct hwprof_hist {
 	 * before the DSO key (an unresolved symbol then compares by address
 	 * alone, a resolved one by DSO: not transitive), an entry of an
 	 * inlined stand-in (equal to others by name and overlap) or a comm
-	 * renamed in place turn it off for good. */
+	 * renamed in place turn it off for good. So does an address
+	 * further than 2^63 from another of its DSO (see note_addrs). */
 	struct hist_index ix;
 	bool fast;
+	bool sym_key;
+	struct addr_span { uint64_t lo, hi; } *span; /* by DSO id + 1 */
+	size_t cap_span;
 	bool chains, children, graph, caller;
 	struct hc_trie trie;
 	uint32_t *frame_ids, *cache; /* per-sample scratch */
@@ -191,6 +195,7 @@ HWPROF_API int hwprof_hist_new(struct hwprof_hist **out, const enum hwprof_hist_
 			break;
 		case HWPROF_HK_SYM:
 			h->fast &= dso_seen;
+			h->sym_key = true;
 			break;
 		default:
 			h->fast = false;
@@ -220,6 +225,7 @@ HWPROF_API void hwprof_hist_free(struct hwprof_hist *h)
 	free(h->short_names);
 	free(h->frame_ids);
 	free(h->cache);
+	free(h->span);
 	free(h->order);
 	rpt_strings_free(&h->strs);
 	rpt_map_free(&h->ids);
@@ -992,6 +998,35 @@ static uint32_t ident_find(const struct hwprof_hist *h, const struct hwprof_hist
 	return HIX_NONE;
 }
 
+/* perf's symbol key compares addresses (an unresolved entry's, a
+ * symbol's start and end) by the sign of their difference as int64_t.
+ * Among addresses less than 2^63 apart that is their order; once an
+ * entry's is further from another of its DSO's (a kernel address and a
+ * user one among unresolved frames, a garbage frame-pointer return
+ * address), the order is no longer transitive, perf's walk of entries_in
+ * can miss an equal entry and make a second one, and the index cannot
+ * stand for it. Returns < 0 on allocation failure. */
+static int note_addrs(struct hwprof_hist *h, const struct hwprof_hist_entry *k)
+{
+	size_t slot = k->dso_id == UINT32_MAX ? 0 : (size_t)k->dso_id + 1;
+	if (slot >= h->cap_span) {
+		size_t old = h->cap_span;
+		if (rpt_grow(&h->span, &h->cap_span, slot + 1, sizeof(*h->span)) < 0)
+			return -HWPROF_E_NOMEM;
+		for (size_t i = old; i < h->cap_span; i++)
+			h->span[i] = (struct addr_span){UINT64_MAX, 0};
+	}
+	struct addr_span *sp = &h->span[slot];
+	uint64_t v[2] = {k->sym ? k->sym->start : k->ip, k->sym ? k->sym->end : k->ip};
+	for (int i = 0; i < 2; i++) {
+		sp->lo = v[i] < sp->lo ? v[i] : sp->lo;
+		sp->hi = v[i] > sp->hi ? v[i] : sp->hi;
+	}
+	if (sp->hi - sp->lo > (uint64_t)INT64_MAX)
+		h->fast = false;
+	return 0;
+}
+
 /* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
  * going left, or link a new entry where the walk ended (found: the index
  * when it answers, HIX_NONE: walk). Returns the entry index or < 0. */
@@ -1039,7 +1074,9 @@ static int64_t find_entry(struct hwprof_hist *h, const struct hwprof_hist_entry 
 	h->n++;
 	if (k->sym && k->sym->inlined)
 		h->fast = false; /* equal to others by name: see hwprof_hist.fast */
-	else if (h->fast && hix_add(&h->ix, indexed ? hash : ident_hash(h, k), x) < 0)
+	else if (h->fast && h->sym_key && note_addrs(h, k) < 0)
+		return -HWPROF_E_NOMEM;
+	if (h->fast && hix_add(&h->ix, indexed ? hash : ident_hash(h, k), x) < 0)
 		return -HWPROF_E_NOMEM;
 	return x;
 }

@@ -503,7 +503,13 @@ static void branch_syms(void)
  * from a FORK as perf synthesizes it for tasks that already ran
  * (PERF_RECORD_MISC_FORK_EXEC: no copy of the parent's maps), "gamma"
  * from a kernel FORK (a copy). */
-static void chains(void)
+/* far: half the outermost frames at addresses nowhere, more than 2^63
+ * apart (garbage frame-pointer return addresses), all periods equal:
+ * perf's address compare, a difference taken as int64_t, is then not
+ * transitive, its tree walk misses entries it holds and makes second
+ * ones (whose longer chains the collapse then drops: the children order
+ * of ties shows it) */
+static void chains(bool far)
 {
 	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
 				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
@@ -532,13 +538,15 @@ static void chains(void)
 	emit(hwprof_build_task(rb, sizeof(rb), &a, &id, HWPROF_RECORD_FORK, 500, 300, 500, 300, 12));
 	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 500, 500, "gamma", 0));
 	static const uint32_t pids[3] = { 300, 400, 500 };
-	uint64_t seed = 777;
+	static const uint64_t nowhere[6] = { 0x8202820282028202ULL, 0xa50, 0x7ffffffffffff000ULL,
+					     0xfffffffffffff000ULL, 0x4000000000000000ULL, 0xc000000000000010ULL };
+	uint64_t seed = far ? 11 : 777; /* 11: a sequence where perf's walk misses */
 	uint8_t chain[8 * 8];
 	for (int k = 0; k < 600; k++) {
 		int p = k % 3;
 		struct hwprof_sample s = id_of(pids[p], 1000 + 10 * (uint64_t)k);
 		s.misc = HWPROF_MISC_USER;
-		s.period = 1000 + (uint64_t)(k % 7) * 100;
+		s.period = far ? 1000 : 1000 + (uint64_t)(k % 7) * 100; /* far: ties */
 		unsigned depth = 2 + (unsigned)(k % 5);
 		st64(chain, HWPROF_CONTEXT_USER);
 		for (unsigned j = 1; j <= depth; j++) {
@@ -550,6 +558,8 @@ static void chains(void)
 				     : r % 10 < 8 ? base[p] + 0x3f000 + (r >> 8) % 0x800
 				     : r % 10 < 9 ? 0x1000 + (r >> 8) % 0x100
 						  : base[0] + 0x1000 + (r >> 8) % 0x40 * 0x80;
+			if (far && j == depth && r % 2) /* the outermost frame */
+				v = nowhere[(r >> 12) % 6];
 			st64(chain + 8 * j, v);
 		}
 		s.ip = hwprof_u64_at(chain, 1);
@@ -1675,7 +1685,7 @@ static void branch_flow(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|branch-flow|chains|dso:PATH@OFF,.. OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|branch-flow|chains[-far]|dso:PATH@OFF,.. OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -1697,7 +1707,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "xmm")) xmm();
 	else if (!strcmp(k, "branch-syms")) branch_syms();
 	else if (!strcmp(k, "branch-flow")) branch_flow();
-	else if (!strcmp(k, "chains")) chains();
+	else if (!strcmp(k, "chains") || !strcmp(k, "chains-far")) chains(k[6] == '-');
 	else if (!strcmp(k, "kreloc") || !strcmp(k, "kreloc-bid")) kreloc(k[6] == '-');
 	else if (!strcmp(k, "keys") || !strcmp(k, "keys-g")) keys(k[4] == '-');
 	else if (!strcmp(k, "group")) group();
