@@ -98,14 +98,16 @@ for ((i = 0; i < n; i++)); do
   case $kind in
     unit)
       echo "  $name: exit $rc"
-      [ "$f" -ne 0 ] && { failed_names+=("$b/$name"); cat "$log/$i.out"; } ;;
+      [ "$f" -ne 0 ] && { failed_names+=("$b/$name"); { echo "== $b/$name"; tail -40 "$log/$i.out"; } >>"$details"; } ;;
     fuzz)
-      if [ "$f" -eq 0 ]; then echo "  $name: corpus replay ok"; else failed_names+=("$b/$name"); tail -20 "$log/$i.out"; fi ;;
+      if [ "$f" -eq 0 ]; then echo "  $name: corpus replay ok"; else failed_names+=("$b/$name"); { echo "== $b/$name"; tail -20 "$log/$i.out"; } >>"$details"; fi ;;
     diff)
       echo "  $name: $secs s"
       grep -E '^(PASS|FAIL|SKIP): ' "$log/$i.out" | sed 's/^/  /'
       [ "$f" -ne 0 ] && { failed_names+=("$b/$name")
-        { echo "== $b/$name"; grep -A12 '^FAIL: ' "$log/$i.out" | head -60; tail -5 "$log/$i.out"; } >>"$details"; } ;;
+        { echo "== $b/$name"
+          if grep -q '^FAIL: ' "$log/$i.out"; then grep -A12 '^FAIL: ' "$log/$i.out" | head -60
+          else tail -5 "$log/$i.out"; fi; } >>"$details"; } ;;
   esac
 done
 cat "$details"
