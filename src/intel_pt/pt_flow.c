@@ -106,6 +106,9 @@ struct hwprof_pt_flow {
 	uint64_t sync_off;       /* PSB of the last synchronisation */
 	uint64_t resync_ip;      /* RESYNC_IP: where the error was (perf keeps
 				  * it as the IP of packets that suppress theirs) */
+	bool no_last_ip;         /* resyncing after missing code: perf forgets
+				  * the last IP, so only a full one (or a PSB)
+				  * gives it back */
 	struct hwprof_pt_event q[QSIZE];
 	unsigned qh, qn;
 
@@ -288,11 +291,18 @@ static void error(struct hwprof_pt_flow *f, unsigned kind, int err, uint64_t off
 		e->count = kind;
 		e->ip = f->ip;
 	}
-	/* a bad packet or missing code cannot be walked past by IP: those
-	 * look for a PSB (as perf does after failing to get an instruction) */
-	f->st = (f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && kind != HWPROF_PT_ERR_PACKET &&
-		kind != HWPROF_PT_ERR_NOCODE ? ST_RESYNC : ST_SYNC;
+	/* a bad packet cannot be walked past by IP: it looks for a PSB */
+	f->st = (f->cfg.flags & HWPROF_PT_FLOW_RESYNC_IP) && f->st != ST_SYNC && kind != HWPROF_PT_ERR_PACKET
+			? ST_RESYNC : ST_SYNC;
 	f->resync_ip = f->ip;
+	/* perf 6.1, failing to get an instruction, goes to its NO_IP state:
+	 * IP and last IP forgotten, it scans for a full IP (its non-strict
+	 * build; a PSB in the way sets the last IP to 0 and resyncs there) */
+	if (f->st == ST_RESYNC && kind == HWPROF_PT_ERR_NOCODE) {
+		f->no_last_ip = true;
+		f->resync_ip = 0;
+		f->lip.ip = 0;
+	}
 }
 
 /* ---- packets ----------------------------------------------------------------- */
@@ -772,6 +782,9 @@ static void step_resync(struct hwprof_pt_flow *f)
 		switch (p.type) {
 		case HWPROF_PT_TIP: case HWPROF_PT_TIP_PGE: case HWPROF_PT_FUP:
 		case HWPROF_PT_TIP_PGD:
+			/* with no last IP a compressed one is no IP at all */
+			if (f->no_last_ip && (p.count == 1 || p.count == 2 || p.count == 4))
+				break;
 			/* an IP packet without its IP stands for the last IP
 			 * known, where the error was */
 			r = pkt_ip(f, &p, &ip);
@@ -781,6 +794,7 @@ static void step_resync(struct hwprof_pt_flow *f)
 				ip = f->resync_ip;
 			if (!ip)
 				break;
+			f->no_last_ip = false;
 			struct tsnap at = now(f);
 			use_time(f, &at, 0);
 			if (p.type == HWPROF_PT_TIP_PGD) { /* begins and ends there */
@@ -791,12 +805,14 @@ static void step_resync(struct hwprof_pt_flow *f)
 			}
 			return;
 		case HWPROF_PT_OVF:
+			f->no_last_ip = false;
 			overflow(f, now(f), off);
 			f->st = ST_OFF;
 			return;
 		case HWPROF_PT_PSB: {
 			uint64_t fip;
 			int have;
+			f->no_last_ip = false;
 			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 			f->depth = 0;
 			struct hwprof_pt_event *pe = push(f, HWPROF_PT_EV_PSB, off);
@@ -1420,6 +1436,7 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 	s->bind_cfe_type = f->bind_cfe_type;
 	s->bind_psb_off = (f->bind & BIND_PSB) ? f->bind_psb_off : 0;
 	s->resync_ip = f->st == ST_RESYNC ? f->resync_ip : 0;
+	s->no_last_ip = f->st == ST_RESYNC && f->no_last_ip;
 	s->lip = f->lip.ip;
 	s->lip_have = f->lip.have_ip;
 	/* the clock: the same after a PSB+ whatever came before, except for

@@ -83,6 +83,9 @@ int ipt_insn_classify(const ZydisDecodedInstruction *zi, uint64_t ip, struct hwp
 
 /* The image's block cache (created with the image). */
 struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img);
+/* Whether a failure to get an instruction at addr is reported (perf's
+ * rule: see pt_image.c). Counts it. */
+bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr);
 
 /* perf's TSC estimate while decoding (pt_time.c). */
 struct ipt_time {
@@ -122,6 +125,7 @@ struct ipt_flow_state {
 	uint32_t blocks_without_packet;
 	int32_t after_ovf, have_back;
 	uint8_t ah_kind, ah_have_ip, ah_have_to, lip_have;
+	uint8_t no_last_ip, pad8[3];
 	uint32_t pad;
 };
 struct hwprof_pt_flow;

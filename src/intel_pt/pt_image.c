@@ -25,6 +25,8 @@ struct ipt_section {
 	uint64_t start, end;     /* [start, end) */
 	const uint8_t *bytes;    /* bytes of start; NULL past the file's end */
 	size_t avail;            /* readable bytes from start */
+	uint32_t missing;        /* a file that could not be opened: 1 + its
+				  * index in hwprof_pt_image.miss; else 0 */
 };
 
 struct hwprof_pt_image {
@@ -33,6 +35,11 @@ struct hwprof_pt_image {
 	struct ipt_file *files;
 	size_t nfiles, capfiles;
 	size_t hint;
+	/* mapped files that could not be opened, and how many failures to
+	 * get an instruction from each were reported (see
+	 * ipt_image_nocode_report) */
+	struct ipt_missing { char *path; unsigned reports; } *miss;
+	size_t nmiss, capmiss;
 	uint64_t generation;     /* bumped on every change: caches compare it */
 	struct ipt_bcache cache;
 };
@@ -68,6 +75,9 @@ HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
 			munmap((void *)img->files[i].map, img->files[i].size);
 		free(img->files[i].path);
 	}
+	for (size_t i = 0; i < img->nmiss; i++)
+		free(img->miss[i].path);
+	free(img->miss);
 	ipt_bcache_fini(&img->cache);
 	free(img->files);
 	free(img->sec);
@@ -116,13 +126,25 @@ HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct 
 	if (src->nsec)
 		memcpy(img->sec, src->sec, src->nsec * sizeof(*img->sec));
 	img->nsec = src->nsec;
+	/* the missing files' counts (their sections refer to them) */
+	if (src->nmiss) {
+		img->miss = calloc(src->nmiss, sizeof(*img->miss));
+		if (!img->miss) {
+			hwprof_pt_image_free(img);
+			*out = NULL;
+			return -HWPROF_E_NOMEM;
+		}
+		for (size_t i = 0; i < src->nmiss; i++)
+			img->miss[i].reports = src->miss[i].reports;
+		img->nmiss = img->capmiss = src->nmiss;
+	}
 	img->generation = src->generation;
 	return 0;
 }
 
 /* Inserts [start, end) after cutting whatever overlaps it. */
 static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
-		  const uint8_t *bytes, size_t avail)
+		  const uint8_t *bytes, size_t avail, uint32_t missing)
 {
 	if (end <= start)
 		return -HWPROF_E_INVAL;
@@ -154,7 +176,7 @@ static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
 			img->sec[w++] = s;
 		}
 	}
-	img->sec[w++] = (struct ipt_section){ start, end, avail ? bytes : NULL, avail };
+	img->sec[w++] = (struct ipt_section){ start, end, avail ? bytes : NULL, avail, missing };
 	if (have_tail)
 		img->sec[w++] = tail;
 	img->nsec = w;
@@ -178,7 +200,7 @@ HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *
 {
 	if (!img || !buf || !len || vaddr + len < vaddr)
 		return -HWPROF_E_INVAL;
-	return insert(img, vaddr, vaddr + len, buf, len);
+	return insert(img, vaddr, vaddr + len, buf, len, 0);
 }
 
 static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_file **out)
@@ -230,6 +252,21 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 		return -HWPROF_E_INVAL;
 	struct ipt_file *f;
 	int ret = file_get(img, path, &f);
+	if (ret == -HWPROF_E_IO) { /* mapped all the same, with no bytes */
+		size_t k = 0;
+		while (k < img->nmiss && strcmp(img->miss[k].path, path))
+			k++;
+		if (k == img->nmiss) {
+			char *p = strdup(path);
+			if (!p || reserve((void **)&img->miss, &img->capmiss, img->nmiss + 1, sizeof(*img->miss)) < 0) {
+				free(p);
+				return -HWPROF_E_NOMEM;
+			}
+			img->miss[img->nmiss++] = (struct ipt_missing){ p, 0 };
+		}
+		int r = insert(img, vaddr, vaddr + size, NULL, 0, (uint32_t)k + 1);
+		return r < 0 ? r : ret;
+	}
 	if (ret)
 		return ret;
 	const uint8_t *bytes = NULL;
@@ -240,7 +277,7 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 		if (avail > size)
 			avail = (size_t)size;
 	}
-	return insert(img, vaddr, vaddr + size, bytes, avail);
+	return insert(img, vaddr, vaddr + size, bytes, avail, 0);
 }
 
 HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,
@@ -296,6 +333,22 @@ static const struct ipt_section *find(const struct hwprof_pt_image *img, uint64_
 		return &img->sec[lo];
 	}
 	return NULL;
+}
+
+/* perf 6.1 reads a DSO it cannot open twice before it knows (its data
+ * status error, seen by itrace): the failures to get an instruction there
+ * are reported twice, then no more; elsewhere (no map, bytes past a
+ * file's end) every time. Counted in the order the caller reports. */
+bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr)
+{
+	const struct ipt_section *sec = find(img, addr);
+	if (!sec || !sec->missing)
+		return true;
+	struct ipt_missing *m = &img->miss[sec->missing - 1];
+	if (m->reports >= 2)
+		return false;
+	m->reports++;
+	return true;
 }
 
 HWPROF_API int hwprof_pt_image_read(const struct hwprof_pt_image *img, uint64_t addr,

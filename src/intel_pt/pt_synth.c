@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwprof/intel_pt_synth.h"
+#include "intel_pt/pt_flow_int.h"
 #include "intel_pt/pt_hop.h"
 
 uint32_t hwprof_pt_iclass_flags(unsigned iclass)
@@ -835,6 +836,10 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			r.mid_walk = false;
 			if (ev->flags & HWPROF_PT_EVF_END)
 				r.continuous = false; /* a TIP.PGD where perf resumed */
+			/* a PSB+'s FUP (sync, resync) is perf's PSB state, which
+			 * is no branch */
+			if ((ev->flags & HWPROF_PT_EVF_STATUS) && ev->payload == HWPROF_PT_PSB)
+				break;
 			rc = emit_branch(&r, ev, 0, ev->ip,
 					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN |
 					 ((ev->flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
@@ -890,6 +895,12 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			rc = on_error(&r, ev, HWPROF_PT_SERR_OVR);
 			break;
 		case HWPROF_PT_EV_ERROR:
+			/* perf's decoder goes on quietly from a DSO it knows it
+			 * cannot read (no error state, so no time from it) */
+			if (ev->count == HWPROF_PT_ERR_NOCODE && !ipt_image_nocode_report(cfg->img, ev->ip)) {
+				r.mid_walk = false;
+				break;
+			}
 			rc = on_error(&r, ev, err_code(ev->count));
 			break;
 		default:

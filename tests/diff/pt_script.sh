@@ -181,6 +181,25 @@ if gcc -O0 -static -pthread -o "$TMP/pc_threads" tests/data/pt/threads.c 2>/dev/
   done
 fi
 
+# the same traces with their program gone: perf scans for a full IP after
+# failing to get an instruction, reports a file it cannot open twice and
+# then goes on quietly, and a PSB's FUP it resyncs at is no branch
+if [ -s "$TMP/pc_threads.data" ] && mv "$TMP/pc_threads" "$TMP/pc_threads.gone"; then
+  for it in "pc_threads|be|" "pc_threads||" "pc_threads|cre|" "pc_notime|be|" "pc_threads|i3ie|"; do
+    IFS='|' read -r f iset extra <<<"$it"
+    # shellcheck disable=SC2086
+    perf script -i "$TMP/$f.data" ${iset:+--itrace=$iset} $extra >"$TMP/perf.out" 2>"$TMP/perf.err"
+    # shellcheck disable=SC2086
+    "$HWPROF" script -i "$TMP/$f.data" ${iset:+--itrace=$iset} $extra >"$TMP/ours.out" 2>"$TMP/ours.err"
+    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
+      pass "per-cpu trace $f without its program, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines, same warning)"
+    else
+      fail "per-cpu trace $f without its program, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(diff "$TMP/perf.err" "$TMP/ours.err" | head -3 | tr '\n' ' ')"
+    fi
+  done
+  mv "$TMP/pc_threads.gone" "$TMP/pc_threads"
+fi
+
 # options whose samples we do not make: one line on stderr, non-zero exit
 for it in d e+o; do
   "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?
