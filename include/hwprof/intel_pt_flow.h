@@ -38,9 +38,16 @@ HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img);
 HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img);
 
 /* [vaddr, vaddr + size) holds the bytes of `path` from `file_off` on (an MMAP
- * record). Bytes past the file's end read as absent. */
+ * record). Bytes past the file's end read as absent. A file that cannot be
+ * opened is mapped as by hwprof_pt_image_add_missing() (and -HWPROF_E_IO
+ * returned). */
 HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char *path,
 					uint64_t file_off, uint64_t size, uint64_t vaddr);
+/* [vaddr, vaddr + size) is mapped to `name`, whose code cannot be read (a
+ * missing file, the kernel without its image): as in perf, failures to get
+ * an instruction there are reported twice per name, then no more. */
+HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const char *name, uint64_t size,
+					   uint64_t vaddr);
 
 /* The executable PT_LOAD segments of an ELF file (read with libelf), moved by
  * `bias` (0 for ET_EXEC, the load base for ET_DYN). Returns the number of
@@ -314,6 +321,12 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 				       * (per_cpu_mmaps, switch events): thread
 				       * n's trace on cpu n, where a context
 				       * switch to it comes first */
+#define HWPROF_PT_EMU_KERNEL    0x40  /* perf.data as from intel_pt// (kernel
+				       * not excluded; the trace is of user
+				       * code all the same) */
+#define HWPROF_PT_EMU_KERNEL_BID 0x80 /* with KERNEL: a kernel map whose build
+				       * id is another machine's (no kernel
+				       * symbols for perf or hwprof) */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -11,10 +11,12 @@
 
 #define MAX_QUEUES 1024
 
-void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, const struct hwprof_itrace_opts *itrace)
+void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, struct hwprof_symbols *syms,
+		  const struct hwprof_itrace_opts *itrace)
 {
 	memset(f, 0, sizeof(*f));
 	f->h = h;
+	f->syms = syms;
 	f->itrace = *itrace;
 }
 
@@ -26,8 +28,29 @@ void pt_feed_fini(struct pt_feed *f)
 	free(f->limits);
 	free(f->sw);
 	free(f->cur);
+	for (size_t i = 0; i < f->ncomms; i++)
+		free(f->comms[i].old);
+	free(f->comms);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
+}
+
+/* perf 6.1's intel_pt_switch_ip(): tracing the kernel per cpu with time,
+ * perf follows context switches through the trace at __switch_to when the
+ * kernel's symbols (kallsyms of this machine matching the file's build id,
+ * or a vmlinux) have it; without them (a file from another machine), by
+ * the switch records alone, as for user space. */
+static bool kernel_switch_ip(struct hwprof_symbols *syms)
+{
+	struct hwprof_dso *d;
+	if (!syms)
+		return true;
+	if (hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) != 1 || !d)
+		return false;
+	for (size_t i = 0, n = hwprof_dso_nr_syms(d); i < n; i++)
+		if (!strcmp(hwprof_dso_sym(d, i)->name, "__switch_to"))
+			return true;
+	return false;
 }
 
 /* perf 6.1's intel_pt_process_auxtrace_info() */
@@ -91,9 +114,11 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if ((f->per_cpu || f->have_sched_switch) && f->have_sched_switch != 0 && f->have_sched_switch != 3)
 		return "Intel PT traces with sched_switch tracepoints or per-task switch events are not supported "
 		       "yet (only cpu-wide context switch records)";
-	if (f->per_cpu && f->cfg.timed && f->have_sched_switch && !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL))
+	if (f->per_cpu && f->cfg.timed && f->have_sched_switch && !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL) &&
+	    kernel_switch_ip(f->syms))
 		return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
-		       "(perf follows context switches in the trace there); --itrace=...Z decodes without";
+		       "when the kernel's symbols are at hand (perf follows context switches through the trace "
+		       "at __switch_to then); --itrace=...Z decodes without";
 	if (f->itrace.quick && f->cfg.timed)
 		return "--itrace option q (quick decoding) on a trace with timestamps is not supported for Intel PT "
 		       "yet; --itrace=...Z decodes without";
@@ -135,10 +160,15 @@ static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
 	file[fl] = 0;
 	/* code of files only ([vdso], [heap]... have no bytes here); perf
 	 * opens a relative name from the current directory */
-	if (file[0] && file[0] != '[' && hwprof_pt_image_add_file(f->img, file, ld64(d + 32), ld64(d + 24), ld64(d + 16)) ==
-				      -HWPROF_E_NOMEM)
-		return "out of memory";
-	return NULL;
+	uint64_t start = ld64(d + 16), len = ld64(d + 24);
+	int rc = 0;
+	if (!strncmp(file, "[kernel.kallsyms]", 17) && (rec->misc & 7) == HWPROF_MISC_KERNEL)
+		/* perf's kernel map, with no code read here (no vmlinux or
+		 * kcore): to the end of the address space if len is 0 */
+		rc = hwprof_pt_image_add_missing(f->img, "[kernel.kallsyms]", len ? len : 0 - start, start);
+	else if (file[0] && file[0] != '[')
+		rc = hwprof_pt_image_add_file(f->img, file, ld64(d + 32), len, start);
+	return rc == -HWPROF_E_NOMEM ? "out of memory" : NULL;
 }
 
 static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec)
@@ -273,7 +303,45 @@ int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev)
 	    (ev->sample.sample_type & HWPROF_SAMPLE_TIME) && ev->sample.time && ev->sample.time != UINT64_MAX &&
 	    tc->time_mult)
 		rc = note_limit(f, ev->sample.time);
+	if (!f->cfg.timed) {
+		/* perf decodes a timeless trace at the EXIT of a queue's
+		 * thread (with what it knows then), the rest at the end */
+		size_t before = f->nlimits++;
+		if (ev->rec.type == HWPROF_RECORD_EXIT && ev->rec.size >= 24) {
+			int32_t tid = (int32_t)ld32(ev->rec.data + 16);
+			for (size_t i = 0; i < f->nq; i++)
+				if (f->q[i].tid == tid && !f->q[i].exit_at)
+					f->q[i].exit_at = before + 1;
+		}
+	}
 	return rc < 0 ? rc : note_switch(f, ev);
+}
+
+int pt_feed_note_comm(struct pt_feed *f, int32_t tid, const char *old)
+{
+	if (!f->active || !old)
+		return 0;
+	if (f->ncomms == f->capcomms) {
+		size_t c = f->capcomms ? 2 * f->capcomms : 64;
+		struct pt_comm *n = realloc(f->comms, c * sizeof(*n));
+		if (!n)
+			return -HWPROF_E_NOMEM;
+		f->comms = n;
+		f->capcomms = c;
+	}
+	char *o = strdup(old);
+	if (!o)
+		return -HWPROF_E_NOMEM;
+	f->comms[f->ncomms++] = (struct pt_comm){ .at = f->nlimits, .tid = tid, .old = o };
+	return 0;
+}
+
+const char *pt_feed_comm_at(const struct pt_feed *f, int32_t tid, size_t at)
+{
+	for (size_t i = 0; i < f->ncomms; i++)
+		if (f->comms[i].tid == tid && f->comms[i].at > at)
+			return f->comms[i].old;
+	return NULL;
 }
 
 static int note_limit(struct pt_feed *f, uint64_t time)

@@ -16,16 +16,20 @@
 #include "hwprof/itrace.h"
 #include "hwprof/perfdata.h"
 #include "hwprof/session.h"
+#include "hwprof/symbols.h"
 
 struct pt_queue {
 	uint8_t *buf;
 	size_t len, cap;
 	int32_t tid, cpu;
 	uint64_t ref;   /* the first buffer's reference TSC */
+	size_t exit_at; /* timeless: 1 + the events before the EXIT of its
+			 * thread, where perf decodes it (0: at the end) */
 };
 
 struct pt_feed {
 	struct hwprof_perfdata *h;
+	struct hwprof_symbols *syms;
 	struct hwprof_itrace_opts itrace;   /* effective */
 	struct hwprof_pt_synth_config cfg;  /* flow configuration, image, timed */
 	struct hwprof_pt_image *img;
@@ -37,7 +41,7 @@ struct pt_feed {
 	struct pt_queue *q;
 	size_t nq;
 	uint64_t *limits;        /* timed: TSC times of the file's kernel records */
-	size_t nlimits, caplimits;
+	size_t nlimits, caplimits; /* timeless: nlimits counts the events */
 	unsigned have_sched_switch;         /* AUXTRACE_INFO: 3 = switch events */
 	/* the thread each cpu runs, as perf learns it from switch-outs (the
 	 * next task) and ITRACE_START records: after `at` limits */
@@ -48,10 +52,21 @@ struct pt_feed {
 	size_t nsw, capsw, sw_applied;
 	int32_t *cur;            /* per cpu: [2n] pid, [2n+1] tid */
 	size_t ncur;
+	/* timed: each COMM record's thread and the comm it had before, after
+	 * `at` limits (perf's samples decoded before the record have that) */
+	struct pt_comm {
+		size_t at;
+		int32_t tid;
+		char *old;
+	} *comms;
+	size_t ncomms, capcomms;
 	char msg[192];
 };
 
-void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, const struct hwprof_itrace_opts *itrace);
+/* syms: the kernel's symbols tell whether perf follows context switches
+ * through the trace (NULL: as if they did) */
+void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, struct hwprof_symbols *syms,
+		  const struct hwprof_itrace_opts *itrace);
 void pt_feed_fini(struct pt_feed *f);
 /* An intel_pt AUXTRACE_INFO record. Returns NULL, or why decoding cannot
  * go on (one line). f->active tells whether there is anything to decode. */
@@ -74,6 +89,12 @@ int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev);
  * session's pid of a tid (-1 unknown). */
 void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
 			  void *ctx, int32_t *pid, int32_t *tid);
+/* A COMM record of thread tid, noted after pt_feed_note_event(): old is
+ * the thread's comm just before it. Returns 0 or -HWPROF_E_NOMEM. */
+int pt_feed_note_comm(struct pt_feed *f, int32_t tid, const char *old);
+/* Thread tid's comm when perf runs a queue after `at` limits, if a COMM
+ * record changes it later; NULL: the thread's comm now. */
+const char *pt_feed_comm_at(const struct pt_feed *f, int32_t tid, size_t at);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

@@ -201,15 +201,30 @@ int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 {
 	if (f->cfg.timed && (pt_feed_queues_used(f) > 1 || f->per_cpu))
 		return pt_sched_run(f, select, ctx);
-	for (size_t i = 0; i < f->nq; i++) {
-		struct pt_queue *q = &f->q[i];
-		if (!q->len)
-			continue;
-		select(ctx, i, SIZE_MAX);
-		f->cfg.flow.ref_tsc = q->ref;
-		int rc = hwprof_pt_synth_queue(&f->cfg, q->buf, q->len);
-		if (rc)
-			return rc;
+	/* timeless: the queues perf decodes at their thread's EXIT first, in
+	 * that order, then the others in order */
+	size_t *order = malloc((f->nq ? f->nq : 1) * sizeof(*order)), n = 0;
+	if (!order)
+		return -HWPROF_E_NOMEM;
+	for (size_t i = 0; i < f->nq; i++)
+		if (f->q[i].len)
+			order[n++] = i;
+	for (size_t a = 1; a < n; a++) { /* insertion sort: stable, few queues */
+		size_t v = order[a], b = a;
+		size_t kv = f->q[v].exit_at ? f->q[v].exit_at : SIZE_MAX;
+		while (b && (f->q[order[b - 1]].exit_at ? f->q[order[b - 1]].exit_at : SIZE_MAX) > kv) {
+			order[b] = order[b - 1];
+			b--;
+		}
+		order[b] = v;
 	}
-	return 0;
+	int rc = 0;
+	for (size_t k = 0; k < n && !rc; k++) {
+		struct pt_queue *q = &f->q[order[k]];
+		select(ctx, order[k], q->exit_at ? q->exit_at - 1 : SIZE_MAX);
+		f->cfg.flow.ref_tsc = q->ref;
+		rc = hwprof_pt_synth_queue(&f->cfg, q->buf, q->len);
+	}
+	free(order);
+	return rc;
 }

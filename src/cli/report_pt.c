@@ -39,7 +39,7 @@ int report_pt_new(struct report_pt **out, struct report_run *r, const struct hwp
 		return -HWPROF_E_NOMEM;
 	x->r = r;
 	x->s = r->s;
-	pt_feed_init(&x->feed, hwprof_session_data(r->s), itrace);
+	pt_feed_init(&x->feed, hwprof_session_data(r->s), r->syms, itrace);
 	*out = x;
 	return 0;
 }

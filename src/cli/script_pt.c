@@ -73,7 +73,7 @@ int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwpro
 	if (!x->itrace.set && !x->itrace.dont_decode)
 		hwprof_itrace_opts_default(&x->itrace, true);
 	x->f = f;
-	pt_feed_init(&x->feed, x->h, &x->itrace);
+	pt_feed_init(&x->feed, x->h, script_printer_symbols(p), &x->itrace);
 	*out = x;
 	return 0;
 }
@@ -304,6 +304,12 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 		return fail(x, why);
 	if (pt_feed_note_event(&x->feed, ev) < 0)
 		return fail(x, "out of memory");
+	/* the session is still before the record: its comm is the old one */
+	if (rec->type == HWPROF_RECORD_COMM && rec->size >= 16 &&
+	    pt_feed_note_comm(&x->feed, (int32_t)ld32(rec->data + 12),
+			      hwprof_session_thread_comm(x->s, (int32_t)ld32(rec->data + 8),
+							 (int32_t)ld32(rec->data + 12))) < 0)
+		return fail(x, "out of memory");
 	return 0;
 }
 
@@ -331,7 +337,9 @@ static void select_queue(void *ctx, size_t i, size_t at)
 	x->fmt.tid = tid;
 	x->fmt.pid = pid;
 	x->fmt.cpu = q->cpu;
-	const char *comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
+	const char *comm = pt_feed_comm_at(&x->feed, tid, at);
+	if (!comm)
+		comm = hwprof_session_thread_comm(x->s, x->fmt.pid, x->fmt.tid);
 	x->fmt.comm = comm ? comm : ":-1";
 }
 

@@ -52,7 +52,8 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	a.sample_type = HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_IDENTIFIER;
 	if (per_cpu)
 		a.sample_type |= HWPROF_SAMPLE_CPU;
-	a.flags = 1ULL << HWPROF_ATTR_DISABLED | 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL |
+	const bool kernel = cfg->flags & HWPROF_PT_EMU_KERNEL;
+	a.flags = 1ULL << HWPROF_ATTR_DISABLED | (kernel ? 0 : 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL) |
 		  1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_ENABLE_ON_EXEC |
 		  1ULL << HWPROF_ATTR_SAMPLE_ID_ALL;
 
@@ -61,9 +62,23 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	if (rc < 0)
 		return rc;
 	const uint64_t id = EMU_SAMPLE_ID;
-	rc = hwprof_writer_add_evsel(w, &a, "intel_pt//u", &id, 1);
+	rc = hwprof_writer_add_evsel(w, &a, kernel ? "intel_pt//" : "intel_pt//u", &id, 1);
 	if (!rc)
 		rc = hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
+	const bool kernel_bid = kernel && (cfg->flags & HWPROF_PT_EMU_KERNEL_BID);
+	if (!rc && kernel_bid) {
+		/* one build_id_event: header (misc: kernel), pid -1, 24 id
+		 * bytes (20 used), the name */
+		uint8_t fb[8 + 4 + 24 + 24] = { 0 };
+		fb[0] = HWPROF_RECORD_HEADER_BUILD_ID;
+		fb[4] = HWPROF_MISC_KERNEL;
+		fb[6] = sizeof(fb);
+		memset(fb + 8, 0xff, 4);
+		for (int i = 0; i < 20; i++)
+			fb[12 + i] = (uint8_t)(0xb0 + i);
+		memcpy(fb + 36, "[kernel.kallsyms]", 17);
+		rc = hwprof_writer_add_feature(w, HWPROF_FEAT_BUILD_ID, fb, sizeof(fb));
+	}
 
 	/* Fake clocks: perf time = TSC >> 1 when timing packets are emitted. */
 	uint64_t info[1 + PTI_NR]; /* u32 type, u32 reserved, the words */
@@ -99,6 +114,13 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 		id_s.tid = (uint32_t)r->threads[t].tid;
 		rc = put(w, buf, hwprof_build_comm(buf, sizeof(buf), &a, &id_s, (uint32_t)r->pid,
 						   id_s.tid, r->comm, 0));
+	}
+	if (!rc && kernel_bid) { /* the kernel's map, as perf writes it first */
+		struct hwprof_sample k = id_s;
+		k.pid = k.tid = (uint32_t)-1;
+		rc = put(w, buf, hwprof_build_mmap(buf, sizeof(buf), &a, &k, HWPROF_MISC_KERNEL, (uint32_t)-1, 0,
+						   0xffffffff81000000ULL, 0x1000000, 0xffffffff81000000ULL,
+						   "[kernel.kallsyms]_text"));
 	}
 	/* mappings at time 0 so every trace position finds its code */
 	id_s.tid = (uint32_t)r->pid;

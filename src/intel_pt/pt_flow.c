@@ -1120,10 +1120,25 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	if (!b->ninsn) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOENT, f->look_off);
-		/* never before the PSB of the last sync: every resync moves on */
-		uint64_t to = f->look_off > f->sync_off ? f->look_off : f->sync_off + 1;
-		if (to < hwprof_pt_decoder_offset(&f->dec))
-			hwprof_pt_decoder_seek(&f->dec, (size_t)to);
+		if (f->st == ST_SYNC) {
+			/* looking for a PSB: from the packets read ahead on, but
+			 * never before the last sync's (every resync moves on) */
+			uint64_t to = f->look_off > f->sync_off ? f->look_off : f->sync_off + 1;
+			if (to < hwprof_pt_decoder_offset(&f->dec)) {
+				hwprof_pt_decoder_seek(&f->dec, (size_t)to);
+				f->have_back = 0;
+			}
+		} else if (!f->ntnt && (a->kind == AH_FUP_ASYNC || a->kind == AH_FUP_DISABLE ||
+					(a->kind == AH_FUP_STATUS && !(f->bind & BIND_PSB)))) {
+			/* perf read the packet that drove its walk and scans on
+			 * after it (nothing read is read twice: the clock took
+			 * it in); only a FUP's TIP was read further than that */
+			struct hwprof_pt_packet p;
+			hwprof_pt_decoder_seek(&f->dec, (size_t)a->off);
+			hwprof_pt_decoder_next(&f->dec, &p);
+			f->have_back = 0;
+		}
+		a->kind = AH_NONE;
 		return;
 	}
 	if (fup && a->ip > b->ip && a->ip <= b->end_ip) {

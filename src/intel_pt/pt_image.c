@@ -253,18 +253,7 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 	struct ipt_file *f;
 	int ret = file_get(img, path, &f);
 	if (ret == -HWPROF_E_IO) { /* mapped all the same, with no bytes */
-		size_t k = 0;
-		while (k < img->nmiss && strcmp(img->miss[k].path, path))
-			k++;
-		if (k == img->nmiss) {
-			char *p = strdup(path);
-			if (!p || reserve((void **)&img->miss, &img->capmiss, img->nmiss + 1, sizeof(*img->miss)) < 0) {
-				free(p);
-				return -HWPROF_E_NOMEM;
-			}
-			img->miss[img->nmiss++] = (struct ipt_missing){ p, 0 };
-		}
-		int r = insert(img, vaddr, vaddr + size, NULL, 0, (uint32_t)k + 1);
+		int r = hwprof_pt_image_add_missing(img, path, size, vaddr);
 		return r < 0 ? r : ret;
 	}
 	if (ret)
@@ -278,6 +267,25 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 			avail = (size_t)size;
 	}
 	return insert(img, vaddr, vaddr + size, bytes, avail, 0);
+}
+
+HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const char *name, uint64_t size,
+					   uint64_t vaddr)
+{
+	if (!img || !name || !size || vaddr + size < vaddr)
+		return -HWPROF_E_INVAL;
+	size_t k = 0;
+	while (k < img->nmiss && strcmp(img->miss[k].path, name))
+		k++;
+	if (k == img->nmiss) {
+		char *p = strdup(name);
+		if (!p || reserve((void **)&img->miss, &img->capmiss, img->nmiss + 1, sizeof(*img->miss)) < 0) {
+			free(p);
+			return -HWPROF_E_NOMEM;
+		}
+		img->miss[img->nmiss++] = (struct ipt_missing){ p, 0 };
+	}
+	return insert(img, vaddr, vaddr + size, NULL, 0, (uint32_t)k + 1);
 }
 
 HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,

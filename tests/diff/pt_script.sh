@@ -181,6 +181,31 @@ if gcc -O0 -static -pthread -o "$TMP/pc_threads" tests/data/pt/threads.c 2>/dev/
   done
 fi
 
+# recorded with the kernel traced (intel_pt//, per cpu, with time): on a
+# kernel whose symbols perf has (this machine's kallsyms) it follows the
+# context switches through the trace, which we refuse; with another
+# machine's build id it has none and goes by the switch records alone
+if "$emu" --timing --time-zero --per-cpu --kernel-bid "$TMP/kb" "$TMP/pc_threads" >/dev/null 2>&1 &&
+   "$emu" --timing --time-zero --per-cpu --kernel "$TMP/kn" "$TMP/pc_threads" >/dev/null 2>&1; then
+  for iset in b cr i100i; do
+    perf script -i "$TMP/kb.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
+    "$HWPROF" script -i "$TMP/kb.data" --itrace=$iset >"$TMP/ours.out" 2>"$TMP/ours.err"
+    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
+      pass "per-cpu trace with the kernel traced, another machine's kernel, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines)"
+    else
+      fail "per-cpu trace with the kernel traced, another machine's kernel, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
+    fi
+  done
+  if grep -q ' T __switch_to$' /proc/kallsyms 2>/dev/null; then
+    "$HWPROF" script -i "$TMP/kn.data" --itrace=b >"$TMP/o" 2>"$TMP/e"; rc=$?
+    if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && grep -q 'per-cpu traces of kernel code' "$TMP/e" && [ "$(wc -l <"$TMP/e")" = 1 ]; then
+      pass "per-cpu trace with the kernel traced, this machine's kernel: refused ($(cat "$TMP/e"))"
+    else
+      fail "per-cpu trace with the kernel traced, this machine's kernel: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+    fi
+  fi
+fi
+
 # the same traces with their program gone: perf scans for a full IP after
 # failing to get an instruction, reports a file it cannot open twice and
 # then goes on quietly, and a PSB's FUP it resyncs at is no branch

@@ -7,6 +7,7 @@
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
+ *                   [--kernel] [--kernel-bid]
  *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
  * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
  * (PREFIX.gt stays one run's), for benchmarks that need a large trace of a
@@ -14,7 +15,10 @@
  * --time-zero: AUXTRACE_INFO's cap_user_time_zero set, so that perf decodes
  * a --timing trace with timestamps (without it perf decodes timeless).
  * --per-cpu: perf's per-cpu layout, thread n's trace on cpu n after a
- * context switch to it. */
+ * context switch to it.
+ * --kernel: recorded as intel_pt// (kernel not excluded; the trace is of
+ * user code all the same); --kernel-bid: that and a kernel map whose build
+ * id is another machine's. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +53,10 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_PER_CPU;
 		else if (!strcmp(argv[i], "--time-zero"))
 			cfg.flags |= HWPROF_PT_EMU_TIME_ZERO;
+		else if (!strcmp(argv[i], "--kernel"))
+			cfg.flags |= HWPROF_PT_EMU_KERNEL;
+		else if (!strcmp(argv[i], "--kernel-bid"))
+			cfg.flags |= HWPROF_PT_EMU_KERNEL | HWPROF_PT_EMU_KERNEL_BID;
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
 			cfg.psb_period = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
@@ -60,7 +68,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i < 2) {
 		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--per-cpu] [--defer-tip] "
-				"[--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
+				"[--kernel] [--kernel-bid] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}
 	const char *prefix = argv[i];
