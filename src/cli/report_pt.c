@@ -71,7 +71,10 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 	}
 	if (s->kind >= HWPROF_PT_SAMPLE_KIND_NR)
 		return 0;
-	unsigned mode = s->ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	/* perf's intel_pt_cpumode(): by the ip, or by the target when the
+	 * sample has none (a trace begin) */
+	uint64_t at = s->ip ? s->ip : s->addr;
+	unsigned mode = at >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	uint32_t h = x->hist[s->kind];
 	if (x->r->branch_mode) {
 		/* perf's branch view takes samples with a branch stack only:
@@ -156,7 +159,15 @@ int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
 		return fail(why);
-	return pt_feed_note_event(&x->feed, ev) < 0 ? fail("out of memory") : 0;
+	if (pt_feed_note_event(&x->feed, ev) < 0)
+		return fail("out of memory");
+	/* the session is still before the record: its comm is the old one */
+	if (rec->type == HWPROF_RECORD_COMM && rec->size >= 16 &&
+	    pt_feed_note_comm(&x->feed, (int32_t)ld32(rec->data + 12),
+			      hwprof_session_thread_comm(x->s, (int32_t)ld32(rec->data + 8),
+							 (int32_t)ld32(rec->data + 12))) < 0)
+		return fail("out of memory");
+	return 0;
 }
 
 static int32_t thread_pid(void *ctx, int32_t tid)
@@ -170,6 +181,7 @@ static void select_queue(void *ctx, size_t i, size_t at)
 	struct report_pt *x = ctx;
 	pt_feed_queue_thread(&x->feed, i, at, thread_pid, x, &x->pid, &x->tid);
 	x->cpu = x->feed.q[i].cpu;
+	x->r->synth_comm = pt_feed_comm_at(&x->feed, x->tid, at);
 }
 
 static int synth_failed(int rc)
@@ -186,6 +198,7 @@ int report_pt_flush(struct report_pt *x)
 		return 0;
 	/* in perf's order: the s<N> skip counts across queues */
 	int rc = pt_sched_decode(&x->feed, select_queue, x);
+	x->r->synth_comm = NULL;
 	if (rc < 0)
 		return synth_failed(rc);
 	return 0;

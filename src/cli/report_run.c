@@ -479,7 +479,7 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int32_t pid, int32_t tid,
 		       unsigned cpumode, uint64_t ip)
 {
-	hs->comm = hwprof_session_thread_comm(r->s, pid, tid);
+	hs->comm = r->synth_comm ? r->synth_comm : hwprof_session_thread_comm(r->s, pid, tid);
 	hs->pid = pid;
 	hs->tid = tid;
 	hs->ip = ip;

@@ -30,6 +30,9 @@ struct report_brtype {
 
 struct report_run {
 	struct hwprof_session *s;
+	/* the comm of the synthesized samples being added when it is not the
+	 * thread's now (Intel PT decoded before a COMM renamed it); NULL */
+	const char *synth_comm;
 	struct hwprof_symbols *syms;
 	struct hwprof_hist **hists;    /* one per evsel index */
 	uint32_t nr_hists;

@@ -93,6 +93,15 @@ for c in "${cases[@]}"; do
   done
 done
 
+# per cpu with the kernel traced on another machine (no kernel symbols:
+# perf goes by the switch records; tests/diff/pt_script.sh has more)
+if [ -x "$TMP/percpu" ] && "$emu" --timing --time-zero --per-cpu --kernel-bid "$TMP/kb" "$TMP/percpu" >/dev/null 2>&1; then
+  for args in "--itrace=b" "--itrace=i100ig" "--itrace=i10il4 --sort dso_from,dso_to"; do
+    # shellcheck disable=SC2086
+    compare "kernel traced, another machine's kernel: $args" "$TMP/kb.data" $args
+  done
+fi
+
 # flipped trace bytes: errors counted into the warning, periods as perf's
 # (seeds whose recovery we do as perf does; env -i and mktemp's fixed-length
 # directory keep the trace the same on every run; perf may loop on some
