@@ -31,12 +31,13 @@ struct hwprof_hist {
 	 * before the DSO key (an unresolved symbol then compares by address
 	 * alone, a resolved one by DSO: not transitive), an entry of an
 	 * inlined stand-in (equal to others by name and overlap) or a comm
-	 * renamed in place turn it off for good. So does an address
-	 * further than 2^63 from another of its DSO (see note_addrs). */
+	 * renamed in place turn it off for good. An address further than
+	 * 2^63 from another of its DSO's turns it off for that DSO (see
+	 * note_addrs). */
 	struct hist_index ix;
 	bool fast;
 	bool sym_key;
-	struct addr_span { uint64_t lo, hi; } *span; /* by DSO id + 1 */
+	struct addr_span { uint64_t lo, hi; bool wide; } *span; /* by DSO id + 1 */
 	size_t cap_span;
 	bool chains, children, graph, caller;
 	struct hc_trie trie;
@@ -983,9 +984,11 @@ static uint64_t ident_hash(const struct hwprof_hist *h, const struct hwprof_hist
 
 /* Whether the index answers for key k: an inlined stand-in's key is
  * compared by name, so it is walked. */
+static bool span_wide(const struct hwprof_hist *h, const struct hwprof_hist_entry *k);
+
 static bool use_index(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 {
-	return h->fast && !(k->sym && k->sym->inlined);
+	return h->fast && !(k->sym && k->sym->inlined) && !span_wide(h, k);
 }
 
 /* The entry with k's identity from the index, or HIX_NONE. */
@@ -1003,9 +1006,11 @@ static uint32_t ident_find(const struct hwprof_hist *h, const struct hwprof_hist
  * Among addresses less than 2^63 apart that is their order; once an
  * entry's is further from another of its DSO's (a kernel address and a
  * user one among unresolved frames, a garbage frame-pointer return
- * address), the order is no longer transitive, perf's walk of entries_in
- * can miss an equal entry and make a second one, and the index cannot
- * stand for it. Returns < 0 on allocation failure. */
+ * address), the order within that DSO is no longer transitive, perf's walk
+ * of entries_in can miss an equal entry there and make a second one, and
+ * the index cannot stand for it. Other DSOs' entries keep their order
+ * (the keys before the symbol order them among the rest), so their walks
+ * still find what the index finds. Returns < 0 on allocation failure. */
 static int note_addrs(struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 {
 	size_t slot = k->dso_id == UINT32_MAX ? 0 : (size_t)k->dso_id + 1;
@@ -1014,7 +1019,7 @@ static int note_addrs(struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 		if (rpt_grow(&h->span, &h->cap_span, slot + 1, sizeof(*h->span)) < 0)
 			return -HWPROF_E_NOMEM;
 		for (size_t i = old; i < h->cap_span; i++)
-			h->span[i] = (struct addr_span){UINT64_MAX, 0};
+			h->span[i] = (struct addr_span){UINT64_MAX, 0, false};
 	}
 	struct addr_span *sp = &h->span[slot];
 	uint64_t v[2] = {k->sym ? k->sym->start : k->ip, k->sym ? k->sym->end : k->ip};
@@ -1023,8 +1028,15 @@ static int note_addrs(struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 		sp->hi = v[i] > sp->hi ? v[i] : sp->hi;
 	}
 	if (sp->hi - sp->lo > (uint64_t)INT64_MAX)
-		h->fast = false;
+		sp->wide = true;
 	return 0;
+}
+
+/* Whether k's DSO has addresses too far apart for the index (above). */
+static bool span_wide(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
+{
+	size_t slot = k->dso_id == UINT32_MAX ? 0 : (size_t)k->dso_id + 1;
+	return slot < h->cap_span && h->span[slot].wide;
 }
 
 /* perf's hists__findnew_entry(): walk the tree with cmp(iter, new), < 0
