@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "hwprof/intel_pt_flow.h"
+#include "intel_pt/pt_flow_int.h"
 
 /* Code at 0x1000 (each line: address, bytes, instruction). */
 static const uint8_t code[] = {
@@ -409,6 +410,65 @@ static void test_inconsistent_and_nocode(void **state)
 	expect_insns(&o, want, 4);
 }
 
+/* perf's recovery from code it cannot get (RESYNC_IP): the IP and last IP
+ * are forgotten, so a compressed IP is skipped and the next full one is
+ * where the trace begins again (not the next PSB). */
+static void test_nocode_full_ip(void **state)
+{
+	(void)state;
+	struct trace t;
+	t_init(&t);
+	psb_plus(&t, 0, 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x9000);  /* no code there */
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 1, 1) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_TIP, .payload = 0x1020, .count = 1 };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0); /* 16 bits: no last IP to add them to */
+	p = (struct hwprof_pt_packet){ .type = HWPROF_PT_TIP, .payload = 0x1030, .count = 6 };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	pgd_noip(&t);
+	struct hwprof_pt_flow_config cfg = { .flags = HWPROF_PT_FLOW_RESYNC_IP };
+	struct out o;
+	decode(&t, &cfg, &o);
+	const struct hwprof_pt_event *e = find_ev(&o, HWPROF_PT_EV_ERROR, 0);
+	assert_non_null(e);
+	assert_int_equal(e->count, HWPROF_PT_ERR_NOCODE);
+	assert_int_equal(e->ip, 0x9000);
+	assert_null(find_ev(&o, HWPROF_PT_EV_ERROR, 1));
+	e = find_ev(&o, HWPROF_PT_EV_ENABLE, 1);
+	assert_non_null(e);
+	assert_int_equal(e->ip, 0x1030);
+	static const uint64_t want[] = { 0x1030 };
+	expect_insns(&o, want, 1);
+}
+
+/* A mapping whose file cannot be opened: no bytes, and perf's count of the
+ * failures reported there (twice, then no more; no map: every time). */
+static void test_image_missing(void **state)
+{
+	(void)state;
+	struct hwprof_pt_image *img;
+	uint8_t buf[4];
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_int_equal(hwprof_pt_image_add_file(img, "/nonexistent/lib.so", 0, 0x1000, 0x4000), -HWPROF_E_IO);
+	assert_int_equal(hwprof_pt_image_add_missing(img, "[kernel.kallsyms]", 0x1000, 0x8000), 0);
+	assert_int_equal(hwprof_pt_image_count(img), 2);
+	assert_int_equal(hwprof_pt_image_read(img, 0x4000, buf, 4), -HWPROF_E_NOENT);
+	for (int i = 0; i < 2; i++) {
+		assert_true(ipt_image_nocode_report(img, 0x4010));
+		assert_true(ipt_image_nocode_report(img, 0x8fff));
+	}
+	assert_false(ipt_image_nocode_report(img, 0x4020));
+	assert_false(ipt_image_nocode_report(img, 0x8000));
+	for (int i = 0; i < 3; i++)
+		assert_true(ipt_image_nocode_report(img, 0x6000));
+	/* a clone keeps the counts */
+	struct hwprof_pt_image *c;
+	assert_int_equal(hwprof_pt_image_clone(&c, img), 0);
+	assert_false(ipt_image_nocode_report(c, 0x4000));
+	hwprof_pt_image_free(c);
+	hwprof_pt_image_free(img);
+}
+
 /* A new trace starting with a PSB+ at TSC 100000, CTC 0x1230, FastCounter 4. */
 static void timed_psb(struct trace *t)
 {
@@ -694,6 +754,8 @@ int main(void)
 		cmocka_unit_test(test_many_side_events),
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_image),
+		cmocka_unit_test(test_image_missing),
+		cmocka_unit_test(test_nocode_full_ip),
 		cmocka_unit_test(test_insn_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
