@@ -327,6 +327,10 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 #define HWPROF_PT_EMU_KERNEL_BID 0x80 /* with KERNEL: a kernel map whose build
 				       * id is another machine's (no kernel
 				       * symbols for perf or hwprof) */
+#define HWPROF_PT_EMU_SAMPLES   0x100 /* perf.data: a cpu-clock event too,
+				       * with samples every 2048 ns of perf
+				       * time across the threads (their tools
+				       * show them among the trace's) */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -153,6 +153,9 @@ struct hwprof_hist_dmap {
 struct hwprof_hist_sample {
 	const char *comm;           /* comm at sample time (copied) */
 	int32_t pid, tid, cpu;
+	uint32_t thread;            /* perf's thread object (see
+	                             * hwprof_session_thread_serial); 0: by
+	                             * pid and tid */
 	uint64_t time;              /* sample time, quantized (the time key) */
 	const char *dso;            /* DSO long name (kept by the caller for the
 	                             * hist's lifetime), NULL without a map */
@@ -215,6 +218,7 @@ struct hwprof_hist_frame {
 struct hwprof_hist_entry {
 	const char *comm;           /* interned */
 	int32_t pid, tid, cpu;
+	uint32_t thread;            /* the first sample's (as perf's entry) */
 	uint32_t comm_id, dso_id;   /* internal (here: the identity a sample's
 	                             * entry is found by shares a cache line) */
 	uint64_t time;

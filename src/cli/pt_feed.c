@@ -89,6 +89,7 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 		others |= e->attr.type != pmu_type &&
 			  !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9 /* dummy */);
 	}
+	f->others = others;
 	if (f->itrace.add_callchain && others)
 		return "--itrace option G (callchains from the trace for the file's other events) is not "
 		       "supported for Intel PT yet";
@@ -221,10 +222,38 @@ const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec)
 	case HWPROF_RECORD_MMAP2:
 		return add_map(f, rec);
 	case HWPROF_RECORD_AUXTRACE:
-		return add_buffer(f, rec);
+		return f->prescanned ? NULL : add_buffer(f, rec);
 	default:
 		return NULL;
 	}
+}
+
+int pt_feed_prescan(struct pt_feed *f, const char *path)
+{
+	if (!path || !*path || !strcmp(path, "-"))
+		return 1;
+	struct hwprof_perfdata *h;
+	if (hwprof_perfdata_open(&h, path, NULL) < 0)
+		return 1;
+	if (hwprof_perfdata_info(h)->pipe) {
+		hwprof_perfdata_close(h);
+		return 1;
+	}
+	struct hwprof_record rec;
+	int r;
+	while ((r = hwprof_perfdata_next(h, &rec)) > 0)
+		if (rec.type == HWPROF_RECORD_AUXTRACE && add_buffer(f, &rec))
+			break;
+	hwprof_perfdata_close(h);
+	if (r > 0) { /* add_buffer failed: the stream's reading will say why */
+		for (size_t i = 0; i < f->nq; i++)
+			f->q[i].len = 0;
+		return 1;
+	}
+	/* a damaged file: the read ahead stops where the session will report
+	 * it; what was read before is what perf has too */
+	f->prescanned = true;
+	return 0;
 }
 
 size_t pt_feed_queues_used(const struct pt_feed *f)

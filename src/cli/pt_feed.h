@@ -36,6 +36,9 @@ struct pt_feed {
 	const struct hwprof_evsel *pt;      /* the intel_pt event (NULL: none) */
 	bool active;                        /* started with an intel_pt event */
 	bool per_cpu;
+	bool others;                        /* the file has events of its own
+					     * besides the trace and sideband */
+	bool prescanned;                    /* every queue's data read ahead */
 	bool native;                        /* the file's arch is this machine's */
 	uint64_t timing_bits;               /* config bits of tsc, mtc and cyc */
 	struct pt_queue *q;
@@ -71,6 +74,11 @@ void pt_feed_fini(struct pt_feed *f);
 /* An intel_pt AUXTRACE_INFO record. Returns NULL, or why decoding cannot
  * go on (one line). f->active tells whether there is anything to decode. */
 const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec);
+/* Reads every AUXTRACE buffer of the file at path ahead (as perf does
+ * from its index), so queues can be decoded while the events are read;
+ * AUXTRACE records read afterwards are then skipped. Returns 0, 1 when it
+ * cannot (a stream, stdin) or -HWPROF_E_NOMEM. */
+int pt_feed_prescan(struct pt_feed *f, const char *path);
 /* MMAP, MMAP2 and AUXTRACE records (others are ignored). NULL or why not. */
 const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec);
 /* perf's synthesized event (type, config: 0/4 branches, 0/1 instructions,

@@ -125,76 +125,125 @@ static void resume(struct sched *s, struct worker *w, uint64_t limit)
 	pthread_mutex_unlock(&s->mu);
 }
 
-int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
+struct pt_sched {
+	struct sched s;
+	struct pt_feed *f;
+	pt_sched_select_fn select;
+	void *ctx;
+	struct worker *w;
+	struct heap_item *heap;
+	size_t cnt, nq;
+	size_t next;             /* limits run so far */
+	bool set_up;
+	int rc;
+};
+
+int pt_sched_open(struct pt_sched **out, struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 {
-	const uint64_t *limits = f->limits;
-	size_t nlimits = f->nlimits;
-	struct sched s = { .f = f };
-	struct worker *w = calloc(f->nq ? f->nq : 1, sizeof(*w));
-	struct heap_item *heap = calloc(f->nq ? f->nq : 1, sizeof(*heap));
-	size_t cnt = 0;
-	int rc = 0;
-	if (!w || !heap) {
-		free(w);
-		free(heap);
+	struct pt_sched *p = calloc(1, sizeof(*p));
+	size_t nq = f->nq ? f->nq : 1;
+	if (p) {
+		p->w = calloc(nq, sizeof(*p->w));
+		p->heap = calloc(nq, sizeof(*p->heap));
+	}
+	if (!p || !p->w || !p->heap) {
+		if (p) {
+			free(p->w);
+			free(p->heap);
+		}
+		free(p);
 		return -HWPROF_E_NOMEM;
 	}
-	pthread_mutex_init(&s.mu, NULL);
-	pthread_cond_init(&s.cv, NULL);
-	/* perf's queue set-up: each queue decodes to its first state with a
-	 * time, which is its place in the heap */
-	for (size_t i = 0; i < f->nq && !rc; i++) {
-		if (!f->q[i].len)
+	p->s.f = p->f = f;
+	p->nq = f->nq;
+	p->select = select;
+	p->ctx = ctx;
+	pthread_mutex_init(&p->s.mu, NULL);
+	pthread_cond_init(&p->s.cv, NULL);
+	*out = p;
+	return 0;
+}
+
+/* perf's queue set-up: each queue decodes to its first state with a time,
+ * which is its place in the heap */
+static void set_up(struct pt_sched *p)
+{
+	p->set_up = true;
+	for (size_t i = 0; i < p->nq && !p->rc; i++) {
+		if (!p->f->q[i].len)
 			continue;
-		struct worker *k = &w[i];
-		k->s = &s;
+		struct worker *k = &p->w[i];
+		k->s = &p->s;
 		k->q = i;
-		k->cfg = f->cfg;
+		k->cfg = p->f->cfg;
 		k->cfg.gate = gate;
 		k->cfg.gate_ctx = k;
 		if (pthread_create(&k->th, NULL, worker_main, k)) {
-			rc = -HWPROF_E_NOMEM;
+			p->rc = -HWPROF_E_NOMEM;
 			break;
 		}
 		k->started = true;
-		select(ctx, i, 0);
-		resume(&s, k, 0);
+		p->select(p->ctx, i, 0);
+		resume(&p->s, k, 0);
 		if (k->state == W_DONE) /* no state with a time: perf never decodes it */
-			rc = k->rc;
+			p->rc = k->rc;
 		else
-			heapify(heap, cnt++, i, k->ordinal);
+			heapify(p->heap, p->cnt++, i, k->ordinal);
 	}
+}
+
+int pt_sched_advance(struct pt_sched *p, size_t upto)
+{
+	if (!p->set_up)
+		set_up(p);
 	/* perf's intel_pt_process_queues() at each event, then at the end */
-	for (size_t l = 0; l <= nlimits && !rc; l++) {
-		uint64_t limit = l < nlimits ? limits[l] : UINT64_MAX;
-		while (cnt && heap[0].ordinal < limit && !rc) {
-			size_t q = heap[0].q;
-			heap_pop(heap, &cnt);
+	for (; p->next <= upto && !p->rc; p->next++) {
+		size_t l = p->next;
+		uint64_t limit = l < p->f->nlimits ? p->f->limits[l] : UINT64_MAX;
+		while (p->cnt && p->heap[0].ordinal < limit && !p->rc) {
+			size_t q = p->heap[0].q;
+			heap_pop(p->heap, &p->cnt);
 			uint64_t ts = limit;
-			if (cnt && heap[0].ordinal + 1 < ts)
-				ts = heap[0].ordinal + 1;
-			select(ctx, q, l);
-			resume(&s, &w[q], ts);
-			if (w[q].state == W_DONE)
-				rc = w[q].rc;
+			if (p->cnt && p->heap[0].ordinal + 1 < ts)
+				ts = p->heap[0].ordinal + 1;
+			p->select(p->ctx, q, l);
+			resume(&p->s, &p->w[q], ts);
+			if (p->w[q].state == W_DONE)
+				p->rc = p->w[q].rc;
 			else
-				heapify(heap, cnt++, q, w[q].ordinal);
+				heapify(p->heap, p->cnt++, q, p->w[q].ordinal);
 		}
 	}
+	return p->rc;
+}
+
+int pt_sched_close(struct pt_sched *p)
+{
+	if (!p)
+		return 0;
+	int rc = pt_sched_advance(p, p->f->nlimits);
 	/* after an error, the runs still held end at their gate */
-	s.stop = true;
-	for (size_t i = 0; i < f->nq; i++) {
-		if (!w[i].started)
+	p->s.stop = true;
+	for (size_t i = 0; i < p->nq; i++) {
+		if (!p->w[i].started)
 			continue;
-		if (w[i].state != W_DONE)
-			resume(&s, &w[i], 0);
-		pthread_join(w[i].th, NULL);
+		if (p->w[i].state != W_DONE)
+			resume(&p->s, &p->w[i], 0);
+		pthread_join(p->w[i].th, NULL);
 	}
-	pthread_cond_destroy(&s.cv);
-	pthread_mutex_destroy(&s.mu);
-	free(w);
-	free(heap);
+	pthread_cond_destroy(&p->s.cv);
+	pthread_mutex_destroy(&p->s.mu);
+	free(p->w);
+	free(p->heap);
+	free(p);
 	return rc;
+}
+
+int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
+{
+	struct pt_sched *p;
+	int rc = pt_sched_open(&p, f, select, ctx);
+	return rc < 0 ? rc : pt_sched_close(p);
 }
 
 int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)

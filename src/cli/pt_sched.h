@@ -22,6 +22,15 @@ typedef void (*pt_sched_select_fn)(void *ctx, size_t q, size_t at);
  * the synthesis' error or emit's non-zero value. */
 int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx);
 
+/* The same while the events are read (their samples then come out in
+ * perf's order with the file's): open once every queue's data is in f,
+ * advance up to each event's limit index as it is noted (before the event
+ * is handled), close at the end (runs the rest). Returns as above. */
+struct pt_sched;
+int pt_sched_open(struct pt_sched **out, struct pt_feed *f, pt_sched_select_fn select, void *ctx);
+int pt_sched_advance(struct pt_sched *p, size_t upto);
+int pt_sched_close(struct pt_sched *p);
+
 /* All of f's queues in perf's order: through pt_sched_run() when perf
  * interleaves them (timed, several queues or per-cpu ones), else queue by
  * queue with the threads known at the end. */

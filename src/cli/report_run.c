@@ -482,6 +482,7 @@ static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int3
 	hs->comm = r->synth_comm ? r->synth_comm : hwprof_session_thread_comm(r->s, pid, tid);
 	hs->pid = pid;
 	hs->tid = tid;
+	hs->thread = hwprof_session_thread_serial(r->s, pid, tid);
 	hs->ip = ip;
 	hs->level = '.';
 	struct hwprof_map_info mi;

@@ -46,7 +46,13 @@ struct script_pt {
 	uint64_t events;          /* samples so far, for s<N> across queues */
 	struct symc_entry *symc; /* for the queue being printed */
 	bool symc_valid;
+	/* timed, with events of the file's own to print among the trace's
+	 * samples: decoded as the events are read (NULL: at the end) */
+	struct pt_sched *sched;
 };
+
+static void select_queue(void *ctx, size_t i, size_t at);
+static int synth_failed(struct script_pt *x, int rc);
 
 /* SF fields the PT lines can print */
 static const uint64_t synth_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
@@ -82,6 +88,7 @@ void script_pt_free(struct script_pt *x)
 {
 	if (!x)
 		return;
+	pt_sched_close(x->sched);
 	pt_feed_fini(&x->feed);
 	free(x->symc);
 	free(x->fmt.out);
@@ -283,6 +290,14 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	x->fmt.pad_dso = script_printer_pad_dso(x->p);
 	/* perf keeps the thread stack for the callindent column */
 	x->feed.cfg.thread_stack = (x->fmt.fields_hw & SFB(SF_CALLINDENT)) != 0 || x->itrace.callchain;
+	/* the file's own samples go among the trace's in perf's order when
+	 * the queues are decoded as the events are read, which needs their
+	 * data first (a file: read ahead; a stream: decoded at the end) */
+	if (x->feed.cfg.timed && x->feed.others) {
+		int r = pt_feed_prescan(&x->feed, hwprof_perfdata_name(x->h));
+		if (r < 0 || (r == 0 && pt_sched_open(&x->sched, &x->feed, select_queue, x) < 0))
+			return fail(x, "out of memory");
+	}
 	return 0;
 }
 
@@ -302,8 +317,20 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
 		return fail(x, why);
+	size_t before = x->feed.nlimits;
 	if (pt_feed_note_event(&x->feed, ev) < 0)
 		return fail(x, "out of memory");
+	if (x->sched && x->feed.nlimits > before) {
+		/* the trace up to this event's time, before the event */
+		if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
+			x->fmt.name_width = script_printer_name_width(x->p);
+		int rc = pt_sched_advance(x->sched, x->feed.nlimits - 1);
+		pt_print_flush(x->f, &x->fmt);
+		if (rc < 0)
+			return synth_failed(x, rc);
+		if (rc)
+			return 1;
+	}
 	/* the session is still before the record: its comm is the old one */
 	if (rec->type == HWPROF_RECORD_COMM && rec->size >= 16 &&
 	    pt_feed_note_comm(&x->feed, (int32_t)ld32(rec->data + 12),
@@ -359,7 +386,13 @@ int script_pt_flush(struct script_pt *x)
 		return 0;
 	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
 		x->fmt.name_width = script_printer_name_width(x->p);
-	int rc = pt_sched_decode(&x->feed, select_queue, x);
+	int rc;
+	if (x->sched) {
+		rc = pt_sched_close(x->sched);
+		x->sched = NULL;
+	} else {
+		rc = pt_sched_decode(&x->feed, select_queue, x);
+	}
 	if (rc < 0)
 		return synth_failed(x, rc);
 	pt_print_flush(x->f, &x->fmt);

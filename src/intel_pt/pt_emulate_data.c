@@ -63,6 +63,17 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 		return rc;
 	const uint64_t id = EMU_SAMPLE_ID;
 	rc = hwprof_writer_add_evsel(w, &a, kernel ? "intel_pt//" : "intel_pt//u", &id, 1);
+	const bool samples = cfg->flags & HWPROF_PT_EMU_SAMPLES;
+	struct hwprof_attr sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.type = HWPROF_TYPE_SOFTWARE; /* config 0: cpu-clock */
+	sa.size = HWPROF_ATTR_SIZE_VER7;
+	sa.sample_period = 2048;
+	sa.sample_type = a.sample_type | HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD;
+	sa.flags = a.flags;
+	const uint64_t sid = EMU_SAMPLE_ID + 1;
+	if (!rc && samples)
+		rc = hwprof_writer_add_evsel(w, &sa, "cpu-clock", &sid, 1);
 	if (!rc)
 		rc = hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
 	const bool kernel_bid = kernel && (cfg->flags & HWPROF_PT_EMU_KERNEL_BID);
@@ -142,6 +153,20 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 		rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
 							    HWPROF_RECORD_SWITCH_CPU_WIDE,
 							    0x2000 /* SWITCH_OUT */, body, sizeof(body)));
+	}
+	/* the other event's samples: perf time is TSC / 2 from the first
+	 * PSB's TSC (0x100000) on; the ip is the first mapping's start */
+	for (unsigned k = 0; samples && !rc && k < 64 && r->nmaps && r->nthreads; k++) {
+		size_t t = k % r->nthreads;
+		struct hwprof_sample s = id_s;
+		s.id = sid;
+		s.tid = (uint32_t)r->threads[t].tid;
+		s.cpu = per_cpu ? (uint32_t)t : 0;
+		s.time = 0x80000 + (uint64_t)k * 2048;
+		s.period = 2048;
+		s.ip = r->maps[0].start;
+		s.misc = HWPROF_MISC_USER;
+		rc = put(w, buf, hwprof_build_sample(buf, sizeof(buf), &sa, &s));
 	}
 	/* one whole trace per buffer: perf splits nothing at PSBs itself */
 	for (size_t t = 0; !rc && t < r->nthreads; t++) {

@@ -817,6 +817,7 @@ static int make_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const st
 	}
 	k->pid = s->pid;
 	k->tid = s->tid;
+	k->thread = s->thread;
 	k->cpu = s->cpu;
 	k->time = s->time;
 	k->dso = dso;
@@ -1352,6 +1353,15 @@ HWPROF_API void hwprof_hist_set_group_sort_idx(struct hwprof_hist *h, int idx)
 	h->group_sort_idx = idx;
 }
 
+/* perf's a->thread == b->thread: its thread objects, or without them the
+ * pid and tid */
+static bool same_thread(const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b)
+{
+	if (a->thread && b->thread)
+		return a->thread == b->thread;
+	return a->tid == b->tid && a->pid == b->pid;
+}
+
 /* perf's hist_entry__sort(a, b): > 0 puts a before b. */
 static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry *a,
 		    const struct hwprof_hist_entry *b)
@@ -1361,7 +1371,7 @@ static int sort_cmp(const struct hwprof_hist *h, const struct hwprof_hist_entry 
 			continue; /* perf_hpp__should_skip() */
 		int c = h->nr_members && is_hpp_sort_field(h->sort[i]) ? group_cmp(h, h->sort[i], a, b)
 									 : key_sort(h, h->sort[i], a, b);
-		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && a->tid == b->tid && a->pid == b->pid) {
+		if (!c && h->sort[i] == HWPROF_HK_CHILDREN && h->graph && same_thread(a, b)) {
 			/* perf's __hpp__sort_acc: caller above callee */
 			int64_t d = (int64_t)b->max_depth - a->max_depth;
 			c = sgn64(h->caller ? -d : d);

@@ -134,6 +134,7 @@ static struct sess_thread *thread_new(struct sess_machine *m, int32_t pid, int32
 	t->pid = pid;
 	t->tid = tid;
 	t->ppid = -1;
+	t->serial = ++m->serials;
 	snprintf(t->defcomm, sizeof(t->defcomm), ":%d", tid);
 	size_t b = bucket(m, tid);
 	t->next = m->buckets[b];

@@ -40,6 +40,9 @@ struct sess_thread {
 	char *comm;              /* NULL until set: then ":<tid>" is reported */
 	char defcomm[16];
 	bool comm_set;
+	uint32_t serial;         /* which of perf's thread objects: a tid
+				  * perf replaces (a FORK of a tid it knows)
+				  * gets a new one */
 	struct sess_maps *maps;
 	struct sess_thread *next; /* hash chain */
 };
@@ -52,6 +55,7 @@ struct sess_machine {
 	struct sess_dso_id *ids; /* the first DSO id seen for each name */
 	size_t nstrings, capstrings;
 	uint64_t version;        /* moves with every change to threads, comms or maps */
+	uint32_t serials;        /* threads made so far */
 	/* the kernel map's reference symbol ("[kernel.kallsyms]_text" and
 	 * the address _text had when recorded): perf relocates kallsyms
 	 * by it; none for a pgoff of 0 (kptr_restrict) */

@@ -485,6 +485,12 @@ HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int3
 	return t ? sess_thread_comm(t) : NULL;
 }
 
+HWPROF_API uint32_t hwprof_session_thread_serial(struct hwprof_session *s, int32_t pid, int32_t tid)
+{
+	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
+	return t ? t->serial : 0;
+}
+
 HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s)
 {
 	return s->m.version;

@@ -206,6 +206,22 @@ if "$emu" --timing --time-zero --per-cpu --kernel-bid "$TMP/kb" "$TMP/pc_threads
   fi
 fi
 
+# the file's own samples (a cpu-clock event) among the trace's: perf runs
+# the queues up to each event's time, so its lines come in between
+for lay in "--per-cpu" ""; do
+  if "$emu" --timing --time-zero $lay --samples "$TMP/sm" "$TMP/pc_threads" >/dev/null 2>&1; then
+    for iset in b i100i i1000ns; do
+      perf script -i "$TMP/sm.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
+      "$HWPROF" script -i "$TMP/sm.data" --itrace=$iset >"$TMP/ours.out" 2>"$TMP/ours.err"
+      if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && grep -q cpu-clock "$TMP/perf.out"; then
+        pass "trace with cpu-clock samples ${lay:-per-thread}, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines)"
+      else
+        fail "trace with cpu-clock samples ${lay:-per-thread}, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
+      fi
+    done
+  fi
+done
+
 # the same traces with their program gone: perf scans for a full IP after
 # failing to get an instruction, reports a file it cannot open twice and
 # then goes on quietly, and a PSB's FUP it resyncs at is no branch

@@ -198,4 +198,13 @@ if "$GEN/mkperfdata" chains-far "$TMP/far.data"; then
     compare "chains-far $o" "$TMP/far.data" $o
   done
 else fail "mkperfdata chains-far"; fi
+# a thread whose last samples carry pid -1 (an exiting task's): one thread
+# to perf, so equal children entries of both go by chain depth (found in CI
+# on a system-wide recording: a sched_switch sample with prev_state X)
+if "$GEN/mkperfdata" exitpid "$TMP/ep.data"; then
+  for o in "" "-g callee" "-g caller"; do
+    # shellcheck disable=SC2086
+    compare "exitpid $o" "$TMP/ep.data" $o
+  done
+else fail "mkperfdata exitpid"; fi
 finish

@@ -570,6 +570,51 @@ static void chains(bool far)
 }
 
 
+/* A thread whose last samples carry pid -1 (as an exiting task's do once
+ * the kernel has let go of its pid): to perf, which finds threads by tid,
+ * they are the same thread, so in children mode equal entries of both
+ * kinds are ordered by chain depth (caller above callee), not by self. */
+extern char __executable_start;
+static void exitpid(void)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	char self[4096];
+	self_exe(self, sizeof(self));
+	const uint64_t base = 0x555555554000ULL;
+	struct hwprof_sample id = id_of(300, 10);
+	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 300, 300, "alpha", 0));
+	emit(hwprof_build_mmap2(rb, sizeof(rb), &a, &id, HWPROF_MISC_USER, 300, 300, base, 0x400000, 0, 8, 1, 4321,
+				0, 5, 2, self));
+	const uintptr_t lo = (uintptr_t)&__executable_start;
+	const uint64_t fn[7] = { base + ((uintptr_t)&emit - lo) + 4, base + ((uintptr_t)&sw_attr - lo) + 8,
+				 base + ((uintptr_t)&features - lo) + 2, base + ((uintptr_t)&hwprof_writer_write - lo) + 6,
+				 base + ((uintptr_t)&st64 - lo), base + ((uintptr_t)&chains - lo) + 3,
+				 base + ((uintptr_t)&self_exe - lo) + 1 };
+	/* chains (leaf first) of the live thread, then others over other
+	 * functions with pid -1: every entry has the same children period */
+	static const int shape[4][5] = { { 2, 0, 1 }, { 3, 2, 3, 6 }, { 3, 4, 5, 6 }, { 2, 1, 0 } };
+	uint8_t chain[8 * 8];
+	for (int k = 0; k < 4; k++) {
+		const int *sh = shape[k];
+		struct hwprof_sample s = id_of(300, 1000 + 10 * (uint64_t)k);
+		if (k >= 2)
+			s.pid = (uint32_t)-1;
+		s.misc = HWPROF_MISC_USER;
+		s.period = 1000;
+		st64(chain, HWPROF_CONTEXT_USER);
+		for (int j = 0; j < sh[0]; j++)
+			st64(chain + 8 * (j + 1), fn[sh[j + 1]]);
+		s.ip = hwprof_u64_at(chain, 1);
+		s.callchain_nr = (uint32_t)sh[0] + 1;
+		s.callchain = chain;
+		emit(hwprof_build_sample(rb, sizeof(rb), &a, &s));
+	}
+}
+
 /* A kernel elsewhere than the running one (its _text 512 MB higher, as
  * after another boot): perf relocates the running kallsyms by the
  * recorded reference symbol. Kernel samples at three running functions
@@ -1685,7 +1730,7 @@ static void branch_flow(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|branch-flow|chains[-far]|dso:PATH@OFF,.. OUT\n");
+		fprintf(stderr, "usage: mkperfdata [pipe]allrecords|allsample|pipe|arm64|simd|future|mem|branch|group|readone|lbr|bpf|brcntr|noidall|auxsample|warn-KIND|regs-ARCH|topo|attrN|xmm|branch-syms|branch-flow|chains[-far]|exitpid|dso:PATH@OFF,.. OUT\n");
 		return 2;
 	}
 	/* "pipeKIND" writes KIND in pipe mode ("pipe" alone: a small recording) */
@@ -1708,6 +1753,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(k, "branch-syms")) branch_syms();
 	else if (!strcmp(k, "branch-flow")) branch_flow();
 	else if (!strcmp(k, "chains") || !strcmp(k, "chains-far")) chains(k[6] == '-');
+	else if (!strcmp(k, "exitpid")) exitpid();
 	else if (!strcmp(k, "kreloc") || !strcmp(k, "kreloc-bid")) kreloc(k[6] == '-');
 	else if (!strcmp(k, "keys") || !strcmp(k, "keys-g")) keys(k[4] == '-');
 	else if (!strcmp(k, "group")) group();
