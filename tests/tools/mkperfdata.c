@@ -496,14 +496,27 @@ static void branch_syms(void)
 	}
 }
 
+/* A cpu-clock event sampling callchains, the fixture's features, and the
+ * path of this program (whose functions the chains go through). */
+static struct hwprof_attr chain_evsel(char *self, size_t size)
+{
+	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
+				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
+	uint64_t ids[1] = { 1 };
+	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
+	features("x86_64");
+	self_exe(self, size);
+	return a;
+}
+
 /* Callchains over this program's own symbols in three processes that map
  * it at different addresses, frames with and without symbols and outside
  * any map mixed at random (perf's callchain compare is not transitive
  * there, so its trees keep a second node for some frames); "beta" comes
  * from a FORK as perf synthesizes it for tasks that already ran
  * (PERF_RECORD_MISC_FORK_EXEC: no copy of the parent's maps), "gamma"
- * from a kernel FORK (a copy). */
-/* far: half the outermost frames at addresses nowhere, more than 2^63
+ * from a kernel FORK (a copy).
+ * far: half the outermost frames at addresses nowhere, more than 2^63
  * apart (garbage frame-pointer return addresses), all periods equal:
  * perf's address compare, a difference taken as int64_t, is then not
  * transitive, its tree walk misses entries it holds and makes second
@@ -511,13 +524,8 @@ static void branch_syms(void)
  * of ties shows it) */
 static void chains(bool far)
 {
-	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
-				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
-	uint64_t ids[1] = { 1 };
-	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
-	features("x86_64");
 	char self[4096];
-	self_exe(self, sizeof(self));
+	struct hwprof_attr a = chain_evsel(self, sizeof(self));
 	static const uint64_t base[3] = { 0x555555554000ULL, 0x565555554000ULL, 0x555555554000ULL };
 	struct hwprof_sample id = id_of(0, 5);
 	id.pid = id.tid = (uint32_t)-1;
@@ -577,13 +585,8 @@ static void chains(bool far)
 extern char __executable_start;
 static void exitpid(void)
 {
-	struct hwprof_attr a = sw_attr(HWPROF_SAMPLE_IP | HWPROF_SAMPLE_TID | HWPROF_SAMPLE_TIME | HWPROF_SAMPLE_ID |
-				       HWPROF_SAMPLE_CPU | HWPROF_SAMPLE_PERIOD | HWPROF_SAMPLE_CALLCHAIN);
-	uint64_t ids[1] = { 1 };
-	hwprof_writer_add_evsel(w, &a, "cpu-clock", ids, 1);
-	features("x86_64");
 	char self[4096];
-	self_exe(self, sizeof(self));
+	struct hwprof_attr a = chain_evsel(self, sizeof(self));
 	const uint64_t base = 0x555555554000ULL;
 	struct hwprof_sample id = id_of(300, 10);
 	emit(hwprof_build_comm(rb, sizeof(rb), &a, &id, 300, 300, "alpha", 0));
