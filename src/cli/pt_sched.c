@@ -217,11 +217,11 @@ int pt_sched_advance(struct pt_sched *p, size_t upto)
 	return p->rc;
 }
 
-int pt_sched_close(struct pt_sched *p)
+int pt_sched_close(struct pt_sched *p, bool finish)
 {
 	if (!p)
 		return 0;
-	int rc = pt_sched_advance(p, p->f->nlimits);
+	int rc = finish ? pt_sched_advance(p, p->f->nlimits) : p->rc;
 	/* after an error, the runs still held end at their gate */
 	p->s.stop = true;
 	for (size_t i = 0; i < p->nq; i++) {
@@ -243,7 +243,7 @@ int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 {
 	struct pt_sched *p;
 	int rc = pt_sched_open(&p, f, select, ctx);
-	return rc < 0 ? rc : pt_sched_close(p);
+	return rc < 0 ? rc : pt_sched_close(p, true);
 }
 
 int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)

@@ -8,6 +8,7 @@
 #ifndef HWPROF_CLI_PT_SCHED_H
 #define HWPROF_CLI_PT_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,11 +26,12 @@ int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx);
 /* The same while the events are read (their samples then come out in
  * perf's order with the file's): open once every queue's data is in f,
  * advance up to each event's limit index as it is noted (before the event
- * is handled), close at the end (runs the rest). Returns as above. */
+ * is handled), close at the end (finish: runs the rest; else the held
+ * runs just stop). Returns as above. */
 struct pt_sched;
 int pt_sched_open(struct pt_sched **out, struct pt_feed *f, pt_sched_select_fn select, void *ctx);
 int pt_sched_advance(struct pt_sched *p, size_t upto);
-int pt_sched_close(struct pt_sched *p);
+int pt_sched_close(struct pt_sched *p, bool finish);
 
 /* All of f's queues in perf's order: through pt_sched_run() when perf
  * interleaves them (timed, several queues or per-cpu ones), else queue by

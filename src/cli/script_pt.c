@@ -88,7 +88,7 @@ void script_pt_free(struct script_pt *x)
 {
 	if (!x)
 		return;
-	pt_sched_close(x->sched);
+	pt_sched_close(x->sched, false);
 	pt_feed_fini(&x->feed);
 	free(x->symc);
 	free(x->fmt.out);
@@ -388,7 +388,7 @@ int script_pt_flush(struct script_pt *x)
 		x->fmt.name_width = script_printer_name_width(x->p);
 	int rc;
 	if (x->sched) {
-		rc = pt_sched_close(x->sched);
+		rc = pt_sched_close(x->sched, true);
 		x->sched = NULL;
 	} else {
 		rc = pt_sched_decode(&x->feed, select_queue, x);
