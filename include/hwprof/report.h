@@ -154,7 +154,7 @@ struct hwprof_hist_sample {
 	const char *comm;           /* comm at sample time (copied) */
 	int32_t pid, tid, cpu;
 	uint32_t thread;            /* perf's thread object (see
-	                             * hwprof_session_thread_serial); 0: by
+	                             * hwprof_thread_info.serial); 0: by
 	                             * pid and tid */
 	uint64_t time;              /* sample time, quantized (the time key) */
 	const char *dso;            /* DSO long name (kept by the caller for the

@@ -127,6 +127,9 @@ struct hwprof_map_info {
 struct hwprof_thread_info {
 	int32_t pid, tid, ppid; /* ppid: the forking thread's tid, -1 if unknown */
 	const char *comm;
+	uint32_t serial;        /* which of perf's thread objects it is: never
+	                         * 0, new once perf replaces the tid's thread
+	                         * (a FORK of a tid it knows) */
 };
 HWPROF_API size_t hwprof_session_threads(const struct hwprof_session *s, struct hwprof_thread_info *out,
 					 size_t max);
@@ -149,12 +152,12 @@ HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int3
 /* Whether thread tid's comm came from a COMM or FORK record (1) or is
  * still the ":tid" stand-in (0); -1 for an unknown thread. */
 HWPROF_API int hwprof_session_thread_comm_set(struct hwprof_session *s, int32_t tid);
-/* Which of perf's thread objects pid/tid is (found or made like the comm
- * above): the same number for every sample perf gives that object, a new
- * one once perf replaces the tid's thread. Never 0. Samples of one tid
- * may carry other pids (an exiting thread's last ones: 0 or -1) and still
- * be one thread to perf. */
-HWPROF_API uint32_t hwprof_session_thread_serial(struct hwprof_session *s, int32_t pid, int32_t tid);
+/* The thread pid/tid, found or made like the comm above, in one lookup:
+ * its comm and which of perf's thread objects it is (samples of one tid
+ * may carry other pids, an exiting thread's last ones 0 or -1, and still
+ * be one thread to perf). Returns 0, or -HWPROF_E_NOMEM. */
+HWPROF_API int hwprof_session_thread(struct hwprof_session *s, int32_t pid, int32_t tid,
+				     struct hwprof_thread_info *out);
 /* pid of thread tid as perf's thread table has it, or -1 when the thread
  * is unknown (does not create it). */
 HWPROF_API int32_t hwprof_session_thread_pid(struct hwprof_session *s, int32_t tid);

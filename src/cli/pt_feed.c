@@ -320,7 +320,9 @@ static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
 	return 0;
 }
 
-int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev)
+static int note_comm(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_record *rec);
+
+int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_event *ev)
 {
 	const struct hwprof_pt_time_conv *tc = &f->cfg.flow.time_conv;
 	if (!f->active)
@@ -343,12 +345,20 @@ int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev)
 					f->q[i].exit_at = before + 1;
 		}
 	}
-	return rc < 0 ? rc : note_switch(f, ev);
+	if (rc >= 0)
+		rc = note_switch(f, ev);
+	return rc < 0 ? rc : note_comm(f, s, &ev->rec);
 }
 
-int pt_feed_note_comm(struct pt_feed *f, int32_t tid, const char *old)
+/* the comm a COMM record's thread had before it (the session is still
+ * before the record) */
+static int note_comm(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_record *rec)
 {
-	if (!f->active || !old)
+	if (rec->type != HWPROF_RECORD_COMM || rec->size < 16)
+		return 0;
+	int32_t tid = (int32_t)ld32(rec->data + 12);
+	const char *old = hwprof_session_thread_comm(s, (int32_t)ld32(rec->data + 8), tid);
+	if (!old)
 		return 0;
 	if (f->ncomms == f->capcomms) {
 		size_t c = f->capcomms ? 2 * f->capcomms : 64;

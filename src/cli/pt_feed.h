@@ -86,20 +86,19 @@ const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec);
  * derived from it, as perf 6.1's intel_pt_synth_events() does. */
 #define PT_FEED_TYPE_SYNTH 0x80000000u
 void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32_t type, uint64_t config);
-/* Every event after the start: perf runs its queues up to the time of
- * each kernel record (timed decoding), and context switches tell which
- * thread a cpu runs; kept for pt_sched_run() and pt_feed_queue_thread().
- * Returns 0 or -HWPROF_E_NOMEM. */
-int pt_feed_note_event(struct pt_feed *f, const struct hwprof_event *ev);
+/* Every event after the start, before the session applies it (s: its
+ * state just before): perf runs its queues up to the time of each kernel
+ * record (timed decoding), context switches tell which thread a cpu runs,
+ * and a COMM record the comm its thread had until then; kept for
+ * pt_sched_run(), pt_feed_queue_thread() and pt_feed_comm_at(). Returns
+ * 0 or -HWPROF_E_NOMEM. */
+int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_event *ev);
 /* Whose samples queue q's are when perf runs it after `at` limits (at
  * SIZE_MAX: the end of the file): its thread, or for per-cpu queues the
  * thread its cpu runs then (-1/-1 when unknown). thread_pid: the
  * session's pid of a tid (-1 unknown). */
 void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
 			  void *ctx, int32_t *pid, int32_t *tid);
-/* A COMM record of thread tid, noted after pt_feed_note_event(): old is
- * the thread's comm just before it. Returns 0 or -HWPROF_E_NOMEM. */
-int pt_feed_note_comm(struct pt_feed *f, int32_t tid, const char *old);
 /* Thread tid's comm when perf runs a queue after `at` limits, if a COMM
  * record changes it later; NULL: the thread's comm now. */
 const char *pt_feed_comm_at(const struct pt_feed *f, int32_t tid, size_t at);

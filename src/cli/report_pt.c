@@ -159,15 +159,7 @@ int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
 		return fail(why);
-	if (pt_feed_note_event(&x->feed, ev) < 0)
-		return fail("out of memory");
-	/* the session is still before the record: its comm is the old one */
-	if (rec->type == HWPROF_RECORD_COMM && rec->size >= 16 &&
-	    pt_feed_note_comm(&x->feed, (int32_t)ld32(rec->data + 12),
-			      hwprof_session_thread_comm(x->s, (int32_t)ld32(rec->data + 8),
-							 (int32_t)ld32(rec->data + 12))) < 0)
-		return fail("out of memory");
-	return 0;
+	return pt_feed_note_event(&x->feed, x->s, ev) < 0 ? fail("out of memory") : 0;
 }
 
 static int32_t thread_pid(void *ctx, int32_t tid)

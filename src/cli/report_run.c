@@ -479,10 +479,12 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 static void resolve_ip(struct report_run *r, struct hwprof_hist_sample *hs, int32_t pid, int32_t tid,
 		       unsigned cpumode, uint64_t ip)
 {
-	hs->comm = r->synth_comm ? r->synth_comm : hwprof_session_thread_comm(r->s, pid, tid);
+	struct hwprof_thread_info th = { .comm = NULL };
+	hwprof_session_thread(r->s, pid, tid, &th); /* out of memory: no comm, as before */
+	hs->comm = r->synth_comm ? r->synth_comm : th.comm;
 	hs->pid = pid;
 	hs->tid = tid;
-	hs->thread = hwprof_session_thread_serial(r->s, pid, tid);
+	hs->thread = th.serial;
 	hs->ip = ip;
 	hs->level = '.';
 	struct hwprof_map_info mi;

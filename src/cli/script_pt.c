@@ -54,6 +54,14 @@ struct script_pt {
 static void select_queue(void *ctx, size_t i, size_t at);
 static int synth_failed(struct script_pt *x, int rc);
 
+/* The event column's width, once the first lines are due (every event
+ * name is known by then) */
+static void set_name_width(struct script_pt *x)
+{
+	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
+		x->fmt.name_width = script_printer_name_width(x->p);
+}
+
 /* SF fields the PT lines can print */
 static const uint64_t synth_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
 				     SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
@@ -318,12 +326,11 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 	if (why)
 		return fail(x, why);
 	size_t before = x->feed.nlimits;
-	if (pt_feed_note_event(&x->feed, ev) < 0)
+	if (pt_feed_note_event(&x->feed, x->s, ev) < 0)
 		return fail(x, "out of memory");
 	if (x->sched && x->feed.nlimits > before) {
 		/* the trace up to this event's time, before the event */
-		if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
-			x->fmt.name_width = script_printer_name_width(x->p);
+		set_name_width(x);
 		int rc = pt_sched_advance(x->sched, x->feed.nlimits - 1);
 		pt_print_flush(x->f, &x->fmt);
 		if (rc < 0)
@@ -331,12 +338,6 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
 		if (rc)
 			return 1;
 	}
-	/* the session is still before the record: its comm is the old one */
-	if (rec->type == HWPROF_RECORD_COMM && rec->size >= 16 &&
-	    pt_feed_note_comm(&x->feed, (int32_t)ld32(rec->data + 12),
-			      hwprof_session_thread_comm(x->s, (int32_t)ld32(rec->data + 8),
-							 (int32_t)ld32(rec->data + 12))) < 0)
-		return fail(x, "out of memory");
 	return 0;
 }
 
@@ -384,8 +385,7 @@ int script_pt_flush(struct script_pt *x)
 		return 1;
 	if (!x->feed.active)
 		return 0;
-	if (((x->fmt.fields_hw | x->fmt.fields_synth) & SFB(SF_EVNAME)) && !x->fmt.name_width)
-		x->fmt.name_width = script_printer_name_width(x->p);
+	set_name_width(x);
 	int rc;
 	if (x->sched) {
 		rc = pt_sched_close(x->sched, true);

@@ -1012,9 +1012,14 @@ static uint32_t ident_find(const struct hwprof_hist *h, const struct hwprof_hist
  * the index cannot stand for it. Other DSOs' entries keep their order
  * (the keys before the symbol order them among the rest), so their walks
  * still find what the index finds. Returns < 0 on allocation failure. */
+static size_t span_slot(const struct hwprof_hist_entry *k)
+{
+	return k->dso_id == UINT32_MAX ? 0 : (size_t)k->dso_id + 1; /* 0: no DSO */
+}
+
 static int note_addrs(struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 {
-	size_t slot = k->dso_id == UINT32_MAX ? 0 : (size_t)k->dso_id + 1;
+	size_t slot = span_slot(k);
 	if (slot >= h->cap_span) {
 		size_t old = h->cap_span;
 		if (rpt_grow(&h->span, &h->cap_span, slot + 1, sizeof(*h->span)) < 0)
@@ -1036,7 +1041,7 @@ static int note_addrs(struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 /* Whether k's DSO has addresses too far apart for the index (above). */
 static bool span_wide(const struct hwprof_hist *h, const struct hwprof_hist_entry *k)
 {
-	size_t slot = k->dso_id == UINT32_MAX ? 0 : (size_t)k->dso_id + 1;
+	size_t slot = span_slot(k);
 	return slot < h->cap_span && h->span[slot].wide;
 }
 

@@ -485,10 +485,14 @@ HWPROF_API const char *hwprof_session_thread_comm(struct hwprof_session *s, int3
 	return t ? sess_thread_comm(t) : NULL;
 }
 
-HWPROF_API uint32_t hwprof_session_thread_serial(struct hwprof_session *s, int32_t pid, int32_t tid)
+HWPROF_API int hwprof_session_thread(struct hwprof_session *s, int32_t pid, int32_t tid,
+				     struct hwprof_thread_info *out)
 {
 	struct sess_thread *t = sess_findnew_thread(&s->m, pid, tid);
-	return t ? t->serial : 0;
+	if (!t)
+		return -HWPROF_E_NOMEM;
+	*out = (struct hwprof_thread_info){ t->pid, t->tid, t->ppid, sess_thread_comm(t), t->serial };
+	return 0;
 }
 
 HWPROF_API uint64_t hwprof_session_version(const struct hwprof_session *s)
@@ -538,7 +542,8 @@ HWPROF_API size_t hwprof_session_threads(const struct hwprof_session *s, struct 
 	for (size_t b = 0; b < s->m.nbuckets; b++)
 		for (const struct sess_thread *t = s->m.buckets[b]; t; t = t->next, n++)
 			if (n < max)
-				out[n] = (struct hwprof_thread_info){ t->pid, t->tid, t->ppid, sess_thread_comm(t) };
+				out[n] = (struct hwprof_thread_info){ t->pid, t->tid, t->ppid, sess_thread_comm(t),
+								      t->serial };
 	return n;
 }
 

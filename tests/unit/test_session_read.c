@@ -160,8 +160,21 @@ static void test_threads_maps(void **state)
 	struct hwprof_error err;
 	assert_int_equal(hwprof_session_open(&s, path, &err), 0);
 	struct hwprof_event ev;
+	/* a lookup before the FORK makes thread 101; the FORK replaces it
+	 * with another of perf's thread objects */
+	struct hwprof_thread_info early, late, other;
+	assert_int_equal(hwprof_session_thread(s, 100, 101, &early), 0);
 	while (hwprof_session_next(s, &ev) > 0)
 		;
+	assert_int_equal(hwprof_session_thread(s, 100, 101, &late), 0);
+	assert_int_not_equal(early.serial, 0);
+	assert_int_not_equal(late.serial, early.serial);
+	assert_string_equal(late.comm, "parent");
+	/* another pid for the same tid (an exiting task's last samples) is
+	 * the same object */
+	assert_int_equal(hwprof_session_thread(s, -1, 101, &other), 0);
+	assert_int_equal(other.serial, late.serial);
+	assert_int_equal(other.pid, 100);
 	struct hwprof_thread_info t[8];
 	size_t n = hwprof_session_threads(s, t, 8);
 	assert_int_equal(n, 3); /* swapper, 100, 101 */
