@@ -128,6 +128,16 @@ struct hwprof_pt_synth_config {
 	bool thread_stack;                  /* keep perf's per-thread call stack
 					     * (sample depth, for callindent; on
 					     * anyway for g callchains) */
+	/* Per-thread stacks (perf keeps one per thread, which follows it
+	 * from cpu to cpu): *tstack is the stack of the thread the queue
+	 * runs, read at each branch, so the caller may change it whenever
+	 * the run pauses at its gate; *tstack NULL: no thread, no stack.
+	 * tstack NULL: one stack for the whole run. */
+	struct hwprof_pt_tstack *const *tstack;
+	uint64_t trace_nr;                  /* the queue's: a stack last used
+					     * with another is emptied first */
+	uint32_t ring_cap;                  /* the branch ring's size (0: the
+					     * itrace l size); L wants more */
 	uint64_t *events;                   /* s<N> (initial skip): samples made
 					     * so far, kept by the caller across
 					     * queues (NULL: counted per run) */
@@ -141,6 +151,25 @@ struct hwprof_pt_synth_config {
 	int (*gate)(void *gate_ctx, uint64_t tsc);
 	void *gate_ctx;
 };
+
+/* perf's per-thread stack: return addresses of the calls seen and a ring
+ * of the last taken branches. */
+struct hwprof_pt_tstack;
+HWPROF_API struct hwprof_pt_tstack *hwprof_pt_tstack_new(void);
+HWPROF_API void hwprof_pt_tstack_free(struct hwprof_pt_tstack *ts);
+/* perf's thread_stack__sample_late(), the callchain itrace G gives a
+ * sample of the file (at ip) from its thread's stack (ts may be NULL):
+ * perf's layout, with HWPROF_CONTEXT_* markers, at most sz entries
+ * (callchain_sz + 1). kernel_start: where perf's kernel space begins
+ * (1 << 63 on x86_64; 0 until perf's decoder first runs a queue).
+ * Returns the count written to out. */
+HWPROF_API uint32_t hwprof_pt_tstack_chain_late(const struct hwprof_pt_tstack *ts, uint64_t ip, unsigned sz,
+						uint64_t kernel_start, uint64_t *out);
+/* perf's thread_stack__br_sample_late(), the branch stack itrace L gives
+ * a sample of the file: at most sz branches, newest first, as from/to
+ * pairs in out (kernel_start as above). Returns the count. */
+HWPROF_API uint32_t hwprof_pt_tstack_branches_late(const struct hwprof_pt_tstack *ts, uint64_t ip, unsigned sz,
+						   uint64_t kernel_start, uint64_t *out);
 
 /* Which sample kinds the options ask for (bit per kind). Returns
  * -HWPROF_E_UNSUPPORTED (with *what naming the option) for options whose

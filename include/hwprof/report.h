@@ -194,6 +194,10 @@ struct hwprof_hist_sample {
 	                             * entries it creates are not shown (those
 	                             * it adds to keep their own state, perf's
 	                             * first-sample rule) */
+	bool stale_chain;           /* the chain is an earlier sample's (perf's
+	                             * callchain cursor, left as it was by a
+	                             * sample with none): it makes cumulative
+	                             * entries only, the sample's own has none */
 };
 
 /* One callchain entry, resolved by the caller (perf's cursor node). */

@@ -845,6 +845,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	run.max_stack = a->max_stack;
 	run.no_inline = a->no_inline;
 	run.mem_mode = a->mem_mode;
+	run.graph_none = a->graph_none;
 	run.branch_mode = branch;
 	run.time_quantum = a->time_quantum;
 	run.time = a->time_str ? &tr : NULL;
@@ -952,6 +953,9 @@ static int report_stdio(const struct report_args *a, bool full)
 		const char *name = run.names[i] ? run.names[i]
 						: hwprof_evsel_name(hwprof_perfdata_evsel(h, i), nb, sizeof(nb));
 		l.plural = gsize > 1;
+		/* perf sorts (and shows) the call graphs of an event whose
+		 * samples have callchains only */
+		l.graph = graph && report_run_event_has_chains(&run, i);
 		if (group_view && gsize > 1 && group_desc(h, &groups, i, desc, sizeof(desc)) == 0)
 			name = desc;
 		uint64_t base = a->relative ? hwprof_hist_shown_period(run.hists[i])

@@ -447,6 +447,8 @@ int cmd_script(int argc, char **argv)
 			continue;
 		if (filtered && script_filter_drops(p, &flt, &ev.sample))
 			continue;
+		if ((status = script_pt_sample(pt, &ev)))
+			break;
 		script_print_sample(p, &ev);
 	}
 	if (!status && rc >= 0)

@@ -32,6 +32,7 @@ struct script_printer {
 	FILE *f;
 	enum hwprof_arch arch;
 	bool checked, use_callchain, has_stat;
+	bool synth_cc;            /* every event has callchains synthesized */
 	int name_width;
 	int extra_width;           /* longest name of synthesized (AUX) events */
 	int data_src_width;        /* perf pads data_src to the widest so far */
@@ -495,6 +496,12 @@ size_t script_branch_end(struct script_printer *p, int32_t pid, int32_t tid, uns
 	return n;
 }
 
+void script_printer_synth_callchain(struct script_printer *p)
+{
+	p->synth_cc = true;
+	p->use_callchain = true;
+}
+
 void script_printer_add_event_name(struct script_printer *p, const char *name)
 {
 	int l = (int)strlen(name);
@@ -819,7 +826,7 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 	FILE *f = p->f;
 	char buf[256];
 	const struct hwprof_attr *a = &es->attr;
-	bool has_cc = (a->sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0;
+	bool has_cc = (a->sample_type & HWPROF_SAMPLE_CALLCHAIN) || p->synth_cc;
 	const char *comm = hwprof_session_thread_comm(p->s, (int32_t)s->pid, (int32_t)s->tid);
 	print_start(p, t, s, comm, has_cc, HWPROF_RECORD_SAMPLE);
 	if (PF(t, PERIOD)) {

@@ -91,6 +91,9 @@ const char *script_sym_name(struct script_printer *p, int32_t pid, int32_t tid, 
 int *script_printer_data_src_width(struct script_printer *p);
 /* A synthesized event's name counts in the event column's width. */
 void script_printer_add_event_name(struct script_printer *p, const char *name);
+/* A decoder gives every event's samples callchains (perf's
+ * synth_sample_type, itrace G): they are shown, even after -G. */
+void script_printer_synth_callchain(struct script_printer *p);
 int script_printer_name_width(struct script_printer *p);
 /* perf's check of a synthesized event's fields as it is added; prints
  * perf's message and returns < 0 when a requested field is missing. */

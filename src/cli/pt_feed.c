@@ -31,6 +31,11 @@ void pt_feed_fini(struct pt_feed *f)
 	for (size_t i = 0; i < f->ncomms; i++)
 		free(f->comms[i].old);
 	free(f->comms);
+	for (size_t i = 0; i < f->capstacks; i++)
+		hwprof_pt_tstack_free(f->stacks[i].ts);
+	free(f->stacks);
+	free(f->late_chain);
+	free(f->late_br);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
 }
@@ -90,18 +95,19 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 			  !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9 /* dummy */);
 	}
 	f->others = others;
-	if (f->itrace.add_callchain && others)
-		return "--itrace option G (callchains from the trace for the file's other events) is not "
-		       "supported for Intel PT yet";
-	if (f->itrace.add_last_branch && others)
-		return "--itrace option L (branch stacks from the trace for the file's other events) is not "
-		       "supported for Intel PT yet";
 	if (!f->pt) /* perf says so only in its debug output and shows nothing */
 		return NULL;
 	uint64_t config = f->pt->attr.config;
 	f->timing_bits = config & (cyc_bit | tsc_bit | mtc_bit);
 	/* perf: pt on with branch off means no control flow packets */
 	f->cfg.no_branch = (config & 1) && !(config & 0x2000);
+	/* perf's branch ring with L: room for the branches between the
+	 * sample's event and its record (about 200 measured, when the
+	 * kernel is traced; else the one into the kernel) */
+	if (f->itrace.add_last_branch) {
+		unsigned sz = f->itrace.last_branch_sz ? f->itrace.last_branch_sz : HWPROF_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+		f->cfg.ring_cap = sz + (f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL ? 1 : 1024);
+	}
 	if (config & noretcomp_bit)
 		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
 	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
@@ -400,8 +406,8 @@ static int note_limit(struct pt_feed *f, uint64_t time)
 	return 0;
 }
 
-void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
-			  void *ctx, int32_t *pid, int32_t *tid)
+static void queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
+			 void *ctx, int32_t *pid, int32_t *tid)
 {
 	const struct pt_queue *pq = &f->q[q];
 	if (pq->tid != -1 && !f->have_sched_switch) {
@@ -435,4 +441,110 @@ void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thre
 		int32_t p = thread_pid(ctx, *tid);
 		*pid = p >= 0 ? p : f->cur[2 * pq->cpu];
 	}
+}
+
+void pt_feed_select(struct pt_feed *f, size_t q, size_t at, bool ran, int32_t (*thread_pid)(void *, int32_t),
+		    void *ctx, int32_t *pid, int32_t *tid)
+{
+	queue_thread(f, q, at, thread_pid, ctx, pid, tid);
+	f->ran |= ran;
+	f->q[q].ts = pt_feed_tstack(f, *pid, *tid, f->q[q].cpu, true);
+}
+
+/* perf keeps a stack per thread, but per cpu for the idle task (pid and
+ * tid 0) */
+static uint64_t stack_key(int32_t pid, int32_t tid, int32_t cpu)
+{
+	if (!pid && !tid)
+		return 1ULL << 32 | (uint32_t)cpu;
+	return (uint32_t)tid;
+}
+
+static size_t stack_slot(const struct pt_feed *f, uint64_t key)
+{
+	size_t i = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 20) & (f->capstacks - 1);
+	while (f->stacks[i].ts && f->stacks[i].key != key)
+		i = (i + 1) & (f->capstacks - 1);
+	return i;
+}
+
+struct hwprof_pt_tstack *pt_feed_tstack(struct pt_feed *f, int32_t pid, int32_t tid, int32_t cpu, bool create)
+{
+	if (tid < 0) /* perf has no thread to keep a stack with */
+		return NULL;
+	uint64_t key = stack_key(pid, tid, cpu);
+	if (f->capstacks) {
+		size_t i = stack_slot(f, key);
+		if (f->stacks[i].ts || !create)
+			return f->stacks[i].ts;
+	} else if (!create) {
+		return NULL;
+	}
+	if (2 * (f->nstacks + 1) > f->capstacks) {
+		size_t c = f->capstacks ? 2 * f->capstacks : 64;
+		struct pt_stack_ent *old = f->stacks, *n = calloc(c, sizeof(*n));
+		if (!n)
+			return NULL;
+		size_t oc = f->capstacks;
+		f->stacks = n;
+		f->capstacks = c;
+		for (size_t k = 0; k < oc; k++)
+			if (old[k].ts)
+				f->stacks[stack_slot(f, old[k].key)] = old[k];
+		free(old);
+	}
+	struct hwprof_pt_tstack *ts = hwprof_pt_tstack_new();
+	if (!ts)
+		return NULL;
+	size_t i = stack_slot(f, key);
+	f->stacks[i].key = key;
+	f->stacks[i].ts = ts;
+	f->nstacks++;
+	return ts;
+}
+
+int pt_feed_add_late(struct pt_feed *f, struct hwprof_sample *sm)
+{
+	const struct hwprof_itrace_opts *o = &f->itrace;
+	bool cc = o->add_callchain && !(sm->sample_type & HWPROF_SAMPLE_CALLCHAIN);
+	bool br = o->add_last_branch && !(sm->sample_type & HWPROF_SAMPLE_BRANCH_STACK);
+	if (!f->active || !f->pt || (!cc && !br))
+		return 0;
+	unsigned csz = (o->callchain_sz ? o->callchain_sz : HWPROF_ITRACE_DEFAULT_CALLCHAIN_SZ) + 1;
+	unsigned bsz = o->last_branch_sz ? o->last_branch_sz : HWPROF_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+	if (csz > HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1)
+		csz = HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1;
+	if (bsz > HWPROF_ITRACE_MAX_LAST_BRANCH_SZ)
+		bsz = HWPROF_ITRACE_MAX_LAST_BRANCH_SZ;
+	if ((cc && !f->late_chain && !(f->late_chain = malloc(csz * sizeof(uint64_t)))) ||
+	    (br && !f->late_br && !(f->late_br = malloc(3 * (size_t)bsz * sizeof(uint64_t)))))
+		return -HWPROF_E_NOMEM;
+	int32_t cpu = (sm->sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)sm->cpu : -1;
+	const struct hwprof_pt_tstack *ts = pt_feed_tstack(f, (int32_t)sm->pid, (int32_t)sm->tid, cpu, false);
+	/* perf learns where the kernel starts when its decoder first runs a
+	 * queue (its set-up decoding aside): 0 until then */
+	uint64_t ks = f->ran ? 1ULL << 63 : 0;
+	if (cc) {
+		sm->callchain_nr = hwprof_pt_tstack_chain_late(ts, sm->ip, csz, ks, f->late_chain);
+		sm->callchain = (const uint8_t *)f->late_chain;
+		sm->sample_type |= HWPROF_SAMPLE_CALLCHAIN;
+	}
+	if (br) {
+		/* from/to pairs, spread to perf's entries (no flags: no
+		 * transactions, no mispredictions known) */
+		uint64_t *e = f->late_br;
+		uint32_t n = hwprof_pt_tstack_branches_late(ts, sm->ip, bsz, ks, e);
+		for (uint32_t i = n; i-- > 0;) {
+			uint64_t from = e[2 * i], to = e[2 * i + 1];
+			e[3 * i] = from;
+			e[3 * i + 1] = to;
+			e[3 * i + 2] = 0;
+		}
+		sm->branch_nr = n;
+		sm->branches = (const uint8_t *)e;
+		sm->branch_counters = NULL;
+		sm->branch_has_hw_idx = false;
+		sm->sample_type |= HWPROF_SAMPLE_BRANCH_STACK;
+	}
+	return 0;
 }

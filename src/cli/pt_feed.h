@@ -25,6 +25,7 @@ struct pt_queue {
 	uint64_t ref;   /* the first buffer's reference TSC */
 	size_t exit_at; /* timeless: 1 + the events before the EXIT of its
 			 * thread, where perf decodes it (0: at the end) */
+	struct hwprof_pt_tstack *ts; /* the stack of the thread it runs */
 };
 
 struct pt_feed {
@@ -40,6 +41,7 @@ struct pt_feed {
 					     * besides the trace and sideband */
 	bool prescanned;                    /* every queue's data read ahead */
 	bool native;                        /* the file's arch is this machine's */
+	bool ran;                           /* perf's decoder ran a queue */
 	uint64_t timing_bits;               /* config bits of tsc, mtc and cyc */
 	struct pt_queue *q;
 	size_t nq;
@@ -63,6 +65,13 @@ struct pt_feed {
 		char *old;
 	} *comms;
 	size_t ncomms, capcomms;
+	/* perf's thread stacks, by thread (a hash: open addressing) */
+	struct pt_stack_ent {
+		uint64_t key;
+		struct hwprof_pt_tstack *ts;
+	} *stacks;
+	size_t nstacks, capstacks;
+	uint64_t *late_chain, *late_br;     /* pt_feed_add_late()'s */
 	char msg[192];
 };
 
@@ -93,15 +102,27 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
  * pt_sched_run(), pt_feed_queue_thread() and pt_feed_comm_at(). Returns
  * 0 or -HWPROF_E_NOMEM. */
 int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_event *ev);
-/* Whose samples queue q's are when perf runs it after `at` limits (at
- * SIZE_MAX: the end of the file): its thread, or for per-cpu queues the
- * thread its cpu runs then (-1/-1 when unknown). thread_pid: the
- * session's pid of a tid (-1 unknown). */
-void pt_feed_queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*thread_pid)(void *, int32_t),
-			  void *ctx, int32_t *pid, int32_t *tid);
+/* Queue q is about to run after `at` limits (at SIZE_MAX: the end of the
+ * file): whose samples its are (its thread, or for per-cpu queues the
+ * thread its cpu runs then; -1/-1 when unknown), and that thread's stack
+ * goes in its slot. ran: a run of perf's decoder (not the set-up one to a
+ * queue's first time). thread_pid: the session's pid of a tid (-1
+ * unknown). */
+void pt_feed_select(struct pt_feed *f, size_t q, size_t at, bool ran, int32_t (*thread_pid)(void *, int32_t),
+		    void *ctx, int32_t *pid, int32_t *tid);
+/* The stack perf keeps for thread pid/tid (on cpu, for the idle task):
+ * NULL when there is none (create: make it; NULL then on no memory or no
+ * thread). */
+struct hwprof_pt_tstack *pt_feed_tstack(struct pt_feed *f, int32_t pid, int32_t tid, int32_t cpu, bool create);
 /* Thread tid's comm when perf runs a queue after `at` limits, if a COMM
  * record changes it later; NULL: the thread's comm now. */
 const char *pt_feed_comm_at(const struct pt_feed *f, int32_t tid, size_t at);
+/* itrace G and L for a sample of the file's own (perf's
+ * intel_pt_add_callchain() and intel_pt_add_br_stack()): the callchain and
+ * branch stack its thread's stack gives as far as the trace is decoded,
+ * for a sample that has none of its own. sm then points into f's buffers
+ * (valid until the next call). Returns 0 or -HWPROF_E_NOMEM. */
+int pt_feed_add_late(struct pt_feed *f, struct hwprof_sample *sm);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

@@ -176,6 +176,9 @@ static void set_up(struct pt_sched *p)
 		k->s = &p->s;
 		k->q = i;
 		k->cfg = p->f->cfg;
+		/* the stack of the thread it runs: select() puts it there */
+		k->cfg.tstack = &p->f->q[i].ts;
+		k->cfg.trace_nr = i + 1;
 		k->cfg.gate = gate;
 		k->cfg.gate_ctx = k;
 		if (pthread_create(&k->th, NULL, worker_main, k)) {
@@ -183,7 +186,7 @@ static void set_up(struct pt_sched *p)
 			break;
 		}
 		k->started = true;
-		p->select(p->ctx, i, 0);
+		p->select(p->ctx, i, 0, false);
 		resume(&p->s, k, 0);
 		if (k->state == W_DONE) /* no state with a time: perf never decodes it */
 			p->rc = k->rc;
@@ -206,7 +209,7 @@ int pt_sched_advance(struct pt_sched *p, size_t upto)
 			uint64_t ts = limit;
 			if (p->cnt && p->heap[0].ordinal + 1 < ts)
 				ts = p->heap[0].ordinal + 1;
-			p->select(p->ctx, q, l);
+			p->select(p->ctx, q, l, true);
 			resume(&p->s, &p->w[q], ts);
 			if (p->w[q].state == W_DONE)
 				p->rc = p->w[q].rc;
@@ -270,8 +273,10 @@ int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 	int rc = 0;
 	for (size_t k = 0; k < n && !rc; k++) {
 		struct pt_queue *q = &f->q[order[k]];
-		select(ctx, order[k], q->exit_at ? q->exit_at - 1 : SIZE_MAX);
+		select(ctx, order[k], q->exit_at ? q->exit_at - 1 : SIZE_MAX, true);
 		f->cfg.flow.ref_tsc = q->ref;
+		f->cfg.tstack = &q->ts;
+		f->cfg.trace_nr = order[k] + 1;
 		rc = hwprof_pt_synth_queue(&f->cfg, q->buf, q->len);
 	}
 	free(order);

@@ -15,8 +15,9 @@
 #include "cli/pt_feed.h"
 
 /* Called on the calling thread before queue q runs (for its pid/tid), with
- * the number of file events perf has gone through by then. */
-typedef void (*pt_sched_select_fn)(void *ctx, size_t q, size_t at);
+ * the number of file events perf has gone through by then; ran false for
+ * the set-up run to the queue's first time. */
+typedef void (*pt_sched_select_fn)(void *ctx, size_t q, size_t at, bool ran);
 
 /* Decodes every queue of f with f->cfg (emit, ctx) in perf's order, its
  * runs limited by the times of the file's events (f->limits). Returns 0,

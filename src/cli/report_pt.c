@@ -30,7 +30,13 @@ struct report_pt {
 	char names[HWPROF_PT_SAMPLE_KIND_NR][64];
 	int32_t pid, tid, cpu;     /* of the queue being decoded */
 	uint64_t events;
+	/* timed, with events of the file's own: decoded as the events are
+	 * read (their samples then go in among the trace's, and G and L see
+	 * the trace up to them); NULL: at the end */
+	struct pt_sched *sched;
 };
+
+static void select_queue(void *ctx, size_t i, size_t at, bool ran);
 
 int report_pt_new(struct report_pt **out, struct report_run *r, const struct hwprof_itrace_opts *itrace)
 {
@@ -48,6 +54,7 @@ void report_pt_free(struct report_pt *x)
 {
 	if (!x)
 		return;
+	pt_sched_close(x->sched, false);
 	pt_feed_fini(&x->feed);
 	free(x);
 }
@@ -105,6 +112,10 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 		it->callchain = true;
 		it->add_callchain = true;
 	}
+	/* -g none: perf's decoder fails to register its callchain
+	 * parameters and goes on without chains */
+	if (x->r->graph_none)
+		it->callchain = it->add_callchain = false;
 	const char *why = pt_feed_start(&x->feed, rec);
 	if (why)
 		return fail(why);
@@ -143,8 +154,19 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 			return fail("out of memory");
 		x->hist[k] = (uint32_t)idx;
 	}
+	if (x->feed.cfg.timed && x->feed.others) {
+		int r = pt_feed_prescan(&x->feed, hwprof_perfdata_name(hwprof_session_data(x->s)));
+		if (r < 0 || (r == 0 && pt_sched_open(&x->sched, &x->feed, select_queue, x) < 0))
+			return fail("out of memory");
+		if (!x->sched && (it->add_callchain || it->add_last_branch))
+			return fail("--itrace options G and L (G is perf report's default) need the trace decoded as "
+				    "the events are read, which a stream cannot give (its trace is decoded at its end); "
+				    "read a file, or give --itrace without them");
+	}
 	return 0;
 }
+
+static int synth_failed(int rc);
 
 int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 {
@@ -159,7 +181,34 @@ int report_pt_event(struct report_pt *x, const struct hwprof_event *ev)
 	const char *why = pt_feed_record(&x->feed, rec);
 	if (why)
 		return fail(why);
-	return pt_feed_note_event(&x->feed, x->s, ev) < 0 ? fail("out of memory") : 0;
+	size_t before = x->feed.nlimits;
+	if (pt_feed_note_event(&x->feed, x->s, ev) < 0)
+		return fail("out of memory");
+	if (x->sched && x->feed.nlimits > before) {
+		/* the trace up to this event's time, before the event */
+		int rc = pt_sched_advance(x->sched, x->feed.nlimits - 1);
+		x->r->synth_comm = NULL;
+		if (rc < 0)
+			return synth_failed(rc);
+	}
+	return 0;
+}
+
+bool report_pt_chains(const struct report_pt *x, bool file, uint32_t idx)
+{
+	if (!x->feed.active)
+		return !file;
+	if (file)
+		return x->feed.itrace.add_callchain;
+	for (unsigned k = 0; k < HWPROF_PT_SAMPLE_KIND_NR; k++)
+		if (x->names[k][0] && x->hist[k] == idx) /* perf adds the bit after branches */
+			return k != HWPROF_PT_SAMPLE_BRANCHES && x->feed.itrace.callchain;
+	return true;
+}
+
+int report_pt_sample(struct report_pt *x, struct hwprof_sample *sm)
+{
+	return pt_feed_add_late(&x->feed, sm) < 0 ? fail("out of memory") : 0;
 }
 
 static int32_t thread_pid(void *ctx, int32_t tid)
@@ -168,10 +217,10 @@ static int32_t thread_pid(void *ctx, int32_t tid)
 	return hwprof_session_thread_pid(x->s, tid);
 }
 
-static void select_queue(void *ctx, size_t i, size_t at)
+static void select_queue(void *ctx, size_t i, size_t at, bool ran)
 {
 	struct report_pt *x = ctx;
-	pt_feed_queue_thread(&x->feed, i, at, thread_pid, x, &x->pid, &x->tid);
+	pt_feed_select(&x->feed, i, at, ran, thread_pid, x, &x->pid, &x->tid);
 	x->cpu = x->feed.q[i].cpu;
 	x->r->synth_comm = pt_feed_comm_at(&x->feed, x->tid, at);
 }
@@ -189,7 +238,13 @@ int report_pt_flush(struct report_pt *x)
 	if (!x->feed.active)
 		return 0;
 	/* in perf's order: the s<N> skip counts across queues */
-	int rc = pt_sched_decode(&x->feed, select_queue, x);
+	int rc;
+	if (x->sched) {
+		rc = pt_sched_close(x->sched, true);
+		x->sched = NULL;
+	} else {
+		rc = pt_sched_decode(&x->feed, select_queue, x);
+	}
 	x->r->synth_comm = NULL;
 	if (rc < 0)
 		return synth_failed(rc);

@@ -575,6 +575,11 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
 	if (!r->callchain)
 		return hwprof_hist_add(r->hists[idx], &hs);
+	if (!chain) {
+		/* no chain of its own: perf's cursor still holds the last */
+		hs.stale_chain = true;
+		return hwprof_hist_add_chain(r->hists[idx], &hs, r->frames, r->cursor_n);
+	}
 	if (rpt_grow_frames(r, nchain) < 0)
 		return -HWPROF_E_NOMEM;
 	size_t n = 0;
@@ -589,6 +594,7 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 		reverse_frames(r->frames, n);
 	if (n > max)
 		n = max;
+	r->cursor_n = n;
 	return hwprof_hist_add_chain(r->hists[idx], &hs, r->frames, n);
 }
 
@@ -908,10 +914,23 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 		int cn = resolve_chain(r, sm);
 		if (cn < 0)
 			return cn;
-		n = (size_t)cn;
+		n = r->cursor_n = (size_t)cn;
 		hs.parent = r->parent;
+	} else if (r->callchain) {
+		/* no chain of its own: perf's cursor still holds the last */
+		hs.stale_chain = true;
+		n = r->cursor_n;
 	}
 	return hwprof_hist_add_chain(r->hists[ev->idx], &hs, r->frames, n);
+}
+
+bool report_run_event_has_chains(const struct report_run *r, uint32_t idx)
+{
+	const struct hwprof_perfdata *h = hwprof_session_data(r->s);
+	if (idx < hwprof_perfdata_nr_evsels(h))
+		return (hwprof_perfdata_evsel(h, idx)->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN) ||
+		       (r->pt && report_pt_chains(r->pt, true, idx));
+	return !r->pt || report_pt_chains(r->pt, false, idx);
 }
 
 int report_run_read(struct report_run *r, struct cli_progress *bar)
@@ -967,6 +986,8 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 		}
 		if (ev.rec.type != HWPROF_RECORD_SAMPLE || ev.parse_err < 0)
 			continue;
+		if (r->pt && report_pt_sample(r->pt, &ev.sample) < 0)
+			return -HWPROF_E_INVAL; /* message printed */
 		int e = report_run_sample(r, &ev.sample);
 		if (e < 0)
 			return e;

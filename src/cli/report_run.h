@@ -51,6 +51,9 @@ struct report_run {
 	unsigned chain_flags;       /* HWPROF_HIST_* */
 	struct hwprof_hist_frame *frames;   /* per-sample scratch */
 	size_t cap_frames;
+	/* perf's callchain cursor: the last chain resolved (in frames) is
+	 * what a sample without one cumulates in children mode */
+	size_t cursor_n;
 	/* perf's DSO objects in creation order (MMAP records), for ranks */
 	const char **dso_names;
 	size_t nr_dsos, cap_dsos;
@@ -59,6 +62,9 @@ struct report_run {
 	const struct time_ranges *time;     /* --time: samples outside are dropped */
 	bool elided[HWPROF_HK_NR];        /* hwprof_hist_elide() keys */
 	bool mem_mode;                    /* --mem-mode: memory info, weights */
+	bool graph_none;                  /* -g none: perf then cannot register
+					   * callchain parameters, and its
+					   * trace decoders drop itrace g and G */
 	uint64_t time_quantum;            /* the time key's buckets (ns) */
 	bool map_sizes;                   /* the dso_size key: maps' sizes as
 	                                   * perf shows them (only then: the
@@ -125,6 +131,10 @@ int report_run_find_parents(struct report_run *r);
 void report_run_elide(struct report_run *r, enum hwprof_hist_key k);
 /* A synthesized event after the file's: returns its histogram index. */
 int report_run_add_event(struct report_run *r, const char *name);
+/* Whether event idx's samples have callchains (recorded, or synthesized:
+ * itrace g, G): perf shows call graphs under its entries only then (a
+ * sample without one may still cumulate the last chain, see cursor_n). */
+bool report_run_event_has_chains(const struct report_run *r, uint32_t idx);
 /* The memory side of a sample (--mem-mode). */
 struct report_mem {
 	uint64_t addr, data_src, weight, ins_lat;

@@ -51,7 +51,7 @@ struct script_pt {
 	struct pt_sched *sched;
 };
 
-static void select_queue(void *ctx, size_t i, size_t at);
+static void select_queue(void *ctx, size_t i, size_t at, bool ran);
 static int synth_failed(struct script_pt *x, int rc);
 
 /* The event column's width, once the first lines are due (every event
@@ -305,8 +305,21 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 		int r = pt_feed_prescan(&x->feed, hwprof_perfdata_name(x->h));
 		if (r < 0 || (r == 0 && pt_sched_open(&x->sched, &x->feed, select_queue, x) < 0))
 			return fail(x, "out of memory");
+		if (!x->sched && (x->itrace.add_callchain || x->itrace.add_last_branch))
+			return fail(x, "--itrace options G and L need the trace decoded as the events are read, "
+				       "which a stream cannot give (its trace is decoded at its end); read a file");
 	}
+	/* G: perf gives every event callchains (and shows them) */
+	if (x->itrace.add_callchain && x->feed.others)
+		script_printer_synth_callchain(x->p);
 	return 0;
+}
+
+int script_pt_sample(struct script_pt *x, struct hwprof_event *ev)
+{
+	if (x->failed || !x->feed.active)
+		return 0;
+	return pt_feed_add_late(&x->feed, &ev->sample) < 0 ? fail(x, "out of memory") : 0;
 }
 
 int script_pt_event(struct script_pt *x, const struct hwprof_event *ev)
@@ -349,12 +362,12 @@ static int32_t thread_pid(void *ctx, int32_t tid)
 	return hwprof_session_thread_pid(x->s, tid);
 }
 
-static void select_queue(void *ctx, size_t i, size_t at)
+static void select_queue(void *ctx, size_t i, size_t at, bool ran)
 {
 	struct script_pt *x = ctx;
 	struct pt_queue *q = &x->feed.q[i];
 	int32_t pid, tid;
-	pt_feed_queue_thread(&x->feed, i, at, thread_pid, x, &pid, &tid);
+	pt_feed_select(&x->feed, i, at, ran, thread_pid, x, &pid, &tid);
 	if (!x->symc)
 		x->symc = malloc(SYMC_SIZE * sizeof(*x->symc));
 	if (x->symc && (pid != x->fmt.pid || !x->symc_valid))

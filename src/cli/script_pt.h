@@ -22,6 +22,11 @@ void script_pt_free(struct script_pt *x);
 /* Every event in delivery order. Returns 0, or non-zero when perf would
  * stop (the message is printed). */
 int script_pt_event(struct script_pt *x, const struct hwprof_event *ev);
+/* A sample of the file's own, before it is printed: itrace G and L give it
+ * its thread's callchain and branch stack from the trace decoded so far
+ * (ev then points into x's buffers until the next call). Returns 0, or
+ * non-zero when perf would stop (the message is printed). */
+int script_pt_sample(struct script_pt *x, struct hwprof_event *ev);
 /* End of input: decodes the queues and prints their samples. */
 int script_pt_flush(struct script_pt *x);
 

@@ -481,6 +481,17 @@ static void emit_bound(struct hwprof_pt_flow *f, uint64_t ip, uint64_t off, cons
 	f->bind = 0;
 }
 
+/* perf's PSB state comes after its PSB+ (with the ratio its CBR gave),
+ * from the PSB+'s FUP if there is one (fip), or to it (to) */
+static void psb_event(struct hwprof_pt_flow *f, uint64_t off, uint64_t fip, uint64_t to)
+{
+	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_PSB, off);
+	if (e) {
+		e->ip = fip;
+		e->to = to;
+	}
+}
+
 /* PSB+ after its PSB: status packets up to PSBEND. Sets *fup to the status
  * FUP's IP (the next instruction) if there is one. Returns 1, 0 at the end
  * of the trace, < 0 after an error. */
@@ -647,7 +658,7 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 			if (f->st == ST_OFF && have) {
 				/* tracing is on at a PSB+ with FUP: resume there */
 				psb_time(f, &n);
-				push(f, HWPROF_PT_EV_PSB, off);
+				psb_event(f, off, fip, 0);
 				f->ah = (struct ahead){ .kind = AH_PGE, .have_ip = 1, .ip = fip,
 							.off = off, .snap = n };
 				f->after_ovf = 2; /* mark: status enable */
@@ -748,12 +759,10 @@ static void step_sync(struct hwprof_pt_flow *f)
 	}
 	hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 	f->st = ST_OFF;
-	struct hwprof_pt_event *pe = push(f, HWPROF_PT_EV_PSB, off);
 	int r = psb_plus(f, &fip, &have);
 	struct tsnap n = now(f);
 	psb_time(f, &n);
-	if (pe) /* queued before its PSB+ was read */
-		stamp_event(f, pe);
+	psb_event(f, off, r > 0 && have ? fip : 0, 0);
 	if (r == 0)
 		f->st = ST_END;
 	else if (r > 0 && have)
@@ -815,12 +824,12 @@ static void step_resync(struct hwprof_pt_flow *f)
 			f->no_last_ip = false;
 			hwprof_pt_last_ip_update(&f->lip, &p, NULL);
 			f->depth = 0;
-			struct hwprof_pt_event *pe = push(f, HWPROF_PT_EV_PSB, off);
 			r = psb_plus(f, &fip, &have);
 			struct tsnap n = now(f);
 			psb_time(f, &n);
-			if (pe) /* queued before its PSB+ was read */
-				stamp_event(f, pe);
+			/* perf's scan for an IP makes the PSB state a start at
+			 * the FUP: from nowhere */
+			psb_event(f, off, 0, r > 0 && have ? fip : 0);
 			if (r == 0) {
 				f->st = ST_END;
 				return;

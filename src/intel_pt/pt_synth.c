@@ -18,6 +18,7 @@
 #include "hwprof/intel_pt_synth.h"
 #include "intel_pt/pt_flow_int.h"
 #include "intel_pt/pt_hop.h"
+#include "intel_pt/pt_tstack.h"
 
 uint32_t hwprof_pt_iclass_flags(unsigned iclass)
 {
@@ -125,22 +126,17 @@ struct run {
 	uint64_t last_ip;        /* the last instruction walked: a trace */
 	unsigned last_len;       /* begin shows its bytes, as perf's does */
 	bool at_branch;          /* nothing walked since the last branch */
-	/* perf's thread stack: return addresses of the calls seen; calls made
-	 * as the trace ended are marked (they may never return in the trace) */
-	struct frame {
-		uint64_t ret;
-		bool trace_end;
-	} *stack;
-	size_t depth, cap;
-	bool oom;
+	/* perf's thread stack: the run's own, or the current thread's
+	 * (*slot, per-thread stacks kept by the caller) */
+	struct hwprof_pt_tstack own;
+	struct hwprof_pt_tstack *const *slot;
 	uint64_t skip, own_events, *events; /* s<N>: perf's initial skip */
 	uint64_t chain[HWPROF_ITRACE_MAX_CALLCHAIN_SZ + 1];
 	bool thread_stack;       /* callindent or callchains need it */
-	/* l: perf's branch ring of the thread stack, every taken branch
-	 * (from/to pairs); lbr_pos is the newest entry, lbr_nr how many are
-	 * held (at most lbr_sz); lbr_out the newest first for a sample */
-	uint64_t *lbr, *lbr_out;
-	uint32_t lbr_sz, lbr_pos, lbr_nr;
+	/* the stack's branch ring holds ring_cap branches (0: none); an l
+	 * sample takes the newest lbr_sz of them into lbr_out */
+	uint32_t ring_cap, lbr_sz;
+	uint64_t *lbr_out;
 	/* perf's queue time (timed decoding): the latest of its decoder's
 	 * sample times, except where it takes the estimate instead */
 	bool timed, started;
@@ -155,101 +151,35 @@ struct run {
 	uint64_t time_of_qts, time_val;
 };
 
+static struct hwprof_pt_tstack *cur(struct run *r)
+{
+	return r->slot ? *r->slot : &r->own;
+}
+
 /* perf's thread_stack__sample(): the sampled ip, then return addresses
- * from the top of the stack, callchain_sz entries at most (user space) */
+ * from the top of the stack (callchain_sz + 1 entries of perf's chain) */
 static void fill_chain(struct run *r, struct hwprof_pt_sample *s)
 {
 	unsigned sz = r->cfg->itrace.callchain_sz ? r->cfg->itrace.callchain_sz : HWPROF_ITRACE_DEFAULT_CALLCHAIN_SZ;
-	uint32_t n = 0;
-	r->chain[n++] = s->ip;
-	for (size_t j = 1; n < sz && j <= r->depth; j++)
-		r->chain[n++] = r->stack[r->depth - j].ret;
+	if (sz > HWPROF_ITRACE_MAX_CALLCHAIN_SZ)
+		sz = HWPROF_ITRACE_MAX_CALLCHAIN_SZ;
+	s->nchain = pt_tstack_chain(cur(r), s->ip, sz + 1, r->chain);
 	s->chain = r->chain;
-	s->nchain = n;
-}
-
-/* perf's thread_stack__update_br_stack(): the ring fills downwards */
-static void lbr_push(struct run *r, uint64_t from, uint64_t to)
-{
-	r->lbr_pos = (r->lbr_pos ? r->lbr_pos : r->lbr_sz) - 1;
-	r->lbr[2 * r->lbr_pos] = from;
-	r->lbr[2 * r->lbr_pos + 1] = to;
-	if (r->lbr_nr < r->lbr_sz)
-		r->lbr_nr++;
 }
 
 /* perf's thread_stack__br_sample(): the held branches, newest first */
 static void fill_lbr(struct run *r, struct hwprof_pt_sample *s)
 {
-	if (!r->lbr)
+	if (!r->lbr_sz)
 		return;
-	uint32_t n = r->lbr_nr, first = r->lbr_sz - r->lbr_pos;
-	if (first > n)
-		first = n;
-	memcpy(r->lbr_out, r->lbr + 2 * r->lbr_pos, 2 * first * sizeof(*r->lbr));
-	memcpy(r->lbr_out + 2 * first, r->lbr, 2 * (n - first) * sizeof(*r->lbr));
+	s->nbr = pt_tstack_ring(cur(r), r->lbr_sz, r->lbr_out);
 	s->brstack = r->lbr_out;
-	s->nbr = n;
 }
 
 /* perf's intel_pt_skip_event(): the first `skip` samples are dropped */
 static bool skip_event(struct run *r)
 {
 	return r->skip && (*r->events)++ < r->skip;
-}
-
-#define MAX_STACK (1u << 20)
-
-static void ts_push(struct run *r, uint64_t ret, bool trace_end)
-{
-	if (r->depth == r->cap) {
-		size_t c = r->cap ? r->cap * 2 : 64;
-		struct frame *n = c <= MAX_STACK ? realloc(r->stack, c * sizeof(*n)) : NULL;
-		if (!n) {
-			/* bounded: drop the oldest half rather than grow */
-			size_t keep = r->depth / 2;
-			memmove(r->stack, r->stack + (r->depth - keep), keep * sizeof(*r->stack));
-			r->depth = keep;
-			if (!r->cap) {
-				r->oom = true;
-				return;
-			}
-		} else {
-			r->stack = n;
-			r->cap = c;
-		}
-	}
-	r->stack[r->depth].ret = ret;
-	r->stack[r->depth].trace_end = trace_end;
-	r->depth++;
-}
-
-/* pops down to (and including) the newest frame returning to ret */
-static void ts_pop(struct run *r, uint64_t ret)
-{
-	for (size_t i = r->depth; i;)
-		if (r->stack[--i].ret == ret) {
-			r->depth = i;
-			return;
-		}
-}
-
-/* perf's thread_stack__event() for one branch */
-static void ts_branch(struct run *r, uint32_t flags, uint64_t from, uint64_t to, unsigned len)
-{
-	if (flags & HWPROF_PT_FLAG_CALL) {
-		uint64_t ret = from + len;
-		if (to && ret != to) /* zero-length calls (get the ip) do not count */
-			ts_push(r, ret, (flags & HWPROF_PT_FLAG_TRACE_END) != 0);
-	} else if (flags & HWPROF_PT_FLAG_TRACE_BEGIN) {
-		/* tracing may have begun after a return to here; calls made as
-		 * the trace ended are not expected to return */
-		ts_pop(r, to);
-		while (r->depth && r->stack[r->depth - 1].trace_end)
-			r->depth--;
-	} else if ((flags & HWPROF_PT_FLAG_RETURN) && from) {
-		ts_pop(r, to);
-	}
 }
 
 /* perf: the CBR sample comes with the first decoder state after the
@@ -277,6 +207,7 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 		memset(&c, 0, sizeof(c));
 		c.kind = HWPROF_PT_SAMPLE_CBR;
 		c.ip = s->ip;
+		c.addr = s->kind == HWPROF_PT_SAMPLE_PSB ? s->addr : 0;
 		c.tsc = s->tsc;
 		c.time = s->time;
 		c.period = 1;
@@ -348,15 +279,16 @@ static void stamp(struct run *r, struct hwprof_pt_sample *s)
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
 		       uint32_t flags, unsigned len)
 {
-	if (r->thread_stack)
-		ts_branch(r, flags, from, to, len);
-	if (r->lbr)
-		lbr_push(r, from, to);
 	qtime(r, ev, from, to, ev->tsc);
 	int rc = r->end_gated ? 0 : gate(r);
 	r->end_gated = false;
 	if (rc)
 		return rc;
+	/* after the gate: a state perf holds at its limit goes on the stack
+	 * of the thread its queue runs when it resumes */
+	struct hwprof_pt_tstack *ts = r->thread_stack || r->ring_cap ? cur(r) : NULL;
+	if (ts && pt_tstack_branch(ts, r->cfg->trace_nr, flags, from, to, len, r->ring_cap, r->thread_stack) < 0)
+		return -HWPROF_E_NOMEM;
 	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
 		return 0;
 	struct hwprof_pt_sample s;
@@ -366,7 +298,7 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	s.addr = to;
 	s.flags = flags;
 	s.period = 1;
-	s.depth = (uint32_t)r->depth;
+	s.depth = ts ? (uint32_t)ts->depth : 0;
 	stamp(r, &s);
 	if (from)
 		insn_bytes(r, &s, from, len);
@@ -634,6 +566,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	if (r->at_branch && r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
 	s.payload = ev->offset;
+	s.addr = ev->to; /* perf's state: where a scan for an IP resumed */
 	s.period = 1;
 	stamp(r, &s);
 	if (r->cfg->itrace.callchain)
@@ -770,37 +703,41 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.cbr_pending = r.want_pwr;
 	r.cbr_seen = UINT32_MAX;
 	r.skip = cfg->itrace.initial_skip;
-	r.thread_stack = cfg->thread_stack || cfg->itrace.callchain;
+	r.thread_stack = cfg->thread_stack || cfg->itrace.callchain || cfg->itrace.add_callchain;
+	r.slot = cfg->tstack;
 	r.events = cfg->events ? cfg->events : &r.own_events;
 	r.timed = cfg->timed;
 	cbr_setup(&r, &cfg->flow);
-	if (cfg->itrace.last_branch) {
-		/* perf's ring may be larger (L adds room), but a sample takes
+	if (cfg->itrace.last_branch || cfg->itrace.add_last_branch) {
+		/* the ring may be larger (L adds room), but an l sample takes
 		 * the newest last_branch_sz of it */
-		r.lbr_sz = cfg->itrace.last_branch_sz ? cfg->itrace.last_branch_sz
-						      : HWPROF_ITRACE_DEFAULT_LAST_BRANCH_SZ;
-		if (r.lbr_sz > HWPROF_ITRACE_MAX_LAST_BRANCH_SZ)
-			r.lbr_sz = HWPROF_ITRACE_MAX_LAST_BRANCH_SZ;
-		r.lbr = malloc(4 * (size_t)r.lbr_sz * sizeof(*r.lbr));
-		if (!r.lbr)
-			return -HWPROF_E_NOMEM;
-		r.lbr_out = r.lbr + 2 * r.lbr_sz;
+		uint32_t sz = cfg->itrace.last_branch_sz ? cfg->itrace.last_branch_sz
+							 : HWPROF_ITRACE_DEFAULT_LAST_BRANCH_SZ;
+		if (sz > HWPROF_ITRACE_MAX_LAST_BRANCH_SZ)
+			sz = HWPROF_ITRACE_MAX_LAST_BRANCH_SZ;
+		r.ring_cap = cfg->ring_cap > sz ? cfg->ring_cap : sz;
+		if (cfg->itrace.last_branch) {
+			r.lbr_sz = sz;
+			r.lbr_out = malloc(2 * (size_t)sz * sizeof(*r.lbr_out));
+			if (!r.lbr_out)
+				return -HWPROF_E_NOMEM;
+		}
 	}
 	/* the queue time matters only for timed decoding (its gate and
 	 * sample times) */
-	r.branch_noop = !r.want_br && !r.thread_stack && !r.lbr && !r.timed;
-	r.skip_ok = !r.want_br && !r.thread_stack && !r.lbr && !(r.timed && cfg->gate);
+	r.branch_noop = !r.want_br && !r.thread_stack && !r.ring_cap && !r.timed;
+	r.skip_ok = !r.want_br && !r.thread_stack && !r.ring_cap && !(r.timed && cfg->gate);
 
 	if (cfg->itrace.quick) {
 		rc = synth_hop(&r, buf, len);
-		free(r.stack);
-		free(r.lbr);
+		pt_tstack_fini(&r.own);
+		free(r.lbr_out);
 		return rc;
 	}
 	struct hwprof_pt_flow *flow;
 	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
 	if (rc < 0) {
-		free(r.lbr);
+		free(r.lbr_out);
 		return rc;
 	}
 	const struct hwprof_pt_event *ev;
@@ -810,8 +747,11 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		if (r.timed && !r.started) {
 			/* perf starts a queue at its first state with a time:
 			 * errors and states before it make no samples */
-			if (!ev->tsc || ev->type == HWPROF_PT_EV_ERROR || ev->type == HWPROF_PT_EV_OVF)
+			if (!ev->tsc || ev->type == HWPROF_PT_EV_ERROR || ev->type == HWPROF_PT_EV_OVF) {
+				if (ev->type == HWPROF_PT_EV_CBR) /* the decoder's ratio all the same */
+					r.cbr = (uint32_t)ev->payload;
 				continue;
+			}
 			r.started = true;
 			r.qts = ev->tsc;
 			first = *ev;
@@ -917,7 +857,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		}
 	}
 	hwprof_pt_flow_free(flow);
-	free(r.stack);
-	free(r.lbr);
+	pt_tstack_fini(&r.own);
+	free(r.lbr_out);
 	return rc;
 }

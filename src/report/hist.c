@@ -1242,10 +1242,12 @@ HWPROF_API int hwprof_hist_add_chain(struct hwprof_hist *h, const struct hwprof_
 	for (size_t i = 0; i < n; i++)
 		if (hc_frame(&h->trie, &chain[i], &h->frame_ids[i]) < 0)
 			return -HWPROF_E_NOMEM;
-	if (hc_append(&h->trie, h->e[self].chain, h->frame_ids, chain, n, s->period) < 0)
-		return -HWPROF_E_NOMEM;
-	if (n > h->e[self].max_depth)
-		h->e[self].max_depth = (uint32_t)n;
+	if (!s->stale_chain) {
+		if (hc_append(&h->trie, h->e[self].chain, h->frame_ids, chain, n, s->period) < 0)
+			return -HWPROF_E_NOMEM;
+		if (n > h->e[self].max_depth)
+			h->e[self].max_depth = (uint32_t)n;
+	}
 	if (!h->children)
 		return 0;
 	/* perf's cumulative entries: each distinct entry of the chain once */

@@ -5,7 +5,8 @@
 # not depend on perf's interleaving); a trace with flipped bytes and e
 # (its "instruction trace errors" warning on stderr); perf's per-cpu layout;
 # l[N] branch stacks in perf's branch view (its default with l or L);
-# q / qq quick decoding (Z: without timestamps). The files come from
+# q / qq quick decoding (Z: without timestamps); a file with samples of its
+# own (perf's default G, and L). The files come from
 # the ptrace emulator (tests/tools/pt_emulate). Output must be identical
 # (the random tip line aside). Options report does not make samples for
 # are refused in one line.
@@ -153,6 +154,24 @@ for args in "--itrace=i100iL" "--itrace=bL -b"; do
   else
     fail "report $args: exit $hrc, perf $prc; $(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ') $(diff "$TMP/pe" "$TMP/he" | head -3 | tr '\n' ' ')"
   fi
+done
+
+# the file's own samples (a cpu-clock event) with the trace, per cpu and
+# per thread, timed and not: perf decodes the queues up to each sample, and its default
+# (G) gives the samples callchains from their thread's stack as the trace
+# stands then (L: branch stacks, the branch view); -g none drops g and G
+for lay in "--timing --time-zero --per-cpu" "--timing --time-zero" "--per-cpu"; do
+  [ -x "$TMP/percpu" ] || break
+  # shellcheck disable=SC2086
+  "$emu" $lay --samples "$TMP/sm" "$TMP/percpu" >/dev/null 2>&1 || { fail "emulate --samples $lay"; continue; }
+  for args in "" "--no-children" "-g caller" "-g none" "--itrace=i100iG --sort sym" "--itrace=i50igG -n" \
+              "--itrace=i100iL" "--itrace=bL --sort dso_from,dso_to" "--itrace=i100ilG" "--itrace=i10ig" "--itrace=bgp"; do
+    # untimed, perf decodes at the end: the samples' stacks are empty
+    # (G: their own ip; L: no branches, so no entries to compare)
+    [[ $lay != --timing* && $args == *L* ]] && continue
+    # shellcheck disable=SC2086
+    compare "cpu-clock samples ($lay), G/L: ${args:-(default)}" "$TMP/sm.data" $args
+  done
 done
 
 # what report does not do yet: one line, non-zero exit, nothing on stdout

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "hwprof/intel_pt_synth.h"
+#include "hwprof/perf_event.h"
 
 /* Code at 0x1000 */
 static const uint8_t code[] = {
@@ -448,6 +449,75 @@ static void test_callchain(void **state)
 	assert_int_equal(g.s[11].nchain, 1);
 }
 
+/* G and L: a stack the caller keeps (a thread's) holds the calls and the
+ * ring after the run stops; the chain and branch stack perf gives a late
+ * sample of the file come from it */
+static void test_thread_stack_late(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g = { 0 };
+	build(&t);
+	struct hwprof_pt_tstack *ts = hwprof_pt_tstack_new();
+	assert_non_null(ts);
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_true(hwprof_pt_image_add_buf(img, code, sizeof(code), 0x1000) >= 0);
+	struct hwprof_pt_synth_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, "i1iGL3", false), 0);
+	cfg.img = img;
+	cfg.tstack = &ts;
+	cfg.trace_nr = 1;
+	cfg.ring_cap = 4;
+	cfg.emit = emit;
+	cfg.ctx = &g;
+	g.stop_after = 12; /* at 1020, inside the call from 100c */
+	assert_int_equal(hwprof_pt_synth_queue(&cfg, t.buf, t.len), 7);
+	uint64_t out[3 * 8];
+	/* the return address, in user space; kernel addresses on top
+	 * (none here) would be skipped */
+	assert_int_equal(hwprof_pt_tstack_chain_late(ts, 0x1020, 17, 1ULL << 63, out), 2);
+	assert_int_equal(out[0], HWPROF_CONTEXT_USER);
+	assert_int_equal(out[1], 0x1011);
+	/* before perf's decoder first runs, everything is kernel to it:
+	 * the return address is skipped, the sample alone remains */
+	assert_int_equal(hwprof_pt_tstack_chain_late(ts, 0x1020, 17, 0, out), 2);
+	assert_int_equal(out[0], HWPROF_CONTEXT_KERNEL);
+	assert_int_equal(out[1], 0x1020);
+	/* no stack: the sample's context and ip */
+	assert_int_equal(hwprof_pt_tstack_chain_late(NULL, 0xffffffff81000000ULL, 17, 1ULL << 63, out), 2);
+	assert_int_equal(out[0], HWPROF_CONTEXT_KERNEL);
+	/* the ring (4 entries) newest first: the call, two loop branches,
+	 * the trace begin; L takes at most sz of them */
+	assert_int_equal(hwprof_pt_tstack_branches_late(ts, 0x1020, 8, 1ULL << 63, out), 4);
+	assert_int_equal(out[0], 0x100c);
+	assert_int_equal(out[1], 0x1020);
+	assert_int_equal(out[2], 0x100a);
+	assert_int_equal(out[3], 0x1003);
+	assert_int_equal(out[6], 0);
+	assert_int_equal(out[7], 0x1000);
+	assert_int_equal(hwprof_pt_tstack_branches_late(ts, 0x1020, 2, 1ULL << 63, out), 2);
+	/* a run of another queue (trace number) empties the stack first */
+	cfg.trace_nr = 2;
+	g.n = 0;
+	g.stop_after = 2; /* at 1003: after the trace begin */
+	assert_int_equal(hwprof_pt_synth_queue(&cfg, t.buf, t.len), 7);
+	assert_int_equal(hwprof_pt_tstack_branches_late(ts, 0x1003, 8, 1ULL << 63, out), 1);
+	/* no thread (*tstack NULL): the run keeps no stack, so a g chain
+	 * inside the call is the sampled ip alone */
+	struct hwprof_pt_tstack *none = NULL;
+	cfg.tstack = &none;
+	cfg.itrace.callchain = true;
+	g.n = 0;
+	g.stop_after = 0;
+	assert_int_equal(hwprof_pt_synth_queue(&cfg, t.buf, t.len), 0);
+	assert_int_equal(g.s[11].ip, 0x1020);
+	assert_int_equal(g.s[11].nchain, 1);
+	hwprof_pt_tstack_free(ts);
+	hwprof_pt_image_free(img);
+}
+
 static void test_kinds(void **state)
 {
 	(void)state;
@@ -560,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_resync_ip),
 		cmocka_unit_test(test_initial_skip),
 		cmocka_unit_test(test_callchain),
+		cmocka_unit_test(test_thread_stack_late),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
