@@ -49,6 +49,14 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const char *name, uint64_t size,
 					   uint64_t vaddr);
 
+/* perf tried to read the code at addr outside the trace and failed (its
+ * DSO's data status is an error then: perf script fetching a sample's
+ * instruction, or its search for the ELF class of a thread's files when a
+ * [vdso] is mapped): a failure to get an instruction there is reported once
+ * more at most. Returns 1 for code that cannot be read (marked), 0 for code
+ * that can, -1 where nothing is mapped. */
+HWPROF_API int hwprof_pt_image_mark_unreadable(struct hwprof_pt_image *img, uint64_t addr);
+
 /* The executable PT_LOAD segments of an ELF file (read with libelf), moved by
  * `bias` (0 for ET_EXEC, the load base for ET_DYN). Returns the number of
  * sections added. */
@@ -331,6 +339,10 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 				       * with samples every 2048 ns of perf
 				       * time across the threads (their tools
 				       * show them among the trace's) */
+#define HWPROF_PT_EMU_VDSO      0x200 /* perf.data: a [vdso] mapping after the
+				       * files', as perf records one (perf then
+				       * opens the thread's files for their ELF
+				       * class) */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -36,6 +36,7 @@ void pt_feed_fini(struct pt_feed *f)
 	free(f->stacks);
 	free(f->late_chain);
 	free(f->late_br);
+	free(f->marks);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
 }
@@ -68,6 +69,7 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 #define PRIV(i) ld64(d + 16 + (i) * 8)
 	uint64_t pmu_type = PRIV(0), cap_time_zero = PRIV(4), tsc_bit = PRIV(5), noretcomp_bit = PRIV(6);
 	f->per_cpu = PRIV(9) != 0;
+	bool snapshot = PRIV(8) != 0;
 	f->have_sched_switch = (unsigned)PRIV(7);
 	struct hwprof_pt_flow_config *fc = &f->cfg.flow;
 	fc->time_conv.time_shift = (uint16_t)PRIV(1);
@@ -95,6 +97,14 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 			  !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9 /* dummy */);
 	}
 	f->others = others;
+	/* perf cuts the overlap off the buffers of snapshot and sampling mode
+	 * and decodes each on its own (intel_pt_do_fix_overlap) */
+	if (snapshot)
+		return "Intel PT traces recorded in snapshot mode (perf record -S) are not supported yet (their "
+		       "buffers overlap)";
+	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(f->h); i++)
+		if (hwprof_perfdata_evsel(f->h, i)->attr.sample_type & HWPROF_SAMPLE_AUX)
+			return "Intel PT traces recorded in sampling mode (--aux-sample) are not supported yet";
 	if (!f->pt) /* perf says so only in its debug output and shows nothing */
 		return NULL;
 	uint64_t config = f->pt->attr.config;
@@ -328,6 +338,39 @@ static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
 
 static int note_comm(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_record *rec);
 
+/* perf's machine__thread_dso_type() when it maps a [vdso]: it opens the
+ * thread's files in address order until one tells its ELF class, so every
+ * file before that which cannot be opened has its data status set to an
+ * error (before the [vdso] map is added: the session is before it) */
+static int note_vdso(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_record *rec)
+{
+	if (rec->type != HWPROF_RECORD_MMAP && rec->type != HWPROF_RECORD_MMAP2)
+		return 0;
+	size_t fo = rec->type == HWPROF_RECORD_MMAP ? 40 : 72;
+	if (rec->size <= fo + 6 || strncmp((const char *)rec->data + fo, "[vdso]", 7) ||
+	    (rec->misc & 7) != HWPROF_MISC_USER)
+		return 0;
+	struct hwprof_map_info mi[256];
+	size_t n = hwprof_session_thread_maps(s, (int32_t)ld32(rec->data + 12), mi, 256);
+	for (size_t i = 0; i < n && i < 256; i++) {
+		if (!mi[i].dso || mi[i].dso[0] != '/')
+			continue;
+		uint8_t b;
+		if (hwprof_pt_image_read(f->img, mi[i].start, &b, 1) == 1)
+			break; /* perf can read it: its ELF class ends the search */
+		if (f->nmarks == f->capmarks) {
+			size_t c = f->capmarks ? 2 * f->capmarks : 16;
+			struct pt_mark *nm = realloc(f->marks, c * sizeof(*nm));
+			if (!nm)
+				return -HWPROF_E_NOMEM;
+			f->marks = nm;
+			f->capmarks = c;
+		}
+		f->marks[f->nmarks++] = (struct pt_mark){ .at = f->nlimits, .addr = mi[i].start };
+	}
+	return 0;
+}
+
 int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_event *ev)
 {
 	const struct hwprof_pt_time_conv *tc = &f->cfg.flow.time_conv;
@@ -353,6 +396,8 @@ int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct
 	}
 	if (rc >= 0)
 		rc = note_switch(f, ev);
+	if (rc >= 0)
+		rc = note_vdso(f, s, &ev->rec);
 	return rc < 0 ? rc : note_comm(f, s, &ev->rec);
 }
 
@@ -448,6 +493,8 @@ void pt_feed_select(struct pt_feed *f, size_t q, size_t at, bool ran, int32_t (*
 {
 	queue_thread(f, q, at, thread_pid, ctx, pid, tid);
 	f->ran |= ran;
+	for (; f->marks_applied < f->nmarks && f->marks[f->marks_applied].at <= at; f->marks_applied++)
+		hwprof_pt_image_mark_unreadable(f->img, f->marks[f->marks_applied].addr);
 	f->q[q].ts = pt_feed_tstack(f, *pid, *tid, f->q[q].cpu, true);
 }
 

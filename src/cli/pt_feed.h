@@ -72,6 +72,13 @@ struct pt_feed {
 	} *stacks;
 	size_t nstacks, capstacks;
 	uint64_t *late_chain, *late_br;     /* pt_feed_add_late()'s */
+	/* code perf has failed to read by then (its data status), after
+	 * `at` limits: the files of a thread mapping a [vdso] */
+	struct pt_mark {
+		size_t at;
+		uint64_t addr;
+	} *marks;
+	size_t nmarks, capmarks, marks_applied;
 	char msg[192];
 };
 

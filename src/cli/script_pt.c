@@ -191,6 +191,10 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
+	/* perf script fetches each printed sample's instruction from its
+	 * file: one it cannot read counts as tried (see below) */
+	if (x->feed.native && s->ip && !s->insn_len)
+		hwprof_pt_image_mark_unreadable(x->feed.img, s->ip);
 	if (!s->insn_len && s->ip && x->feed.native && !x->feed.cfg.no_insn_bytes) {
 		/* perf's script_fetch_insn(): the bytes at ip from the binary,
 		 * as long as they decode */
@@ -319,6 +323,11 @@ int script_pt_sample(struct script_pt *x, struct hwprof_event *ev)
 {
 	if (x->failed || !x->feed.active)
 		return 0;
+	/* perf script reads the instruction at each sample it prints (its
+	 * script_fetch_insn()): a file it cannot open has its data status set
+	 * to an error, so the decoder reports one failure there, not two */
+	if (x->feed.native && ev->sample.ip)
+		hwprof_pt_image_mark_unreadable(x->feed.img, ev->sample.ip);
 	return pt_feed_add_late(&x->feed, &ev->sample) < 0 ? fail(x, "out of memory") : 0;
 }
 

@@ -142,6 +142,10 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 						    m->end - m->start, m->pgoff, 0, 0, 0, 0,
 						    5 /* r-x */, 2 /* MAP_PRIVATE */, m->path));
 	}
+	if (!rc && (cfg->flags & HWPROF_PT_EMU_VDSO)) /* no code of it is traced */
+		rc = put(w, buf, hwprof_build_mmap2(buf, sizeof(buf), &a, &id_s, HWPROF_MISC_USER, (uint32_t)r->pid,
+						    (uint32_t)r->pid, 0x7fff00000000ULL, 0x2000, 0, 0, 0, 0, 0,
+						    5 /* r-x */, 2 /* MAP_PRIVATE */, "[vdso]"));
 	/* per cpu: a switch from idle to thread n on cpu n (perf takes the
 	 * next task of a switch-out as the cpu's current thread) */
 	for (size_t t = 0; per_cpu && !rc && t < r->nthreads; t++) {

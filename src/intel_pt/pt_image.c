@@ -345,8 +345,10 @@ static const struct ipt_section *find(const struct hwprof_pt_image *img, uint64_
 
 /* perf 6.1 reads a DSO it cannot open twice before it knows (its data
  * status error, seen by itrace): the failures to get an instruction there
- * are reported twice, then no more; elsewhere (no map, bytes past a
- * file's end) every time. Counted in the order the caller reports. */
+ * are reported twice, then no more (once, when something else tried to
+ * read it first: hwprof_pt_image_mark_unreadable); elsewhere (no map,
+ * bytes past a file's end) every time. Counted in the order the caller
+ * reports. */
 bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr)
 {
 	const struct ipt_section *sec = find(img, addr);
@@ -357,6 +359,19 @@ bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr)
 		return false;
 	m->reports++;
 	return true;
+}
+
+HWPROF_API int hwprof_pt_image_mark_unreadable(struct hwprof_pt_image *img, uint64_t addr)
+{
+	const struct ipt_section *sec = img ? find(img, addr) : NULL;
+	if (!sec)
+		return -1;
+	if (!sec->missing)
+		return 0;
+	struct ipt_missing *m = &img->miss[sec->missing - 1];
+	if (!m->reports) /* status error, not yet seen by itrace */
+		m->reports = 1;
+	return 1;
 }
 
 HWPROF_API int hwprof_pt_image_read(const struct hwprof_pt_image *img, uint64_t addr,

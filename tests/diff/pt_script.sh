@@ -227,8 +227,16 @@ done
 # the same traces with their program gone: perf scans for a full IP after
 # failing to get an instruction, reports a file it cannot open twice and
 # then goes on quietly, and a PSB's FUP it resyncs at is no branch
+# (once when perf tried to read the file before: a [vdso] mapping makes it
+# open the thread's files for their ELF class, and script reads each
+# printed sample's instruction)
+gone=("pc_threads|be|" "pc_threads||" "pc_threads|cre|" "pc_notime|be|" "pc_threads|i3ie|")
+if [ -s "$TMP/pc_threads.data" ] && "$emu" --timing --time-zero --per-cpu --vdso --samples "$TMP/pv" "$TMP/pc_threads" >/dev/null 2>&1 &&
+   "$emu" --per-cpu --vdso "$TMP/pvt" "$TMP/pc_threads" >/dev/null 2>&1; then
+  gone+=("pv|be|" "pvt|be|" "pv|e|" "pv|G|")
+fi
 if [ -s "$TMP/pc_threads.data" ] && mv "$TMP/pc_threads" "$TMP/pc_threads.gone"; then
-  for it in "pc_threads|be|" "pc_threads||" "pc_threads|cre|" "pc_notime|be|" "pc_threads|i3ie|"; do
+  for it in "${gone[@]}"; do
     IFS='|' read -r f iset extra <<<"$it"
     # shellcheck disable=SC2086
     perf script -i "$TMP/$f.data" ${iset:+--itrace=$iset} $extra >"$TMP/perf.out" 2>"$TMP/perf.err"
@@ -241,6 +249,33 @@ if [ -s "$TMP/pc_threads.data" ] && mv "$TMP/pc_threads" "$TMP/pc_threads.gone";
     fi
   done
   mv "$TMP/pc_threads.gone" "$TMP/pc_threads"
+fi
+
+# snapshot mode (AUXTRACE_INFO's snapshot flag set on an emulated file):
+# perf trims the overlapping buffers, which we do not yet: refused
+if [ -s "$TMP/sm.data" ] && python3 - "$TMP/sm.data" "$TMP/snap.data" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off, size = struct.unpack_from('<QQ', b, 40)
+p = off
+while p < off + size:
+    t, misc, sz = struct.unpack_from('<IHH', b, p)
+    if t == 70:  # AUXTRACE_INFO: priv[8] is the snapshot mode
+        struct.pack_into('<Q', b, p + 16 + 8 * 8, 1)
+        break
+    p += sz
+open(sys.argv[2], 'wb').write(b)
+PY
+then
+  for c in script "report --stdio"; do
+    # shellcheck disable=SC2086
+    "$HWPROF" $c -i "$TMP/snap.data" >"$TMP/o" 2>"$TMP/e"; rc=$?
+    if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ] && grep -q "snapshot mode" "$TMP/e"; then
+      pass "$c of a snapshot-mode trace refused: $(cat "$TMP/e")"
+    else
+      fail "$c of a snapshot-mode trace: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+    fi
+  done
 fi
 
 # options whose samples we do not make: one line on stderr, non-zero exit

@@ -7,7 +7,7 @@
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
- *                   [--kernel] [--kernel-bid] [--samples]
+ *                   [--kernel] [--kernel-bid] [--samples] [--vdso]
  *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
  * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
  * (PREFIX.gt stays one run's), for benchmarks that need a large trace of a
@@ -19,7 +19,8 @@
  * --kernel: recorded as intel_pt// (kernel not excluded; the trace is of
  * user code all the same); --kernel-bid: that and a kernel map whose build
  * id is another machine's.
- * --samples: a cpu-clock event too, its samples among the trace's. */
+ * --samples: a cpu-clock event too, its samples among the trace's;
+ * --vdso: a [vdso] mapping after the files'. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_KERNEL | HWPROF_PT_EMU_KERNEL_BID;
 		else if (!strcmp(argv[i], "--samples"))
 			cfg.flags |= HWPROF_PT_EMU_SAMPLES;
+		else if (!strcmp(argv[i], "--vdso"))
+			cfg.flags |= HWPROF_PT_EMU_VDSO;
 		else if (!strcmp(argv[i], "--psb") && i + 1 < argc)
 			cfg.psb_period = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
@@ -71,7 +74,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i < 2) {
 		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing] [--time-zero] [--per-cpu] [--defer-tip] "
-				"[--kernel] [--kernel-bid] [--samples] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
+				"[--kernel] [--kernel-bid] [--samples] [--vdso] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}
 	const char *prefix = argv[i];
