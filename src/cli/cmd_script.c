@@ -104,17 +104,17 @@ static int sysctl_max_stack(void)
 }
 
 /* perf script's al.filtered by --comms/--pid/--tid (the thread's comm
- * now), --dsos and --symbols (the sample's map and symbol), and its
- * --cpu bitmap */
+ * now, or comm), --dsos and --symbols (the sample's map and symbol), and
+ * its --cpu bitmap */
 static bool script_filter_drops(struct script_printer *p, const struct report_filter *f,
-				const struct hwprof_sample *sm)
+				const struct hwprof_sample *sm, const char *comm)
 {
 	if (report_filter_drops_cpu(f, (int32_t)sm->cpu))
 		return true;
 	struct hwprof_session *s = script_printer_session(p);
 	struct hwprof_hist_sample hs;
 	memset(&hs, 0, sizeof(hs));
-	hs.comm = hwprof_session_thread_comm(s, (int32_t)sm->pid, (int32_t)sm->tid);
+	hs.comm = comm ? comm : hwprof_session_thread_comm(s, (int32_t)sm->pid, (int32_t)sm->tid);
 	hs.pid = (int32_t)sm->pid;
 	hs.tid = (int32_t)sm->tid;
 	struct hwprof_map_info mi;
@@ -129,6 +129,18 @@ static bool script_filter_drops(struct script_printer *p, const struct report_fi
 		hs.sym = res.sym;
 	}
 	return report_filter_hides(f, &hs, sm->ip);
+}
+
+/* the filters, for the Intel PT samples */
+struct pt_filter_ctx {
+	struct script_printer *p;
+	const struct report_filter *f;
+};
+
+static bool pt_drops(void *ctx, const struct hwprof_sample *sm, const char *comm)
+{
+	const struct pt_filter_ctx *c = ctx;
+	return script_filter_drops(c->p, c->f, sm, comm);
 }
 
 int cmd_script(int argc, char **argv)
@@ -385,16 +397,16 @@ int cmd_script(int argc, char **argv)
 		}
 	}
 	bool filtered = report_filter_any(&flt) || flt.cpus_set;
-	if (time_str || o.reltime || o.deltatime || filtered || show) {
-		const uint8_t *fd;
-		uint64_t fsz;
-		if (hwprof_perfdata_feature(h, HWPROF_FEAT_AUXTRACE, &fd, &fsz, NULL) == 1) {
-			status = cli_error("script", "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid, --dsos, -S "
-						     "and --cpu filters and --show-*-events with Intel PT or Arm SPE "
-						     "traces are not supported yet", shown);
-			goto out;
-		}
-	}
+	/* what the trace decoders cannot honour yet, said once the file turns
+	 * out to hold their data */
+	char spe_no[256], pt_no[256];
+	bool timeopt = time_str || o.reltime || o.deltatime;
+	snprintf(spe_no, sizeof(spe_no), "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid, --dsos, -S "
+					 "and --cpu filters and --show-*-events with Arm SPE traces are not supported yet",
+		 shown);
+	snprintf(pt_no, sizeof(pt_no), "%s: --time, --reltime and --deltatime with Intel PT traces are not supported "
+				       "yet (perf starts and stops decoding at the ranges)", shown);
+	struct pt_filter_ctx pfc = { p, &flt };
 	if (time_str) {
 		uint64_t first, last;
 		time_ranges_bounds(h, &first, &last);
@@ -407,6 +419,8 @@ int cmd_script(int argc, char **argv)
 		status = cli_error("script", "out of memory");
 		goto out;
 	}
+	script_spe_refuse(spe, timeopt || filtered || show ? spe_no : NULL);
+	script_pt_options(pt, filtered ? pt_drops : NULL, &pfc, show != 0, timeopt ? pt_no : NULL);
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
@@ -445,7 +459,7 @@ int cmd_script(int argc, char **argv)
 		}
 		if (time_ranges_skip(&tr, ev.sample.time))
 			continue;
-		if (filtered && script_filter_drops(p, &flt, &ev.sample))
+		if (filtered && script_filter_drops(p, &flt, &ev.sample, NULL))
 			continue;
 		if ((status = script_pt_sample(pt, &ev)))
 			break;

@@ -49,6 +49,10 @@ struct script_pt {
 	/* timed, with events of the file's own to print among the trace's
 	 * samples: decoded as the events are read (NULL: at the end) */
 	struct pt_sched *sched;
+	script_pt_drops_fn drops;   /* perf script's sample filters (NULL: none) */
+	void *drops_ctx;
+	bool side;                  /* --show-*-events: records printed too */
+	const char *refusal;
 };
 
 static void select_queue(void *ctx, size_t i, size_t at, bool ran);
@@ -90,6 +94,14 @@ int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwpro
 	pt_feed_init(&x->feed, x->h, script_printer_symbols(p), &x->itrace);
 	*out = x;
 	return 0;
+}
+
+void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side, const char *refusal)
+{
+	x->drops = drops;
+	x->drops_ctx = ctx;
+	x->side = side;
+	x->refusal = refusal;
 }
 
 void script_pt_free(struct script_pt *x)
@@ -195,6 +207,19 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 	 * file: one it cannot read counts as tried (see below) */
 	if (x->feed.native && s->ip && !s->insn_len)
 		hwprof_pt_image_mark_unreadable(x->feed.img, s->ip);
+	if (x->drops) {
+		/* perf's al.filtered of the synthesized sample, whose thread
+		 * is the queue's and comm the one it had then */
+		struct hwprof_sample sm;
+		memset(&sm, 0, sizeof(sm));
+		sm.pid = (uint32_t)x->fmt.pid;
+		sm.tid = (uint32_t)x->fmt.tid;
+		sm.cpu = (uint32_t)x->fmt.cpu;
+		sm.ip = s->ip;
+		sm.misc = s->ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+		if (x->drops(x->drops_ctx, &sm, x->fmt.comm))
+			return 0;
+	}
 	if (!s->insn_len && s->ip && x->feed.native && !x->feed.cfg.no_insn_bytes) {
 		/* perf's script_fetch_insn(): the bytes at ip from the binary,
 		 * as long as they decode */
@@ -216,6 +241,8 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 /* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
 static int start(struct script_pt *x, const struct hwprof_record *rec)
 {
+	if (x->refusal)
+		return fail(x, x->refusal);
 	const char *why = pt_feed_start(&x->feed, rec);
 	if (why)
 		return fail(x, why);
@@ -305,13 +332,18 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	/* the file's own samples go among the trace's in perf's order when
 	 * the queues are decoded as the events are read, which needs their
 	 * data first (a file: read ahead; a stream: decoded at the end) */
-	if (x->feed.cfg.timed && x->feed.others) {
+	/* perf decodes timeless traces at their thread's exit or the end:
+	 * records it prints come in between, which we do not order yet */
+	if (x->side && !x->feed.cfg.timed)
+		return fail(x, "--show-*-events with Intel PT traces decoded without timestamps are not supported yet");
+	if (x->feed.cfg.timed && (x->feed.others || x->side)) {
 		int r = pt_feed_prescan(&x->feed, hwprof_perfdata_name(x->h));
 		if (r < 0 || (r == 0 && pt_sched_open(&x->sched, &x->feed, select_queue, x) < 0))
 			return fail(x, "out of memory");
-		if (!x->sched && (x->itrace.add_callchain || x->itrace.add_last_branch))
-			return fail(x, "--itrace options G and L need the trace decoded as the events are read, "
-				       "which a stream cannot give (its trace is decoded at its end); read a file");
+		if (!x->sched && (x->itrace.add_callchain || x->itrace.add_last_branch || x->side))
+			return fail(x, "--itrace options G and L and --show-*-events need the trace decoded as the "
+				       "events are read, which a stream cannot give (its trace is decoded at its end); "
+				       "read a file");
 	}
 	/* G: perf gives every event callchains (and shows them) */
 	if (x->itrace.add_callchain && x->feed.others)

@@ -71,6 +71,7 @@ struct script_spe {
 	struct spe_feed feed;
 	FILE *f;
 	bool failed;
+	const char *refusal;      /* options not supported with SPE data */
 	struct script_fmt fmt;
 	int *ds_width;            /* the printer's running data_src width */
 	const uint64_t *verp;     /* the session's version (hwprof_session_version) */
@@ -325,6 +326,11 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	return 0;
 }
 
+void script_spe_refuse(struct script_spe *x, const char *msg)
+{
+	x->refusal = msg;
+}
+
 int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwprof_session *s,
 		   const struct hwprof_itrace_opts *itrace, FILE *f)
 {
@@ -386,6 +392,8 @@ static int fail(struct script_spe *x, const char *msg)
 /* perf 6.1's arm_spe_process_auxtrace_info(), then script's own set-up */
 static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 {
+	if (x->refusal)
+		return fail(x, x->refusal);
 	struct hwprof_spe_synth_config cb = { .emit = spe_emit, .thread_pid = spe_thread_pid,
 					      .thread_pid_version = x->verp, .notice = spe_notice, .ctx = x };
 	/* the printer's fields are the options', known before the events */

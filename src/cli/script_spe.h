@@ -17,6 +17,9 @@ struct script_spe;
 /* itrace: the --itrace options (set false: perf's default). */
 int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwprof_session *s,
 		   const struct hwprof_itrace_opts *itrace, FILE *f);
+/* Options the SPE path cannot honour yet: msg is the error (one line) to
+ * stop with once the file turns out to hold SPE data (NULL: none). */
+void script_spe_refuse(struct script_spe *x, const char *msg);
 void script_spe_free(struct script_spe *x);
 /* Every event in delivery order, before it is printed. Returns 0, or
  * non-zero when perf would stop (the message is printed). */

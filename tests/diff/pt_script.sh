@@ -224,6 +224,32 @@ for lay in "--per-cpu" ""; do
   fi
 done
 
+# perf script's filters apply to the trace's samples (their thread is the
+# queue's, their comm the one it had then), and --show-*-events records
+# come among them in time order (decoded as the events are read)
+for lay in "--per-cpu" ""; do
+  "$emu" --timing --time-zero $lay --samples "$TMP/sf" "$TMP/pc_threads" >/dev/null 2>&1 || continue
+  t2=$(perf script -i "$TMP/sf.data" -F tid 2>/dev/null | tr -d ' ' | sort -u | sed -n 2p)
+  for it in "b --tid $t2" "i100i --comms pc_threads" "bG --tid $t2" "b -S work" "b --dsos pc_threads" \
+            "b --show-task-events" "i100i --show-mmap-events --show-switch-events" "be --show-task-events --pid $t2"; do
+    # shellcheck disable=SC2086
+    perf script -i "$TMP/sf.data" --itrace=$it >"$TMP/perf.out" 2>"$TMP/perf.err"
+    # shellcheck disable=SC2086
+    "$HWPROF" script -i "$TMP/sf.data" --itrace=$it >"$TMP/ours.out" 2>"$TMP/ours.err"
+    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
+      pass "filters and side events ${lay:-per-thread}, --itrace=$it ($(wc -l <"$TMP/perf.out") lines)"
+    else
+      fail "filters and side events ${lay:-per-thread}, --itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
+    fi
+  done
+  "$HWPROF" script -i "$TMP/sf.data" --itrace=b --time 0.0005,0.0006 >"$TMP/o" 2>"$TMP/e"; rc=$?
+  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
+    pass "--time with Intel PT refused: $(cat "$TMP/e")"
+  else
+    fail "--time with Intel PT: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+  fi
+done
+
 # the same traces with their program gone: perf scans for a full IP after
 # failing to get an instruction, reports a file it cannot open twice and
 # then goes on quietly, and a PSB's FUP it resyncs at is no branch
