@@ -65,6 +65,8 @@ static void usage(FILE *f)
 		   "        --pid <pid[,pid...]>\n"
 		   "                          only consider symbols in these pids\n"
 		   "    -q, --quiet           do not show any message\n"
+		   "    -T, --threads         show per-thread event counters (from the file's READ records)\n"
+		   "        --pretty <key>    pretty printing style of -T: normal, raw\n"
 		   "    -S, --symbols <symbol[,symbol...]>\n"
 		   "                          only consider these symbols\n"
 		   "        --tid <tid[,tid...]>\n"
@@ -365,6 +367,7 @@ struct report_args {
 	const char *input;
 	const char *sort, *fields;
 	bool show_nr, show_period, quiet, header, children_set, children, graph_none, graph_given;
+	bool threads, pretty_raw;      /* -T, --pretty raw */
 	bool no_inline;             /* --no-inline: unwound frames not expanded */
 	bool order_set, caller, inverted;
 	double cc_min_percent;
@@ -846,6 +849,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	run.no_inline = a->no_inline;
 	run.mem_mode = a->mem_mode;
 	run.graph_none = a->graph_none;
+	run.show_threads = a->threads;
 	run.branch_mode = branch;
 	run.time_quantum = a->time_quantum;
 	run.time = a->time_str ? &tr : NULL;
@@ -970,6 +974,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	}
 	if (!a->quiet)
 		print_report_tip(stdout);
+	if (a->threads)
+		print_report_threads(stdout, &run.threads, a->pretty_raw);
 	if (branch)
 		print_report_brtype(stdout, &run.brtype);
 out:
@@ -987,7 +993,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
 	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_SHOW_PERIOD,
-	       O_INLINE, O_NO_INLINE, O_NS, O_GROUP_SORT_IDX, O_STATS, O_TASKS, O_MMAPS };
+	       O_INLINE, O_NO_INLINE, O_NS, O_GROUP_SORT_IDX, O_STATS, O_TASKS, O_MMAPS, O_PRETTY };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -1036,6 +1042,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "stats", no_argument, NULL, O_STATS },
 		{ "tasks", no_argument, NULL, O_TASKS },
 		{ "mmaps", no_argument, NULL, O_MMAPS },
+		{ "threads", no_argument, NULL, 'T' },
+		{ "pretty", required_argument, NULL, O_PRETTY },
 		{ NULL, 0, NULL, 0 },
 	};
 	/* perf seeds random() with the start time; its tip line depends on it */
@@ -1046,9 +1054,10 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:b", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bT", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
+		case 'T': ap->threads = true; break;
 		case 'i': ap->input = optarg; break;
 		case 'q': ap->quiet = true; break;
 		case O_STDIO: break;
@@ -1179,6 +1188,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		case O_STATS: stats = true; break;
 		case O_TASKS: tasks = true; break;
 		case O_MMAPS: mmaps = tasks = true; break; /* perf: --mmaps implies --tasks */
+		case O_PRETTY: ap->pretty_raw = !strcmp(optarg, "raw"); break;
 		default:
 			usage(stderr);
 			return cli_usage_error("report", "unknown option '%s'", argv[optind - 1]);

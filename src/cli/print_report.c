@@ -751,3 +751,58 @@ void print_report_tip(FILE *f)
 		free(lines[i]);
 	free(lines);
 }
+
+static int udigits(uint64_t v)
+{
+	return snprintf(NULL, 0, "%llu", (unsigned long long)v);
+}
+
+static int idigits(int32_t v)
+{
+	return snprintf(NULL, 0, "%d", v);
+}
+
+void print_report_threads(FILE *f, const struct report_threads *t, bool raw)
+{
+	int pw = 3, tw = 3;
+	for (size_t i = 0; i < t->n; i++) {
+		pw = idigits(t->pid[i]) > pw ? idigits(t->pid[i]) : pw;
+		tw = idigits(t->tid[i]) > tw ? idigits(t->tid[i]) : tw;
+	}
+	if (raw) {
+		int nw = 4, rw = 3, cw = 5;
+		for (size_t j = 0; j < t->ncounters; j++) {
+			int w = (int)strlen(t->name[j]);
+			nw = w > nw ? w : nw;
+			w = snprintf(NULL, 0, "%x", t->rawid[j]);
+			rw = w > rw ? w : rw;
+		}
+		for (size_t i = 0; i < t->n; i++)
+			for (size_t j = 0; j < t->ncounters; j++)
+				cw = udigits(t->value[i][j]) > cw ? udigits(t->value[i][j]) : cw;
+		fprintf(f, "# %*s  %*s  %*s  %*s  %*s\n", pw, "PID", tw, "TID", nw, "Name", rw, "Raw", cw, "Count");
+		for (size_t i = 0; i < t->n; i++)
+			for (size_t j = 0; j < t->ncounters; j++)
+				fprintf(f, "  %*d  %*d  %*s  %*x  %*llu", pw, t->pid[i], tw, t->tid[i], nw, t->name[j], rw,
+					t->rawid[j], cw, (unsigned long long)t->value[i][j]);
+		return;
+	}
+	fprintf(f, "# %*s  %*s", pw, "PID", tw, "TID");
+	for (size_t j = 0; j < t->ncounters; j++) {
+		int w = (int)strlen(t->name[j]);
+		for (size_t i = 0; i < t->n; i++)
+			w = udigits(t->value[i][j]) > w ? udigits(t->value[i][j]) : w;
+		fprintf(f, "  %*s", w, t->name[j]);
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < t->n; i++) {
+		fprintf(f, "  %*d  %*d", pw, t->pid[i], tw, t->tid[i]);
+		for (size_t j = 0; j < t->ncounters; j++) {
+			int w = (int)strlen(t->name[j]);
+			for (size_t k = 0; k < t->n; k++)
+				w = udigits(t->value[k][j]) > w ? udigits(t->value[k][j]) : w;
+			fprintf(f, "  %*llu", w, (unsigned long long)t->value[i][j]);
+		}
+		fputc('\n', f);
+	}
+}

@@ -75,6 +75,11 @@ void print_report_flat(FILE *f, const struct report_layout *l, struct hwprof_his
 
 /* The closing tip block perf prints after the sections (unless quiet). */
 void print_report_tip(FILE *f);
+/* perf report -T: the per-thread values of the file's READ records,
+ * perf's pretty table (raw: its --pretty raw rows, which perf runs
+ * together on one line). */
+struct report_threads;
+void print_report_threads(FILE *f, const struct report_threads *t, bool raw);
 struct report_brtype;
 void print_report_brtype(FILE *f, const struct report_brtype *st);
 

@@ -249,6 +249,15 @@ int pt_sched_run(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 	return rc < 0 ? rc : pt_sched_close(p, true);
 }
 
+int pt_sched_finish(struct pt_sched **p, struct pt_feed *f, pt_sched_select_fn select, void *ctx)
+{
+	if (!*p)
+		return pt_sched_decode(f, select, ctx);
+	int rc = pt_sched_close(*p, true);
+	*p = NULL;
+	return rc;
+}
+
 int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 {
 	if (f->cfg.timed && (pt_feed_queues_used(f) > 1 || f->per_cpu))

@@ -34,6 +34,11 @@ int pt_sched_open(struct pt_sched **out, struct pt_feed *f, pt_sched_select_fn s
 int pt_sched_advance(struct pt_sched *p, size_t upto);
 int pt_sched_close(struct pt_sched *p, bool finish);
 
+/* The end of the input: the rest of the runs of *p when the queues were
+ * decoded as the events were read (*p is closed and NULL then), else all
+ * of them (pt_sched_decode). Returns as above. */
+int pt_sched_finish(struct pt_sched **p, struct pt_feed *f, pt_sched_select_fn select, void *ctx);
+
 /* All of f's queues in perf's order: through pt_sched_run() when perf
  * interleaves them (timed, several queues or per-cpu ones), else queue by
  * queue with the threads known at the end. */

@@ -238,13 +238,7 @@ int report_pt_flush(struct report_pt *x)
 	if (!x->feed.active)
 		return 0;
 	/* in perf's order: the s<N> skip counts across queues */
-	int rc;
-	if (x->sched) {
-		rc = pt_sched_close(x->sched, true);
-		x->sched = NULL;
-	} else {
-		rc = pt_sched_decode(&x->feed, select_queue, x);
-	}
+	int rc = pt_sched_finish(&x->sched, &x->feed, select_queue, x);
 	x->r->synth_comm = NULL;
 	if (rc < 0)
 		return synth_failed(rc);

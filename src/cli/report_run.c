@@ -259,6 +259,15 @@ void report_run_fini(struct report_run *r)
 	for (size_t i = 0; i < r->nr_dsos; i++)
 		free((char *)r->dso_names[i]);
 	free(r->dso_names);
+	for (size_t i = 0; i < r->threads.n; i++)
+		free(r->threads.value[i]);
+	for (size_t i = 0; i < r->threads.ncounters; i++)
+		free(r->threads.name[i]);
+	free(r->threads.value);
+	free(r->threads.name);
+	free(r->threads.rawid);
+	free(r->threads.pid);
+	free(r->threads.tid);
 	free(r->frames);
 	free(r->ips);
 	hwprof_unwinder_free(r->uw);
@@ -924,6 +933,74 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 	return hwprof_hist_add_chain(r->hists[ev->idx], &hs, r->frames, n);
 }
 
+/* perf's perf_read_values_add_value(): a READ record's first value, summed
+ * per thread (pid/tid) and counter (the record's event) */
+static int note_read(struct report_run *r, const struct hwprof_event *ev)
+{
+	const struct hwprof_record *rec = &ev->rec;
+	const struct hwprof_perfdata *h = hwprof_session_data(r->s);
+	if (rec->size < 24 || !hwprof_perfdata_nr_evsels(h))
+		return 0;
+	const struct hwprof_evsel *es = ev->parse_err >= 0 && ev->sample.evsel ? ev->sample.evsel
+										 : hwprof_perfdata_evsel(h, 0);
+	struct report_threads *t = &r->threads;
+	int32_t pid = (int32_t)ld32(rec->data + 8), tid = (int32_t)ld32(rec->data + 12);
+	size_t ti = 0, ci = 0;
+	while (ti < t->n && (t->pid[ti] != pid || t->tid[ti] != tid))
+		ti++;
+	while (ci < t->ncounters && t->rawid[ci] != es->idx)
+		ci++;
+	if (ci == t->ncounters) {
+		if (t->ncounters == t->capcounters) {
+			size_t c = t->capcounters ? 2 * t->capcounters : 4;
+			uint32_t *ids = realloc(t->rawid, c * sizeof(*ids));
+			if (ids)
+				t->rawid = ids;
+			char **nm = ids ? realloc(t->name, c * sizeof(*nm)) : NULL;
+			if (!nm)
+				return -HWPROF_E_NOMEM;
+			t->name = nm;
+			for (size_t i = 0; i < t->n; i++) {
+				uint64_t *row = realloc(t->value[i], c * sizeof(*row));
+				if (!row)
+					return -HWPROF_E_NOMEM;
+				memset(row + t->capcounters, 0, (c - t->capcounters) * sizeof(*row));
+				t->value[i] = row;
+			}
+			t->capcounters = c;
+		}
+		char nb[256];
+		const char *name = hwprof_evsel_name(es, nb, sizeof(nb));
+		if (!(t->name[ci] = strdup(name ? name : "")))
+			return -HWPROF_E_NOMEM;
+		t->rawid[ci] = es->idx;
+		t->ncounters++;
+	}
+	if (ti == t->n) {
+		if (t->n == t->cap) {
+			size_t c = t->cap ? 2 * t->cap : 16;
+			int32_t *p = realloc(t->pid, c * sizeof(*p));
+			if (p)
+				t->pid = p;
+			int32_t *q = p ? realloc(t->tid, c * sizeof(*q)) : NULL;
+			if (q)
+				t->tid = q;
+			uint64_t **v = q ? realloc(t->value, c * sizeof(*v)) : NULL;
+			if (!v)
+				return -HWPROF_E_NOMEM;
+			t->value = v;
+			t->cap = c;
+		}
+		if (!(t->value[ti] = calloc(t->capcounters, sizeof(**t->value))))
+			return -HWPROF_E_NOMEM;
+		t->pid[ti] = pid;
+		t->tid[ti] = tid;
+		t->n++;
+	}
+	t->value[ti][ci] += hwprof_u64_at(rec->data, 2);
+	return 0;
+}
+
 bool report_run_event_has_chains(const struct report_run *r, uint32_t idx)
 {
 	const struct hwprof_perfdata *h = hwprof_session_data(r->s);
@@ -978,6 +1055,12 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 			if (r->trace != old)
 				r->trace_warned = 0;
 			trace_print_warnings(r->trace, &r->trace_warned, &r->trace_first_warned);
+			continue;
+		}
+		if (ev.rec.type == HWPROF_RECORD_READ && r->show_threads) {
+			int e = note_read(r, &ev);
+			if (e < 0)
+				return e;
 			continue;
 		}
 		if (ev.rec.type == HWPROF_RECORD_LOST_SAMPLES && ev.rec.size >= 16) {

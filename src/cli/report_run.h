@@ -37,6 +37,17 @@ struct report_run {
 	struct hwprof_hist **hists;    /* one per evsel index */
 	uint32_t nr_hists;
 	uint64_t lost_samples;         /* sum of LOST_SAMPLES records */
+	/* -T: perf's per-thread values of READ records (perf record -s),
+	 * threads and counters in the order they came */
+	bool show_threads;
+	struct report_threads {
+		int32_t *pid, *tid;
+		uint64_t **value;         /* [thread][counter], summed */
+		size_t n, cap;
+		uint32_t *rawid;          /* the counter's event index */
+		char **name;
+		size_t ncounters, capcounters;
+	} threads;
 	struct report_brtype brtype;   /* branch view: counted as entries are made */
 	const char **names;            /* per histogram: a synthesized event's
 	                                * name, NULL for the file's events */

@@ -440,13 +440,7 @@ int script_pt_flush(struct script_pt *x)
 	if (!x->feed.active)
 		return 0;
 	set_name_width(x);
-	int rc;
-	if (x->sched) {
-		rc = pt_sched_close(x->sched, true);
-		x->sched = NULL;
-	} else {
-		rc = pt_sched_decode(&x->feed, select_queue, x);
-	}
+	int rc = pt_sched_finish(&x->sched, &x->feed, select_queue, x);
 	if (rc < 0)
 		return synth_failed(x, rc);
 	pt_print_flush(x->f, &x->fmt);
