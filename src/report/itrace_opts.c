@@ -78,7 +78,7 @@ int hwprof_itrace_opts_parse(struct hwprof_itrace_opts *o, const char *str, bool
 {
 	const char *p;
 	char *end;
-	bool has_i = false, type_set = false, period_set = false;
+	bool type_set = false, period_set = false;
 
 	if (!o)
 		return -HWPROF_E_INVAL;
@@ -93,7 +93,6 @@ int hwprof_itrace_opts_parse(struct hwprof_itrace_opts *o, const char *str, bool
 
 		switch (c) {
 		case 'i':
-			has_i = true;
 			o->instructions = true;
 			skip_sep(&p);
 			if (!isdigit((unsigned char)*p))
@@ -189,8 +188,9 @@ int hwprof_itrace_opts_parse(struct hwprof_itrace_opts *o, const char *str, bool
 		}
 	}
 done:
-	/* 'i' without an explicit unit or number falls back to perf's default */
-	if (has_i) {
+	/* instructions (asked for now or by an earlier --itrace) without a
+	 * unit or number in this option fall back to perf's default period */
+	if (o->instructions) {
 		if (!type_set)
 			o->period_type = HWPROF_ITRACE_PERIOD_NANOSECS;
 		if (!period_set)

@@ -231,7 +231,8 @@ for lay in "--per-cpu" ""; do
   "$emu" --timing --time-zero $lay --samples "$TMP/sf" "$TMP/pc_threads" >/dev/null 2>&1 || continue
   t2=$(perf script -i "$TMP/sf.data" -F tid 2>/dev/null | tr -d ' ' | sort -u | sed -n 2p)
   for it in "b --tid $t2" "i100i --comms pc_threads" "bG --tid $t2" "b -S work" "b --dsos pc_threads" \
-            "b --show-task-events" "i100i --show-mmap-events --show-switch-events" "be --show-task-events --pid $t2"; do
+            "b --show-task-events" "i100i --show-mmap-events --show-switch-events" "be --show-task-events --pid $t2" \
+            "i100i --itrace=b" "b --itrace=i100i"; do
     # shellcheck disable=SC2086
     perf script -i "$TMP/sf.data" --itrace=$it >"$TMP/perf.out" 2>"$TMP/perf.err"
     # shellcheck disable=SC2086

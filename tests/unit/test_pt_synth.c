@@ -538,6 +538,14 @@ static void test_kinds(void **state)
 		assert_int_equal(hwprof_itrace_opts_parse(&o, taken[i], false), 0);
 		assert_int_equal(hwprof_pt_synth_kinds(&o, &kinds, &what), 0);
 	}
+	/* a later --itrace without a period puts perf's default back on the
+	 * instructions an earlier one asked for */
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(hwprof_itrace_opts_parse(&o, "i100i", false), 0);
+	assert_int_equal(hwprof_itrace_opts_parse(&o, "b", false), 0);
+	assert_true(o.instructions && o.branches);
+	assert_int_equal(o.period_type, HWPROF_ITRACE_PERIOD_NANOSECS);
+	assert_int_equal(o.period, HWPROF_ITRACE_DEFAULT_PERIOD);
 	static const char *const refused[] = { "d", "e+o" };
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		memset(&o, 0, sizeof(o));
