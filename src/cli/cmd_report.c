@@ -846,6 +846,10 @@ static int report_stdio(const struct report_args *a, bool full)
 	if (rc >= 0 && parent_key)
 		rc = report_run_find_parents(&run);
 	run.max_stack = a->max_stack;
+	/* perf: callchains from the trace (g, G) are kept to their size */
+	if ((a->itrace.callchain || a->itrace.add_callchain) &&
+	    (int)a->itrace.callchain_sz > (a->max_stack < 0 ? 127 : a->max_stack))
+		run.max_stack = (int)a->itrace.callchain_sz;
 	run.no_inline = a->no_inline;
 	run.mem_mode = a->mem_mode;
 	run.graph_none = a->graph_none;

@@ -320,6 +320,9 @@ int cmd_script(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("script", "scripts and record/report subcommands are not supported: '%s'",
 				       argv[optind]);
+	/* perf: callchains from the trace (g, G) are shown to their size */
+	if ((itrace.callchain || itrace.add_callchain) && (int)itrace.callchain_sz > o.max_stack)
+		o.max_stack = (int)itrace.callchain_sz;
 	if (o.reltime && o.deltatime) {
 		fprintf(stderr, "reltime and deltatime - the two don't get along well. Please limit to --reltime or "
 				"--deltatime.\n");

@@ -210,7 +210,7 @@ fi
 # the queues up to each event's time, so its lines come in between
 for lay in "--per-cpu" ""; do
   if "$emu" --timing --time-zero $lay --samples "$TMP/sm" "$TMP/pc_threads" >/dev/null 2>&1; then
-    for iset in b i100i i1000ns G i100iG bG "i50igG" "L -F +brstack" "i20il4L6 -F +brstack" "GL8 -F +brstacksym" G3; do
+    for iset in b i100i i1000ns G i100iG bG "i50igG" "L -F +brstack" "i20il4L6 -F +brstack" "GL8 -F +brstacksym" G3 "G --max-stack 3"; do
       # shellcheck disable=SC2086
       perf script -i "$TMP/sm.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
       # shellcheck disable=SC2086
