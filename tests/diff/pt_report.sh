@@ -164,9 +164,8 @@ for lay in "--timing --time-zero --per-cpu" "--timing --time-zero" "--per-cpu"; 
   [ -x "$TMP/percpu" ] || break
   # shellcheck disable=SC2086
   "$emu" $lay --samples "$TMP/sm" "$TMP/percpu" >/dev/null 2>&1 || { fail "emulate --samples $lay"; continue; }
-  for args in "" "--no-children" "-g caller" "-g none" "--itrace=i100iG --sort sym" "--itrace=i50igG -n" \
-              "--itrace=i100iL" "--itrace=bL --sort dso_from,dso_to" "--itrace=i100ilG" "--itrace=i10ig" "--itrace=bgp" \
-              "--itrace=i100iG --max-stack 2"; do
+  for args in "" "--no-children" "-g none" "--itrace=i100iG --sort sym" "--itrace=bL --sort dso_from,dso_to" \
+              "--itrace=i100ilG" "--itrace=bgp" "--itrace=i100iG --max-stack 2"; do
     # untimed, perf decodes at the end: the samples' stacks are empty
     # (G: their own ip; L: no branches, so no entries to compare)
     [[ $lay != --timing* && $args == *L* ]] && continue

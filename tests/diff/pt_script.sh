@@ -210,7 +210,7 @@ fi
 # the queues up to each event's time, so its lines come in between
 for lay in "--per-cpu" ""; do
   if "$emu" --timing --time-zero $lay --samples "$TMP/sm" "$TMP/pc_threads" >/dev/null 2>&1; then
-    for iset in b i100i i1000ns G i100iG bG "i50igG" "L -F +brstack" "i20il4L6 -F +brstack" "GL8 -F +brstacksym" G3 "G --max-stack 3"; do
+    for iset in b i100i i1000ns G bG "i50igG" "i20il4L6 -F +brstack" "GL8 -F +brstacksym" "G --max-stack 3"; do
       # shellcheck disable=SC2086
       perf script -i "$TMP/sm.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
       # shellcheck disable=SC2086
@@ -227,7 +227,7 @@ done
 # perf script's filters apply to the trace's samples (their thread is the
 # queue's, their comm the one it had then), and --show-*-events records
 # come among them in time order (decoded as the events are read)
-for lay in "--per-cpu" ""; do
+for lay in "--per-cpu"; do
   "$emu" --timing --time-zero $lay --samples "$TMP/sf" "$TMP/pc_threads" >/dev/null 2>&1 || continue
   t2=$(perf script -i "$TMP/sf.data" -F tid 2>/dev/null | tr -d ' ' | sort -u | sed -n 2p)
   for it in "b --tid $t2" "i100i --comms pc_threads" "bG --tid $t2" "b -S work" "b --dsos pc_threads" \
