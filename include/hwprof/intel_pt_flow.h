@@ -53,8 +53,7 @@ HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const ch
  * DSO's data status is an error then: perf script fetching a sample's
  * instruction, or its search for the ELF class of a thread's files when a
  * [vdso] is mapped): a failure to get an instruction there is reported once
- * more at most. Returns 1 for code that cannot be read (marked), 0 for code
- * that can, -1 where nothing is mapped. */
+ * more at most. Returns 1 for code that cannot be read (marked), else 0. */
 HWPROF_API int hwprof_pt_image_mark_unreadable(struct hwprof_pt_image *img, uint64_t addr);
 
 /* The executable PT_LOAD segments of an ELF file (read with libelf), moved by

@@ -363,10 +363,11 @@ bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr)
 
 HWPROF_API int hwprof_pt_image_mark_unreadable(struct hwprof_pt_image *img, uint64_t addr)
 {
-	const struct ipt_section *sec = img ? find(img, addr) : NULL;
-	if (!sec)
-		return -1;
-	if (!sec->missing)
+	/* per printed sample: no lookup while every file can be read */
+	if (!img || !img->nmiss)
+		return 0;
+	const struct ipt_section *sec = find(img, addr);
+	if (!sec || !sec->missing)
 		return 0;
 	struct ipt_missing *m = &img->miss[sec->missing - 1];
 	if (!m->reports) /* status error, not yet seen by itrace */

@@ -210,7 +210,11 @@ fi
 # the queues up to each event's time, so its lines come in between
 for lay in "--per-cpu" ""; do
   if "$emu" --timing --time-zero $lay --samples "$TMP/sm" "$TMP/pc_threads" >/dev/null 2>&1; then
-    for iset in b i100i i1000ns G bG "i50igG" "i20il4L6 -F +brstack" "GL8 -F +brstacksym" "G --max-stack 3"; do
+    isets=(b i100i i1000ns)
+    # G and L per cpu (pt_report.sh has them per thread too)
+    [ -n "$lay" ] && isets+=(G bG "i50igG" "i20il4L6 -F +brstack" "GL8 -F +brstacksym" "G --max-stack 3") &&
+      cp "$TMP/sm.data" "$TMP/sf.data" # for the filters below
+    for iset in "${isets[@]}"; do
       # shellcheck disable=SC2086
       perf script -i "$TMP/sm.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
       # shellcheck disable=SC2086
@@ -228,7 +232,7 @@ done
 # queue's, their comm the one it had then), and --show-*-events records
 # come among them in time order (decoded as the events are read)
 for lay in "--per-cpu"; do
-  "$emu" --timing --time-zero $lay --samples "$TMP/sf" "$TMP/pc_threads" >/dev/null 2>&1 || continue
+  [ -s "$TMP/sf.data" ] || continue
   t2=$(perf script -i "$TMP/sf.data" -F tid 2>/dev/null | tr -d ' ' | sort -u | sed -n 2p)
   for it in "b --tid $t2" "i100i --comms pc_threads" "bG --tid $t2" "b -S work" "b --dsos pc_threads" \
             "b --show-task-events" "i100i --show-mmap-events --show-switch-events" "be --show-task-events --pid $t2" \
@@ -258,9 +262,8 @@ done
 # open the thread's files for their ELF class, and script reads each
 # printed sample's instruction)
 gone=("pc_threads|be|" "pc_threads||" "pc_threads|cre|" "pc_notime|be|" "pc_threads|i3ie|")
-if [ -s "$TMP/pc_threads.data" ] && "$emu" --timing --time-zero --per-cpu --vdso --samples "$TMP/pv" "$TMP/pc_threads" >/dev/null 2>&1 &&
-   "$emu" --per-cpu --vdso "$TMP/pvt" "$TMP/pc_threads" >/dev/null 2>&1; then
-  gone+=("pv|be|" "pvt|be|" "pv|e|" "pv|G|")
+if [ -s "$TMP/pc_threads.data" ] && "$emu" --timing --time-zero --per-cpu --vdso --samples "$TMP/pv" "$TMP/pc_threads" >/dev/null 2>&1; then
+  gone+=("pv|be|" "pv|e|" "pv|G|")
 fi
 if [ -s "$TMP/pc_threads.data" ] && mv "$TMP/pc_threads" "$TMP/pc_threads.gone"; then
   for it in "${gone[@]}"; do
