@@ -53,6 +53,24 @@ static void srcline_of(FILE *f, const char *pre, const struct hwprof_map_info *m
 	}
 }
 
+size_t script_srcline_text(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			   char *buf, size_t size)
+{
+	struct hwprof_map_info mi;
+	struct hwprof_symres r = { 0 };
+	char level;
+	if (size < 2 || script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) != 1)
+		return 0;
+	hwprof_symbols_resolve(script_printer_symbols(p), mi.dso, mi.start, mi.pgoff, ip, &r);
+	FILE *f = fmemopen(buf, size, "w");
+	if (!f)
+		return 0;
+	srcline_of(f, "\n  ", &mi, &r);
+	long n = ftell(f);
+	fclose(f);
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
 void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip)
 {
 	script_print_srcline_pre(p, pid, tid, cpumode, ip, "\n  ");

@@ -462,6 +462,9 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 			addr_sym(&l, fmt, s->addr);
 		}
 		ipc(&l, fmt, s);
+		/* perf's BTS lines show the source line last, before insn */
+		if (F(IP) && F(SRCLINE))
+			l.n += fmt->srcline(fmt->ctx, s->ip, l.b + l.n, l.cap - l.n);
 		insn(&l, fmt, s);
 	} else {
 		if (is_synth && F(SYNTH))
@@ -472,11 +475,15 @@ void print_pt_sample(FILE *f, struct pt_print_fmt *fmt, const struct hwprof_pt_s
 			for (uint32_t i = 0; i < s->nchain; i++) {
 				put(&l, "\n", 1);
 				l.n += fmt->chain(fmt->ctx, s->chain[i], l.b + l.n, l.cap - l.n);
+				if (F(SRCLINE))
+					l.n += fmt->srcline(fmt->ctx, s->chain[i], l.b + l.n, l.cap - l.n);
 			}
 			put(&l, "\n", 1);
 		} else if (F(IP)) {
 			put(&l, " ", 1);
 			addr_sym(&l, fmt, s->ip);
+			if (F(SRCLINE))
+				l.n += fmt->srcline(fmt->ctx, s->ip, l.b + l.n, l.cap - l.n);
 		}
 		brstack(&l, fmt, s);
 		insn(&l, fmt, s);

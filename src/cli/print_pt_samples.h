@@ -35,6 +35,10 @@ typedef const char *(*pt_symname_fn)(void *ctx, uint64_t addr, const char **dso)
  * line; returns the length. */
 typedef size_t (*pt_addrsym_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
 
+/* perf's "\n  file:line" for addr (nothing when unknown); returns the
+ * length. */
+typedef size_t (*pt_srcline_fn)(void *ctx, uint64_t addr, char *buf, size_t size);
+
 /* A piece of a line kept from the last line that had it, with what it
  * was made of. */
 struct pt_print_memo {
@@ -66,6 +70,7 @@ struct pt_print_fmt {
 	pt_chain_fn chain;
 	pt_brend_fn brend;
 	pt_broff_fn broff;
+	pt_srcline_fn srcline;    /* for -F srcline */
 	bool callchains;          /* perf's use_callchain (g): samples with a
 				   * chain print it instead of ip, comm unpadded */
 	void *ctx;

@@ -118,6 +118,9 @@ uint64_t script_branch_offset(struct script_printer *p, int32_t pid, int32_t tid
  * sym+off (dso)" line per frame, inlined functions expanded like perf. */
 struct hwprof_unwinder;
 void script_print_callchain(struct script_printer *p, int t, const struct hwprof_sample *s);
+/* The same into buf (for lines built in memory); returns the length. */
+size_t script_srcline_text(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip,
+			   char *buf, size_t size);
 /* perf's map__fprintf_srcline: "\n  file:line" for ip, nothing when unknown */
 void script_print_srcline(struct script_printer *p, int32_t pid, int32_t tid, unsigned cpumode, uint64_t ip);
 /* the same after the prefix pre instead of "\n  " */

@@ -71,12 +71,12 @@ static const uint64_t synth_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | 
 				     SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				     SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_SYNTH) | SFB(SF_MISC) |
 				     SFB(SF_INSN) | SFB(SF_INSNLEN) | SFB(SF_CALLINDENT) | SFB(SF_BRSTACK) |
-				     SFB(SF_BRSTACKSYM);
+				     SFB(SF_BRSTACKSYM) | SFB(SF_SRCLINE);
 static const uint64_t pt_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
 				  SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				  SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_FLAGS) | SFB(SF_INSN) |
 				  SFB(SF_INSNLEN) | SFB(SF_IPC) | SFB(SF_MISC) | SFB(SF_SYNTH) | SFB(SF_CALLINDENT) |
-				  SFB(SF_BRSTACK) | SFB(SF_BRSTACKSYM) | SFB(SF_BRSTACKOFF);
+				  SFB(SF_BRSTACK) | SFB(SF_BRSTACKSYM) | SFB(SF_BRSTACKOFF) | SFB(SF_SRCLINE);
 
 int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwprof_session *s,
 		  const struct hwprof_itrace_opts *itrace, FILE *f)
@@ -183,6 +183,13 @@ static size_t pt_brend(void *ctx, uint64_t ip, uint64_t addr, bool sym, bool dso
 	struct script_pt *x = ctx;
 	unsigned mode = ip >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 	return script_branch_end(x->p, x->fmt.pid, x->fmt.tid, mode, addr, sym, dso, buf, size);
+}
+
+static size_t pt_srcline(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	struct script_pt *x = ctx;
+	unsigned mode = addr >= KERNEL_START ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
+	return script_srcline_text(x->p, x->fmt.pid, x->fmt.tid, mode, addr, buf, size);
 }
 
 static uint64_t pt_broff(void *ctx, uint64_t ip, uint64_t addr)
@@ -319,6 +326,7 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 	x->fmt.chain = pt_chain;
 	x->fmt.brend = pt_brend;
 	x->fmt.broff = pt_broff;
+	x->fmt.srcline = pt_srcline;
 	/* perf turns callchains back on for g, even after -G */
 	x->fmt.callchains = x->itrace.callchain;
 	x->fmt.out_cap = 1 << 16;

@@ -281,6 +281,23 @@ if [ -s "$TMP/pc_threads.data" ] && mv "$TMP/pc_threads" "$TMP/pc_threads.gone";
   mv "$TMP/pc_threads.gone" "$TMP/pc_threads"
 fi
 
+# -F srcline on the trace's lines (a program with debug info): after the
+# symbol, or last on a branch line, as perf prints it
+if gcc -O0 -g -o "$TMP/lsrc" tests/data/pt/loops.c 2>/dev/null &&
+   "$emu" --timing --time-zero "$TMP/lsrc" "$TMP/lsrc" >/dev/null 2>&1; then
+  for it in "b -F +srcline" "i100i -F +srcline,+addr" "cr -F +srcline"; do
+    # shellcheck disable=SC2086
+    perf script -i "$TMP/lsrc.data" --itrace=$it >"$TMP/perf.out" 2>"$TMP/perf.err"
+    # shellcheck disable=SC2086
+    "$HWPROF" script -i "$TMP/lsrc.data" --itrace=$it >"$TMP/ours.out" 2>"$TMP/ours.err"
+    if grep -q 'loops.c:' "$TMP/perf.out" && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+      pass "srcline on the trace's lines, --itrace=$it ($(wc -l <"$TMP/perf.out") lines)"
+    else
+      fail "srcline on the trace's lines, --itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
+    fi
+  done
+fi
+
 # snapshot mode (AUXTRACE_INFO's snapshot flag set on an emulated file):
 # perf trims the overlapping buffers, which we do not yet: refused
 if [ -s "$TMP/sm.data" ] && python3 - "$TMP/sm.data" "$TMP/snap.data" <<'PY'
