@@ -766,43 +766,45 @@ void print_report_threads(FILE *f, const struct report_threads *t, bool raw)
 {
 	int pw = 3, tw = 3;
 	for (size_t i = 0; i < t->n; i++) {
-		pw = idigits(t->pid[i]) > pw ? idigits(t->pid[i]) : pw;
-		tw = idigits(t->tid[i]) > tw ? idigits(t->tid[i]) : tw;
+		pw = idigits(t->row[i].pid) > pw ? idigits(t->row[i].pid) : pw;
+		tw = idigits(t->row[i].tid) > tw ? idigits(t->row[i].tid) : tw;
 	}
 	if (raw) {
 		int nw = 4, rw = 3, cw = 5;
 		for (size_t j = 0; j < t->ncounters; j++) {
-			int w = (int)strlen(t->name[j]);
+			int w = (int)strlen(t->ctr[j].name);
 			nw = w > nw ? w : nw;
-			w = snprintf(NULL, 0, "%x", t->rawid[j]);
+			w = snprintf(NULL, 0, "%x", t->ctr[j].rawid);
 			rw = w > rw ? w : rw;
 		}
 		for (size_t i = 0; i < t->n; i++)
 			for (size_t j = 0; j < t->ncounters; j++)
-				cw = udigits(t->value[i][j]) > cw ? udigits(t->value[i][j]) : cw;
+				cw = udigits(t->row[i].value[j]) > cw ? udigits(t->row[i].value[j]) : cw;
 		fprintf(f, "# %*s  %*s  %*s  %*s  %*s\n", pw, "PID", tw, "TID", nw, "Name", rw, "Raw", cw, "Count");
 		for (size_t i = 0; i < t->n; i++)
 			for (size_t j = 0; j < t->ncounters; j++)
-				fprintf(f, "  %*d  %*d  %*s  %*x  %*llu", pw, t->pid[i], tw, t->tid[i], nw, t->name[j], rw,
-					t->rawid[j], cw, (unsigned long long)t->value[i][j]);
+				fprintf(f, "  %*d  %*d  %*s  %*x  %*llu", pw, t->row[i].pid, tw, t->row[i].tid, nw,
+					t->ctr[j].name, rw, t->ctr[j].rawid, cw, (unsigned long long)t->row[i].value[j]);
 		return;
 	}
-	fprintf(f, "# %*s  %*s", pw, "PID", tw, "TID");
+	/* each counter's column: its name or its widest value */
+	int *cw = calloc(t->ncounters ? t->ncounters : 1, sizeof(*cw));
+	if (!cw)
+		return;
 	for (size_t j = 0; j < t->ncounters; j++) {
-		int w = (int)strlen(t->name[j]);
+		cw[j] = (int)strlen(t->ctr[j].name);
 		for (size_t i = 0; i < t->n; i++)
-			w = udigits(t->value[i][j]) > w ? udigits(t->value[i][j]) : w;
-		fprintf(f, "  %*s", w, t->name[j]);
+			cw[j] = udigits(t->row[i].value[j]) > cw[j] ? udigits(t->row[i].value[j]) : cw[j];
 	}
+	fprintf(f, "# %*s  %*s", pw, "PID", tw, "TID");
+	for (size_t j = 0; j < t->ncounters; j++)
+		fprintf(f, "  %*s", cw[j], t->ctr[j].name);
 	fputc('\n', f);
 	for (size_t i = 0; i < t->n; i++) {
-		fprintf(f, "  %*d  %*d", pw, t->pid[i], tw, t->tid[i]);
-		for (size_t j = 0; j < t->ncounters; j++) {
-			int w = (int)strlen(t->name[j]);
-			for (size_t k = 0; k < t->n; k++)
-				w = udigits(t->value[k][j]) > w ? udigits(t->value[k][j]) : w;
-			fprintf(f, "  %*llu", w, (unsigned long long)t->value[i][j]);
-		}
+		fprintf(f, "  %*d  %*d", pw, t->row[i].pid, tw, t->row[i].tid);
+		for (size_t j = 0; j < t->ncounters; j++)
+			fprintf(f, "  %*llu", cw[j], (unsigned long long)t->row[i].value[j]);
 		fputc('\n', f);
 	}
+	free(cw);
 }

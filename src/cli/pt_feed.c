@@ -8,6 +8,7 @@
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/regs.h"
 #include "util/bytes.h"
+#include "util/grow.h"
 
 #define MAX_QUEUES 1024
 
@@ -321,14 +322,8 @@ static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
 	bool start = rec->type == HWPROF_RECORD_ITRACE_START && f->per_cpu;
 	if ((!sw && !start) || rec->size < 16)
 		return 0;
-	if (f->nsw == f->capsw) {
-		size_t c = f->capsw ? 2 * f->capsw : 256;
-		struct pt_switch *n = realloc(f->sw, c * sizeof(*n));
-		if (!n)
-			return -HWPROF_E_NOMEM;
-		f->sw = n;
-		f->capsw = c;
-	}
+	if (util_grow(&f->sw, &f->capsw, f->nsw + 1, sizeof(*f->sw)) < 0)
+		return -HWPROF_E_NOMEM;
 	/* perf's sample cpu: 0 when the record carries none */
 	int32_t cpu = ev->parse_err >= 0 && (ev->sample.sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)ev->sample.cpu : 0;
 	f->sw[f->nsw++] = (struct pt_switch){ .at = f->nlimits, .cpu = cpu, .pid = (int32_t)ld32(rec->data + 8),
@@ -358,14 +353,8 @@ static int note_vdso(struct pt_feed *f, struct hwprof_session *s, const struct h
 		uint8_t b;
 		if (hwprof_pt_image_read(f->img, mi[i].start, &b, 1) == 1)
 			break; /* perf can read it: its ELF class ends the search */
-		if (f->nmarks == f->capmarks) {
-			size_t c = f->capmarks ? 2 * f->capmarks : 16;
-			struct pt_mark *nm = realloc(f->marks, c * sizeof(*nm));
-			if (!nm)
-				return -HWPROF_E_NOMEM;
-			f->marks = nm;
-			f->capmarks = c;
-		}
+		if (util_grow(&f->marks, &f->capmarks, f->nmarks + 1, sizeof(*f->marks)) < 0)
+			return -HWPROF_E_NOMEM;
 		f->marks[f->nmarks++] = (struct pt_mark){ .at = f->nlimits, .addr = mi[i].start };
 	}
 	return 0;
@@ -411,14 +400,8 @@ static int note_comm(struct pt_feed *f, struct hwprof_session *s, const struct h
 	const char *old = hwprof_session_thread_comm(s, (int32_t)ld32(rec->data + 8), tid);
 	if (!old)
 		return 0;
-	if (f->ncomms == f->capcomms) {
-		size_t c = f->capcomms ? 2 * f->capcomms : 64;
-		struct pt_comm *n = realloc(f->comms, c * sizeof(*n));
-		if (!n)
-			return -HWPROF_E_NOMEM;
-		f->comms = n;
-		f->capcomms = c;
-	}
+	if (util_grow(&f->comms, &f->capcomms, f->ncomms + 1, sizeof(*f->comms)) < 0)
+		return -HWPROF_E_NOMEM;
 	char *o = strdup(old);
 	if (!o)
 		return -HWPROF_E_NOMEM;
@@ -437,14 +420,8 @@ const char *pt_feed_comm_at(const struct pt_feed *f, int32_t tid, size_t at)
 static int note_limit(struct pt_feed *f, uint64_t time)
 {
 	const struct hwprof_pt_time_conv *tc = &f->cfg.flow.time_conv;
-	if (f->nlimits == f->caplimits) {
-		size_t c = f->caplimits ? 2 * f->caplimits : 1024;
-		uint64_t *n = realloc(f->limits, c * sizeof(*n));
-		if (!n)
-			return -HWPROF_E_NOMEM;
-		f->limits = n;
-		f->caplimits = c;
-	}
+	if (util_grow(&f->limits, &f->caplimits, f->nlimits + 1, sizeof(*f->limits)) < 0)
+		return -HWPROF_E_NOMEM;
 	/* perf_time_to_tsc() */
 	uint64_t t = time - tc->time_zero, quot = t / tc->time_mult, rem = t % tc->time_mult;
 	f->limits[f->nlimits++] = (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;

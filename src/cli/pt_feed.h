@@ -106,7 +106,7 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
  * state just before): perf runs its queues up to the time of each kernel
  * record (timed decoding), context switches tell which thread a cpu runs,
  * and a COMM record the comm its thread had until then; kept for
- * pt_sched_run(), pt_feed_queue_thread() and pt_feed_comm_at(). Returns
+ * pt_sched_run(), pt_feed_select() and pt_feed_comm_at(). Returns
  * 0 or -HWPROF_E_NOMEM. */
 int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct hwprof_event *ev);
 /* Queue q is about to run after `at` limits (at SIZE_MAX: the end of the

@@ -8,6 +8,7 @@
 
 #include "cli/report_run.h"
 #include "util/bytes.h"
+#include "util/grow.h"
 #include "cli/report_pt.h"
 #include "cli/report_spe.h"
 #include "cli/kmap.h"
@@ -260,14 +261,11 @@ void report_run_fini(struct report_run *r)
 		free((char *)r->dso_names[i]);
 	free(r->dso_names);
 	for (size_t i = 0; i < r->threads.n; i++)
-		free(r->threads.value[i]);
+		free(r->threads.row[i].value);
 	for (size_t i = 0; i < r->threads.ncounters; i++)
-		free(r->threads.name[i]);
-	free(r->threads.value);
-	free(r->threads.name);
-	free(r->threads.rawid);
-	free(r->threads.pid);
-	free(r->threads.tid);
+		free(r->threads.ctr[i].name);
+	free(r->threads.row);
+	free(r->threads.ctr);
 	free(r->frames);
 	free(r->ips);
 	hwprof_unwinder_free(r->uw);
@@ -946,58 +944,39 @@ static int note_read(struct report_run *r, const struct hwprof_event *ev)
 	struct report_threads *t = &r->threads;
 	int32_t pid = (int32_t)ld32(rec->data + 8), tid = (int32_t)ld32(rec->data + 12);
 	size_t ti = 0, ci = 0;
-	while (ti < t->n && (t->pid[ti] != pid || t->tid[ti] != tid))
+	while (ti < t->n && (t->row[ti].pid != pid || t->row[ti].tid != tid))
 		ti++;
-	while (ci < t->ncounters && t->rawid[ci] != es->idx)
+	while (ci < t->ncounters && t->ctr[ci].rawid != es->idx)
 		ci++;
 	if (ci == t->ncounters) {
-		if (t->ncounters == t->capcounters) {
-			size_t c = t->capcounters ? 2 * t->capcounters : 4;
-			uint32_t *ids = realloc(t->rawid, c * sizeof(*ids));
-			if (ids)
-				t->rawid = ids;
-			char **nm = ids ? realloc(t->name, c * sizeof(*nm)) : NULL;
-			if (!nm)
+		size_t old = t->capcounters;
+		if (util_grow(&t->ctr, &t->capcounters, ci + 1, sizeof(*t->ctr)) < 0)
+			return -HWPROF_E_NOMEM;
+		/* every row holds a value per counter */
+		for (size_t i = 0; old != t->capcounters && i < t->n; i++) {
+			uint64_t *v = realloc(t->row[i].value, t->capcounters * sizeof(*v));
+			if (!v)
 				return -HWPROF_E_NOMEM;
-			t->name = nm;
-			for (size_t i = 0; i < t->n; i++) {
-				uint64_t *row = realloc(t->value[i], c * sizeof(*row));
-				if (!row)
-					return -HWPROF_E_NOMEM;
-				memset(row + t->capcounters, 0, (c - t->capcounters) * sizeof(*row));
-				t->value[i] = row;
-			}
-			t->capcounters = c;
+			memset(v + old, 0, (t->capcounters - old) * sizeof(*v));
+			t->row[i].value = v;
 		}
 		char nb[256];
 		const char *name = hwprof_evsel_name(es, nb, sizeof(nb));
-		if (!(t->name[ci] = strdup(name ? name : "")))
+		if (!(t->ctr[ci].name = strdup(name ? name : "")))
 			return -HWPROF_E_NOMEM;
-		t->rawid[ci] = es->idx;
+		t->ctr[ci].rawid = es->idx;
 		t->ncounters++;
 	}
 	if (ti == t->n) {
-		if (t->n == t->cap) {
-			size_t c = t->cap ? 2 * t->cap : 16;
-			int32_t *p = realloc(t->pid, c * sizeof(*p));
-			if (p)
-				t->pid = p;
-			int32_t *q = p ? realloc(t->tid, c * sizeof(*q)) : NULL;
-			if (q)
-				t->tid = q;
-			uint64_t **v = q ? realloc(t->value, c * sizeof(*v)) : NULL;
-			if (!v)
-				return -HWPROF_E_NOMEM;
-			t->value = v;
-			t->cap = c;
-		}
-		if (!(t->value[ti] = calloc(t->capcounters, sizeof(**t->value))))
+		if (util_grow(&t->row, &t->cap, ti + 1, sizeof(*t->row)) < 0)
 			return -HWPROF_E_NOMEM;
-		t->pid[ti] = pid;
-		t->tid[ti] = tid;
+		uint64_t *v = calloc(t->capcounters, sizeof(*v));
+		if (!v)
+			return -HWPROF_E_NOMEM;
+		t->row[ti] = (struct report_thread_row){ pid, tid, v };
 		t->n++;
 	}
-	t->value[ti][ci] += hwprof_u64_at(rec->data, 2);
+	t->row[ti].value[ci] += hwprof_u64_at(rec->data, 2);
 	return 0;
 }
 

@@ -41,11 +41,15 @@ struct report_run {
 	 * threads and counters in the order they came */
 	bool show_threads;
 	struct report_threads {
-		int32_t *pid, *tid;
-		uint64_t **value;         /* [thread][counter], summed */
+		struct report_thread_row {
+			int32_t pid, tid;
+			uint64_t *value;  /* per counter, summed (capcounters) */
+		} *row;
 		size_t n, cap;
-		uint32_t *rawid;          /* the counter's event index */
-		char **name;
+		struct report_counter {
+			uint32_t rawid;   /* the counter's event index */
+			char *name;
+		} *ctr;
 		size_t ncounters, capcounters;
 	} threads;
 	struct report_brtype brtype;   /* branch view: counted as entries are made */

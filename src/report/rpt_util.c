@@ -6,6 +6,7 @@
 
 #include "hwprof/hwprof.h"
 #include "report/report_int.h"
+#include "util/grow.h"
 
 uint64_t rpt_mix64(uint64_t x)
 {
@@ -28,21 +29,7 @@ uint64_t rpt_hash_bytes(const void *p, size_t n)
 
 int rpt_grow(void *arr, size_t *cap, size_t n, size_t es)
 {
-	void **a = arr;
-	if (n <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap : 16;
-	while (nc < n) {
-		if (nc > SIZE_MAX / 2 / es)
-			return -HWPROF_E_NOMEM;
-		nc *= 2;
-	}
-	void *p = realloc(*a, nc * es);
-	if (!p)
-		return -HWPROF_E_NOMEM;
-	*a = p;
-	*cap = nc;
-	return 0;
+	return util_grow(arr, cap, n, es);
 }
 
 static int map_rehash(struct rpt_map *m)
