@@ -249,6 +249,13 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 				  const struct hwprof_pt_flow_config *cfg);
 HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow);
 
+/* Repositions the decoder at offset (a PSB), as perf's decoder does when it
+ * fast-forwards: it synchronises there afresh, keeping nothing of the walk;
+ * the clock loses its time and TMA. ref_tsc: the reference TSC of the
+ * AUXTRACE buffer entered there (0: the same buffer, whose first TSC has
+ * been used: perf's TSCs then set no time). Returns 0 or -HWPROF_E_INVAL. */
+HWPROF_API int hwprof_pt_flow_seek(struct hwprof_pt_flow *flow, uint64_t offset, uint64_t ref_tsc);
+
 /* Next event. Returns 1 with an event, 0 at the end of the trace, or
  * -HWPROF_E_INVAL. Errors in the trace are events, never return codes. */
 HWPROF_API int hwprof_pt_flow_next(struct hwprof_pt_flow *flow, struct hwprof_pt_event *ev);

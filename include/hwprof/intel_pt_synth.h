@@ -114,6 +114,23 @@ struct hwprof_pt_sample {
 
 typedef int (*hwprof_pt_emit_fn)(void *ctx, const struct hwprof_pt_sample *s);
 
+/* A --time range in TSC ticks (0: open at that end). */
+struct hwprof_pt_range {
+	uint64_t start, end;
+};
+
+/* One AUXTRACE buffer of a queue: where its data starts in the queue's
+ * trace and its reference TSC. */
+struct hwprof_pt_bufmark {
+	uint64_t offset, ref;
+};
+
+/* perf's TSC range for a range of perf times (ns, 0: open): the least TSC
+ * that converts to start_ns or later, the greatest that converts to end_ns
+ * or earlier (its intel_pt_tsc_start() and _end()). */
+HWPROF_API struct hwprof_pt_range hwprof_pt_tsc_range(const struct hwprof_pt_time_conv *tc, uint64_t start_ns,
+						      uint64_t end_ns);
+
 struct hwprof_pt_synth_config {
 	struct hwprof_itrace_opts itrace;   /* effective options (defaults applied) */
 	struct hwprof_pt_flow_config flow;
@@ -150,6 +167,17 @@ struct hwprof_pt_synth_config {
 	 * the run and is returned. NULL: no gate. */
 	int (*gate)(void *gate_ctx, uint64_t tsc);
 	void *gate_ctx;
+	/* Timed decoding with time ranges (perf's --time, ascending): as
+	 * perf's decoder, the run starts at the last PSB whose TSC is before
+	 * a range's start (its fast forward, which goes by the first PSB of
+	 * each buffer, then by the PSBs of one), decoder states outside the
+	 * ranges make no samples and leave the thread stack alone, and the
+	 * run ends after the last range. Errors are emitted wherever the run
+	 * goes. bufs: the queue's AUXTRACE buffers (NULL: one). */
+	const struct hwprof_pt_range *ranges;
+	size_t nranges;
+	const struct hwprof_pt_bufmark *bufs;
+	size_t nbufs;
 };
 
 /* perf's per-thread stack: return addresses of the calls seen and a ring

@@ -402,13 +402,11 @@ int cmd_script(int argc, char **argv)
 	bool filtered = report_filter_any(&flt) || flt.cpus_set;
 	/* what the trace decoders cannot honour yet, said once the file turns
 	 * out to hold their data */
-	char spe_no[256], pt_no[256];
+	char spe_no[256];
 	bool timeopt = time_str || o.reltime || o.deltatime;
 	snprintf(spe_no, sizeof(spe_no), "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid, --dsos, -S "
 					 "and --cpu filters and --show-*-events with Arm SPE traces are not supported yet",
 		 shown);
-	snprintf(pt_no, sizeof(pt_no), "%s: --time, --reltime and --deltatime with Intel PT traces are not supported "
-				       "yet (perf starts and stops decoding at the ranges)", shown);
 	struct pt_filter_ctx pfc = { p, &flt };
 	if (time_str) {
 		uint64_t first, last;
@@ -423,7 +421,7 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	script_spe_refuse(spe, timeopt || filtered || show ? spe_no : NULL);
-	script_pt_options(pt, filtered ? pt_drops : NULL, &pfc, show != 0, timeopt ? pt_no : NULL);
+	script_pt_options(pt, filtered ? pt_drops : NULL, &pfc, show != 0, time_str ? &tr : NULL);
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))

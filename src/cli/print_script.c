@@ -514,6 +514,26 @@ uint64_t script_printer_fields(const struct script_printer *p, int t)
 	return p->o->out[t].fields;
 }
 
+bool script_printer_time_shifts(const struct script_printer *p)
+{
+	return p->o->reltime || p->o->deltatime;
+}
+
+uint64_t script_printer_shown_time(struct script_printer *p, uint64_t time)
+{
+	if (p->o->reltime) {
+		if (!p->initial_time)
+			p->initial_time = time;
+		return time - p->initial_time;
+	}
+	if (p->o->deltatime) {
+		uint64_t tm = p->previous_time ? time - p->previous_time : 0;
+		p->previous_time = time;
+		return tm;
+	}
+	return time;
+}
+
 bool script_printer_nanosecs(const struct script_printer *p)
 {
 	return p->o->nanosecs;
@@ -800,18 +820,8 @@ static void print_start(struct script_printer *p, int t, const struct hwprof_sam
 	}
 	if (PF(t, TOD) && p->have_clock)
 		print_tod(p, s->time);
-	if (PF(t, TIME)) {
-		uint64_t tm = s->time;
-		if (p->o->reltime) {
-			if (!p->initial_time)
-				p->initial_time = s->time;
-			tm = s->time - p->initial_time;
-		} else if (p->o->deltatime) {
-			tm = p->previous_time ? s->time - p->previous_time : 0;
-			p->previous_time = s->time;
-		}
-		print_time(p, tm);
-	}
+	if (PF(t, TIME))
+		print_time(p, script_printer_shown_time(p, s->time));
 }
 
 int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)

@@ -75,6 +75,11 @@ int script_print_side_event(struct script_printer *p, const struct hwprof_event 
 /* The fields type t prints (SFB bits), after the checks. */
 uint64_t script_printer_fields(const struct script_printer *p, int t);
 bool script_printer_nanosecs(const struct script_printer *p);
+/* --reltime / --deltatime: whether a sample's time is shown shifted, and
+ * the time shown for the next line printed (perf keeps one first and one
+ * previous time for every line it prints). */
+bool script_printer_time_shifts(const struct script_printer *p);
+uint64_t script_printer_shown_time(struct script_printer *p, uint64_t time);
 /* -F named fields for type t (perf's output[type].user_set) */
 bool script_printer_user_set(const struct script_printer *p, int t);
 bool script_printer_print_flags(const struct script_printer *p);

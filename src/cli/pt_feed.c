@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/pt_feed.h"
+#include "cli/time_range.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata_feat.h"
 #include "hwprof/regs.h"
@@ -23,9 +24,12 @@ void pt_feed_init(struct pt_feed *f, struct hwprof_perfdata *h, struct hwprof_sy
 
 void pt_feed_fini(struct pt_feed *f)
 {
-	for (size_t i = 0; i < f->nq; i++)
+	for (size_t i = 0; i < f->nq; i++) {
 		free(f->q[i].buf);
+		free(f->q[i].bufs);
+	}
 	free(f->q);
+	free(f->ranges);
 	free(f->limits);
 	free(f->sw);
 	free(f->cur);
@@ -215,6 +219,9 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 		q->cpu = (int32_t)ld32(d + 40);
 	}
 	size_t n = (size_t)rec->payload_size;
+	if (util_grow((void **)&q->bufs, &q->capbufs, q->nbufs + 1, sizeof(*q->bufs)) < 0)
+		return "out of memory";
+	q->bufs[q->nbufs++] = (struct hwprof_pt_bufmark){ q->len, ld64(d + 24) };
 	if (q->len + n > q->cap) {
 		size_t c = q->cap ? q->cap : 1 << 16;
 		while (c < q->len + n)
@@ -570,5 +577,20 @@ int pt_feed_add_late(struct pt_feed *f, struct hwprof_sample *sm)
 		sm->branch_has_hw_idx = false;
 		sm->sample_type |= HWPROF_SAMPLE_BRANCH_STACK;
 	}
+	return 0;
+}
+
+int pt_feed_time_ranges(struct pt_feed *f, const struct time_ranges *tr)
+{
+	if (!f->cfg.timed || !tr || tr->n <= 0)
+		return 0;
+	free(f->ranges);
+	f->ranges = calloc((size_t)tr->n, sizeof(*f->ranges));
+	if (!f->ranges)
+		return -HWPROF_E_NOMEM;
+	for (int i = 0; i < tr->n; i++)
+		f->ranges[i] = hwprof_pt_tsc_range(&f->cfg.flow.time_conv, tr->r[i].start, tr->r[i].end);
+	f->cfg.ranges = f->ranges;
+	f->cfg.nranges = (size_t)tr->n;
 	return 0;
 }

@@ -26,6 +26,8 @@ struct pt_queue {
 	size_t exit_at; /* timeless: 1 + the events before the EXIT of its
 			 * thread, where perf decodes it (0: at the end) */
 	struct hwprof_pt_tstack *ts; /* the stack of the thread it runs */
+	struct hwprof_pt_bufmark *bufs; /* its AUXTRACE buffers */
+	size_t nbufs, capbufs;
 };
 
 struct pt_feed {
@@ -79,6 +81,8 @@ struct pt_feed {
 		uint64_t addr;
 	} *marks;
 	size_t nmarks, capmarks, marks_applied;
+	/* --time: the ranges in TSC ticks (cfg.ranges points here) */
+	struct hwprof_pt_range *ranges;
 	char msg[192];
 };
 
@@ -130,6 +134,11 @@ const char *pt_feed_comm_at(const struct pt_feed *f, int32_t tid, size_t at);
  * for a sample that has none of its own. sm then points into f's buffers
  * (valid until the next call). Returns 0 or -HWPROF_E_NOMEM. */
 int pt_feed_add_late(struct pt_feed *f, struct hwprof_sample *sm);
+/* perf's --time ranges for the decoder, once
+ * started: timed decoding starts and stops at them (timeless decoding
+ * ignores them, as perf does). Returns 0 or -HWPROF_E_NOMEM. */
+struct time_ranges;
+int pt_feed_time_ranges(struct pt_feed *f, const struct time_ranges *tr);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

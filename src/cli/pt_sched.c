@@ -103,6 +103,8 @@ static void *worker_main(void *arg)
 	pthread_mutex_unlock(&s->mu);
 	struct pt_queue *q = &s->f->q[w->q];
 	w->cfg.flow.ref_tsc = q->ref;
+	w->cfg.bufs = q->bufs;
+	w->cfg.nbufs = q->nbufs;
 	int rc = hwprof_pt_synth_queue(&w->cfg, q->buf, q->len);
 	pthread_mutex_lock(&s->mu);
 	w->rc = rc;
@@ -286,6 +288,8 @@ int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 		f->cfg.flow.ref_tsc = q->ref;
 		f->cfg.tstack = &q->ts;
 		f->cfg.trace_nr = order[k] + 1;
+		f->cfg.bufs = q->bufs;
+		f->cfg.nbufs = q->nbufs;
 		rc = hwprof_pt_synth_queue(&f->cfg, q->buf, q->len);
 	}
 	free(order);

@@ -78,6 +78,9 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 	}
 	if (s->kind >= HWPROF_PT_SAMPLE_KIND_NR)
 		return 0;
+	/* perf report's --time check (a time of 0 is in every range) */
+	if (x->r->time && time_ranges_skip(x->r->time, s->time))
+		return 0;
 	/* perf's intel_pt_cpumode(): by the ip, or by the target when the
 	 * sample has none (a trace begin) */
 	uint64_t at = s->ip ? s->ip : s->addr;
@@ -121,10 +124,9 @@ static int start(struct report_pt *x, const struct hwprof_record *rec)
 		return fail(why);
 	if (!x->feed.active)
 		return 0;
-	/* perf starts and stops decoding at the ranges (its sel_start and
-	 * PSB search), which changes what is decoded around them */
-	if (x->r->time)
-		return fail("--time with Intel PT traces is not supported yet");
+	/* perf's decoder starts and stops at the ranges too */
+	if (pt_feed_time_ranges(&x->feed, x->r->time) < 0)
+		return fail("out of memory");
 	x->feed.cfg.emit = pt_emit;
 	x->feed.cfg.ctx = x;
 	x->feed.cfg.events = &x->events;

@@ -12,6 +12,7 @@
 #include "cli/pt_feed.h"
 #include "cli/pt_sched.h"
 #include "cli/script_pt.h"
+#include "cli/time_range.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/intel_pt_synth.h"
 #include "hwprof/perf_event.h"
@@ -52,7 +53,8 @@ struct script_pt {
 	script_pt_drops_fn drops;   /* perf script's sample filters (NULL: none) */
 	void *drops_ctx;
 	bool side;                  /* --show-*-events: records printed too */
-	const char *refusal;
+	const struct time_ranges *tr; /* --time (NULL: none) */
+	bool shift_time;            /* --reltime / --deltatime */
 };
 
 static void select_queue(void *ctx, size_t i, size_t at, bool ran);
@@ -96,12 +98,14 @@ int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwpro
 	return 0;
 }
 
-void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side, const char *refusal)
+void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side,
+		       const struct time_ranges *tr)
 {
 	x->drops = drops;
 	x->drops_ctx = ctx;
 	x->side = side;
-	x->refusal = refusal;
+	x->tr = tr;
+	x->shift_time = script_printer_time_shifts(x->p);
 }
 
 void script_pt_free(struct script_pt *x)
@@ -210,6 +214,16 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		print_pt_error(x->f, &x->fmt, s);
 		return 0;
 	}
+	/* perf script's --time check comes first (a time of 0, timeless
+	 * decoding's, is in every range) */
+	if (x->tr && time_ranges_skip(x->tr, s->time))
+		return 0;
+	struct hwprof_pt_sample shifted;
+	if (x->shift_time) {
+		shifted = *s;
+		shifted.time = script_printer_shown_time(x->p, s->time);
+		s = &shifted;
+	}
 	/* perf script fetches each printed sample's instruction from its
 	 * file: one it cannot read counts as tried (see below) */
 	if (x->feed.native && s->ip && !s->insn_len)
@@ -248,14 +262,14 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 /* perf 6.1's intel_pt_process_auxtrace_info() and intel_pt_synth_events() */
 static int start(struct script_pt *x, const struct hwprof_record *rec)
 {
-	if (x->refusal)
-		return fail(x, x->refusal);
 	const char *why = pt_feed_start(&x->feed, rec);
 	if (why)
 		return fail(x, why);
 	const struct hwprof_evsel *pt = x->feed.pt;
 	if (!x->feed.active)
 		return 0;
+	if (pt_feed_time_ranges(&x->feed, x->tr) < 0)
+		return fail(x, "out of memory");
 	x->feed.cfg.events = &x->events;
 	x->feed.cfg.emit = pt_emit;
 	x->feed.cfg.ctx = x;

@@ -25,11 +25,13 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev);
 /* perf script's sample filters (--comms, --pid, --tid, --dsos, -S, --cpu)
  * apply to the trace's samples too: drops says whether a sample (of the
  * thread whose comm is given) is left out. side: --show-*-events prints
- * records among the samples, which then come in perf's order. refusal:
- * options not supported with Intel PT yet (the error once the file turns
- * out to hold its data; NULL: none). */
+ * records among the samples, which then come in perf's order. tr: --time
+ * (NULL: none), which perf's decoder goes by too (it starts decoding at
+ * the last PSB before each range). */
+struct time_ranges;
 typedef bool (*script_pt_drops_fn)(void *ctx, const struct hwprof_sample *sm, const char *comm);
-void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side, const char *refusal);
+void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side,
+		       const struct time_ranges *tr);
 /* A sample of the file's own, before it is printed: itrace G and L give it
  * its thread's callchain and branch stack from the trace decoded so far
  * (ev then points into x's buffers until the next call). Returns 0, or

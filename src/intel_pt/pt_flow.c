@@ -1330,18 +1330,13 @@ unresolved:
 	}
 	f->w_cnt += nerr;
 }
-HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
-				  struct hwprof_pt_image *img,
-				  const struct hwprof_pt_flow_config *cfg)
+static void flow_init(struct hwprof_pt_flow *f, const void *buf, size_t len, struct hwprof_pt_image *img,
+		      const struct hwprof_pt_flow_config *cfg)
 {
-	if (!flow || !img || (!buf && len))
-		return -HWPROF_E_INVAL;
-	struct hwprof_pt_flow *f = calloc(1, sizeof(*f));
-	if (!f)
-		return -HWPROF_E_NOMEM;
+	memset(f, 0, sizeof(*f));
 	f->cache = ipt_image_cache(img);
 	f->last_blk = -1;
-	hwprof_pt_decoder_init(&f->dec, len ? buf : "", len, 0);
+	hwprof_pt_decoder_init(&f->dec, buf, len, 0);
 	hwprof_pt_last_ip_init(&f->lip);
 	if (cfg)
 		f->cfg = *cfg;
@@ -1352,8 +1347,41 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 	f->st = ST_SYNC;
 	ipt_time_init(&f->tm, f->cfg.tsc_ctc_n, f->cfg.tsc_ctc_d, f->cfg.mtc_freq, f->cfg.max_nonturbo_ratio,
 		      f->cfg.ref_tsc);
+}
+
+HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
+				  struct hwprof_pt_image *img,
+				  const struct hwprof_pt_flow_config *cfg)
+{
+	if (!flow || !img || (!buf && len))
+		return -HWPROF_E_INVAL;
+	struct hwprof_pt_flow *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -HWPROF_E_NOMEM;
+	flow_init(f, len ? buf : "", len, img, cfg);
 	*flow = f;
 	return 0;
+}
+
+/* perf's intel_pt_reposition() and the sync after it: nothing of the
+ * walk or the IPs is kept. Its clock is: only the time and the TMA are
+ * forgotten, so a TSC sets the time again only with a new buffer's
+ * reference (until then the MTCs count from the old TMA, as perf's do). */
+HWPROF_API int hwprof_pt_flow_seek(struct hwprof_pt_flow *f, uint64_t offset, uint64_t ref_tsc)
+{
+	if (!f || offset > f->dec.len)
+		return -HWPROF_E_INVAL;
+	const uint8_t *buf = f->dec.buf;
+	size_t len = f->dec.len;
+	struct hwprof_pt_flow_config cfg = f->cfg;
+	struct ipt_time tm = f->tm;
+	flow_init(f, buf, len, f->img, &cfg);
+	f->tm = tm;
+	f->tm.timestamp = 0;
+	f->tm.have_tma = false;
+	if (ref_tsc)
+		f->tm.ref_tsc = f->tm.buf_tsc = ref_tsc;
+	return hwprof_pt_decoder_seek(&f->dec, (size_t)offset);
 }
 
 HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwprof/intel_pt_synth.h"
+#include "intel_pt/pt_ffwd.h"
 #include "intel_pt/pt_flow_int.h"
 #include "intel_pt/pt_hop.h"
 #include "intel_pt/pt_tstack.h"
@@ -149,6 +150,21 @@ struct run {
 	bool skip_ok;
 	bool time_ok;            /* time_val is the perf time of time_of_qts */
 	uint64_t time_of_qts, time_val;
+	/* --time (perf's sel_start, sel_timestamp and sel_idx): the next
+	 * range start or end to look out for */
+	size_t sel_idx;
+	bool sel_start;
+	uint64_t sel_ts, ff_ts;  /* ff_ts: the time last fast-forwarded to */
+	bool have_sample;        /* perf's, for the state at the gate */
+	bool first_state;        /* the queue's first state: not filtered */
+	bool unwind;             /* the gate moved the decoder (or ended the
+				  * run): the event's other states are gone */
+	bool stop;               /* after the last range */
+	bool decoding;           /* the decoder has read some of the trace */
+	uint64_t trace_nr;
+	struct hwprof_pt_flow *flow;
+	const uint8_t *buf;
+	size_t len;
 };
 
 static struct hwprof_pt_tstack *cur(struct run *r)
@@ -182,6 +198,34 @@ static bool skip_event(struct run *r)
 	return r->skip && (*r->events)++ < r->skip;
 }
 
+/* perf's CBR sample for the state s stands for (a CBR sample is not
+ * counted, but waits until at most 4 samples are left to skip so that it
+ * comes first) */
+static int emit_cbr(struct run *r, const struct hwprof_pt_sample *s)
+{
+	if (r->skip && *r->events + 4 < r->skip)
+		return 0;
+	r->cbr_pending = false;
+	r->cbr_seen = r->cbr;
+	struct hwprof_pt_sample c;
+	memset(&c, 0, sizeof(c));
+	c.kind = HWPROF_PT_SAMPLE_CBR;
+	c.ip = s->ip;
+	c.addr = s->kind == HWPROF_PT_SAMPLE_PSB ? s->addr : 0;
+	c.tsc = s->tsc;
+	c.time = s->time;
+	c.period = 1;
+	c.cbr = r->cbr;
+	c.cbr_khz = (uint32_t)(r->cbr * r->cbr2khz);
+	c.max_nonturbo = r->max_nonturbo & 0xff;
+	c.insn_len = s->insn_len;
+	memcpy(c.insn, s->insn, sizeof(c.insn));
+	if (r->cfg->itrace.callchain)
+		fill_chain(r, &c);
+	fill_lbr(r, &c);
+	return r->cfg->emit(r->cfg->ctx, &c);
+}
+
 /* perf: the CBR sample comes with the first decoder state after the
  * ratio changed (and with the very first one), before that state's own
  * samples, at its ip */
@@ -198,29 +242,9 @@ static int emit(struct run *r, struct hwprof_pt_sample *s, bool *skipped)
 		if (rc || !r->cbr_pending)
 			return rc;
 	}
-	/* a CBR sample is not counted, but waits until at most 4 samples
-	 * are left to skip so that it comes first */
-	if (r->cbr_pending && s->kind != HWPROF_PT_SAMPLE_ERROR && !(r->skip && *r->events + 4 < r->skip)) {
-		r->cbr_pending = false;
-		r->cbr_seen = r->cbr;
-		struct hwprof_pt_sample c;
-		memset(&c, 0, sizeof(c));
-		c.kind = HWPROF_PT_SAMPLE_CBR;
-		c.ip = s->ip;
-		c.addr = s->kind == HWPROF_PT_SAMPLE_PSB ? s->addr : 0;
-		c.tsc = s->tsc;
-		c.time = s->time;
-		c.period = 1;
-		c.cbr = r->cbr;
-		c.cbr_khz = (uint32_t)(r->cbr * r->cbr2khz);
-		c.max_nonturbo = r->max_nonturbo & 0xff;
-		c.insn_len = s->insn_len;
-		memcpy(c.insn, s->insn, sizeof(c.insn));
-		if (r->cfg->itrace.callchain)
-			fill_chain(r, &c);
-		fill_lbr(r, &c);
-		int rc = r->cfg->emit(r->cfg->ctx, &c);
-		if (rc || s->kind == HWPROF_PT_SAMPLE_PSB)
+	if (r->cbr_pending && s->kind != HWPROF_PT_SAMPLE_ERROR) {
+		int rc = emit_cbr(r, s);
+		if (rc || (s->kind == HWPROF_PT_SAMPLE_PSB && !r->cbr_pending))
 			return rc;
 	}
 	if (s->kind == HWPROF_PT_SAMPLE_PSB)
@@ -255,11 +279,96 @@ static void qtime(struct run *r, const struct hwprof_pt_event *ev, uint64_t from
 		r->qts = ts;
 }
 
-/* A decoder state: perf's run loop compares its queue time with the
- * scheduler's limit before the state's samples are made. */
+/* perf's intel_pt_next_time(): the next range end or start */
+static bool next_time(struct run *r)
+{
+	const struct hwprof_pt_synth_config *c = r->cfg;
+	if (r->sel_start) {
+		r->sel_start = false;
+		r->sel_ts = c->ranges[r->sel_idx].end;
+		return true;
+	}
+	if (r->sel_idx + 1 < c->nranges) {
+		r->sel_start = true;
+		r->sel_ts = c->ranges[++r->sel_idx].start;
+		return true;
+	}
+	return false;
+}
+
+/* perf's fast forward towards TSC target: the decoder starts again at the
+ * PSB pt_ffwd picks, as perf's does after its reposition (a new buffer
+ * brings its trace number). Returns whether it moved. */
+static bool fast_forward(struct run *r, uint64_t target)
+{
+	const struct hwprof_pt_synth_config *c = r->cfg;
+	size_t pos = r->decoding ? (size_t)ipt_flow_pos(r->flow) : SIZE_MAX, off, b;
+	if (!ipt_ffwd_find(r->buf, r->len, c->bufs, c->nbufs, c->flow.ref_tsc, pos, target, &off, &b))
+		return false;
+	/* a new buffer brings its reference TSC and trace number */
+	uint64_t ref = b == SIZE_MAX ? 0 : c->bufs && b < c->nbufs ? c->bufs[b].ref : c->flow.ref_tsc;
+	if (hwprof_pt_flow_seek(r->flow, off, ref) < 0)
+		return false;
+	if (b != SIZE_MAX)
+		r->trace_nr = c->trace_nr + ((uint64_t)b << 32);
+	r->continuous = false;
+	r->mid_walk = false;
+	r->at_branch = false;
+	return true;
+}
+
+/* perf's intel_pt_time_filter() at a state: whether it makes samples,
+ * and a fast forward when it is before a range's start. Returns 1 when
+ * the run is over (after the last range). */
+static int time_filter(struct run *r)
+{
+	if (r->first_state) {
+		/* perf sets a queue up at its first state without the filter */
+		r->first_state = false;
+		r->have_sample = !(r->sel_start && r->sel_ts && r->qts < r->sel_ts);
+		return 0;
+	}
+	for (;;) {
+		if (r->sel_start) {
+			if (r->qts >= r->sel_ts) {
+				next_time(r);
+				if (!r->sel_ts)
+					return 0;
+				continue;
+			}
+			r->have_sample = false;
+			if (r->sel_ts > r->ff_ts) {
+				r->ff_ts = r->sel_ts;
+				r->unwind = fast_forward(r, r->sel_ts);
+			}
+			return 0;
+		}
+		if (r->qts > r->sel_ts) {
+			if (!next_time(r)) {
+				r->have_sample = false;
+				r->stop = r->unwind = true;
+				return 1;
+			}
+			continue;
+		}
+		return 0;
+	}
+}
+
+/* A decoder state: perf's run loop filters it by time, then compares its
+ * queue time with the scheduler's limit, before the state's samples are
+ * made. Non-zero: the run stops (r->unwind: or goes on elsewhere). */
 static int gate(struct run *r)
 {
-	return r->timed && r->cfg->gate ? r->cfg->gate(r->cfg->gate_ctx, r->qts) : 0;
+	r->have_sample = true;
+	if (!r->timed)
+		return 0;
+	if (r->sel_ts && time_filter(r))
+		return 1;
+	int rc = r->cfg->gate ? r->cfg->gate(r->cfg->gate_ctx, r->qts) : 0;
+	if (rc)
+		r->unwind = false; /* the caller's stop is returned */
+	return rc ? rc : r->unwind;
 }
 
 static void stamp(struct run *r, struct hwprof_pt_sample *s)
@@ -282,14 +391,15 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	qtime(r, ev, from, to, ev->tsc);
 	int rc = r->end_gated ? 0 : gate(r);
 	r->end_gated = false;
-	if (rc)
+	if (rc || !r->have_sample)
 		return rc;
 	/* after the gate: a state perf holds at its limit goes on the stack
 	 * of the thread its queue runs when it resumes */
 	struct hwprof_pt_tstack *ts = r->thread_stack || r->ring_cap ? cur(r) : NULL;
-	if (ts && pt_tstack_branch(ts, r->cfg->trace_nr, flags, from, to, len, r->ring_cap, r->thread_stack) < 0)
+	if (ts && pt_tstack_branch(ts, r->trace_nr, flags, from, to, len, r->ring_cap, r->thread_stack) < 0)
 		return -HWPROF_E_NOMEM;
-	if (!r->want_br || (r->br_filter && !(r->br_filter & flags)))
+	bool sampled = r->want_br && (!r->br_filter || (r->br_filter & flags));
+	if (!sampled && !r->cbr_pending)
 		return 0;
 	struct hwprof_pt_sample s;
 	memset(&s, 0, sizeof(s));
@@ -304,7 +414,8 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 		insn_bytes(r, &s, from, len);
 	else if (r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
-	return emit(r, &s, NULL);
+	/* a state with no sample of its own still brings a changed ratio's */
+	return sampled ? emit(r, &s, NULL) : emit_cbr(r, &s);
 }
 
 /* The instruction sample at the block's i-th instruction (at ip, len
@@ -332,6 +443,8 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 	if (gr)
 		return gr;
 	r->end_gated = i + 1 == n;
+	if (!r->have_sample) /* its instructions count into the next period */
+		return 0;
 	stamp(r, &s);
 	insn_bytes(r, &s, ip, len);
 	if (r->cfg->itrace.callchain)
@@ -555,7 +668,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 {
 	qtime(r, ev, ev->ip, 0, ev->tsc);
 	int rc = gate(r);
-	if (rc || !r->want_pwr)
+	if (rc || !r->want_pwr || !r->have_sample)
 		return rc;
 	struct hwprof_pt_sample s;
 	memset(&s, 0, sizeof(s));
@@ -725,8 +838,18 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	}
 	/* the queue time matters only for timed decoding (its gate and
 	 * sample times) */
-	r.branch_noop = !r.want_br && !r.thread_stack && !r.ring_cap && !r.timed;
+	r.branch_noop = !r.want_br && !r.thread_stack && !r.ring_cap && !r.timed && !r.want_pwr;
 	r.skip_ok = !r.want_br && !r.thread_stack && !r.ring_cap && !(r.timed && cfg->gate);
+	r.trace_nr = cfg->trace_nr;
+	r.have_sample = true;
+	if (r.timed && cfg->nranges && cfg->ranges) {
+		/* perf's intel_pt_setup_time_range() */
+		r.sel_ts = cfg->ranges[0].start;
+		r.sel_start = r.sel_ts != 0;
+		if (!r.sel_start)
+			r.sel_ts = cfg->ranges[0].end;
+		r.skip_ok = false; /* every state is filtered */
+	}
 
 	if (cfg->itrace.quick) {
 		rc = synth_hop(&r, buf, len);
@@ -740,10 +863,19 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		free(r.lbr_out);
 		return rc;
 	}
+	r.flow = flow;
+	r.buf = buf;
+	r.len = len;
+	/* perf fast-forwards a queue to its first range before it decodes */
+	if (r.sel_start && r.sel_ts) {
+		r.ff_ts = r.sel_ts;
+		fast_forward(&r, r.sel_ts);
+	}
 	const struct hwprof_pt_event *ev;
 	struct hwprof_pt_event first; /* the first timed state, with its estimate */
 	while (!rc && (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1) {
 		rc = 0;
+		r.decoding = true;
 		if (r.timed && !r.started) {
 			/* perf starts a queue at its first state with a time:
 			 * errors and states before it make no samples */
@@ -753,6 +885,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 				continue;
 			}
 			r.started = true;
+			r.first_state = true;
 			r.qts = ev->tsc;
 			first = *ev;
 			first.est_tsc = first.tsc;
@@ -845,6 +978,15 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 			break;
 		default:
 			break;
+		}
+		if (r.unwind) {
+			/* the gate fast-forwarded (the event's other states are
+			 * gone with the decoder's position) or ended the run */
+			r.unwind = r.end_gated = false;
+			rc = 0;
+			if (r.stop)
+				break;
+			continue;
 		}
 		/* the instructions up to the one before the next sample may
 		 * go by as one event (a timed run starts at its first time) */

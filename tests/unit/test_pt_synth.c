@@ -325,10 +325,115 @@ static void test_psb_cbr(void **state)
 		if (g.s[i].kind == HWPROF_PT_SAMPLE_CBR && g.s[i].cbr == 24) {
 			n++;
 			assert_int_equal(g.s[i].cbr_khz, 2400000);
+			/* perf's comes with the next decoder state, the jne's
+			 * branch (no sample of its own with c) */
+			assert_int_equal(g.s[i].ip, 0x100a);
 			assert_true(i + 1 < g.n);
-			assert_int_equal(g.s[i].ip, g.s[i + 1].ip);
+			assert_int_equal(g.s[i + 1].ip, 0x100c);
 		}
 	assert_int_equal(n, 1);
+}
+
+/* Three PSB+ with TSCs 1000, 2000 and 3000, each followed by the loop's
+ * branches; the first and last segments end at code that is not there (an
+ * error each), the middle one with a trace end. */
+static void build_timed(struct trace *t)
+{
+	hwprof_pt_encoder_init(&t->enc, t->buf, sizeof(t->buf));
+	for (int k = 1; k <= 3; k++) {
+		assert_true(hwprof_pt_encode_psb(&t->enc) > 0);
+		struct hwprof_pt_packet p = { .type = HWPROF_PT_TSC, .payload = 1000u * (unsigned)k };
+		assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+		p = (struct hwprof_pt_packet){ .type = HWPROF_PT_MODE_EXEC, .payload = 64 };
+		assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+		p = (struct hwprof_pt_packet){ .type = HWPROF_PT_PSBEND };
+		assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+		ip(t, HWPROF_PT_TIP_PGE, 0x1000);
+		assert_true(hwprof_pt_encode_tnt(&t->enc, 0xd, 4) > 0);
+		ip(t, HWPROF_PT_TIP, k == 2 ? 0x1020 : 0x9000);
+		if (k != 2) /* a walk from 0x9000 */
+			assert_true(hwprof_pt_encode_tnt(&t->enc, 1, 1) > 0);
+		p = (struct hwprof_pt_packet){ .type = HWPROF_PT_TIP_PGD };
+		assert_true(hwprof_pt_encode(&t->enc, &p) > 0);
+	}
+	t->len = hwprof_pt_encoder_offset(&t->enc);
+}
+
+static int run_ranges(const struct trace *t, const struct hwprof_pt_range *rg, size_t n, struct got *g)
+{
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_true(hwprof_pt_image_add_buf(img, code, sizeof(code), 0x1000) >= 0);
+	struct hwprof_pt_synth_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, "be", false), 0);
+	cfg.img = img;
+	cfg.timed = true;
+	cfg.flow.ref_tsc = 500; /* the buffer's: the first TSC needs it */
+	cfg.emit = emit;
+	cfg.ctx = g;
+	cfg.ranges = rg;
+	cfg.nranges = n;
+	memset(g, 0, sizeof(*g));
+	int rc = hwprof_pt_synth_queue(&cfg, t->buf, t->len);
+	hwprof_pt_image_free(img);
+	return rc;
+}
+
+/* --time: decoding starts at the last PSB before a range, states outside
+ * make no samples, and the run ends after the last range */
+static void test_time_ranges(void **state)
+{
+	(void)state;
+	struct trace t;
+	struct got g;
+	build_timed(&t);
+	struct hwprof_pt_range all = { 0, 0 };
+	assert_int_equal(run_ranges(&t, &all, 1, &g), 0);
+	size_t errors = 0, branches = 0;
+	for (size_t i = 0; i < g.n; i++)
+		errors += g.s[i].kind == HWPROF_PT_SAMPLE_ERROR;
+	assert_int_equal(errors, 2);
+
+	struct hwprof_pt_range mid = { 1500, 2500 };
+	assert_int_equal(run_ranges(&t, &mid, 1, &g), 0);
+	errors = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		if (g.s[i].kind == HWPROF_PT_SAMPLE_ERROR) {
+			errors++;
+			continue;
+		}
+		branches++;
+		assert_int_equal(g.s[i].tsc, 2000);
+	}
+	/* the run starts at the PSB of 1000 (its error comes: errors are not
+	 * filtered) and ends in the third segment, before its error */
+	assert_int_equal(errors, 1);
+	assert_true(branches >= 4); /* trace begin, the loop, the call, ... */
+
+	/* from 2500: the run starts at the PSB of 2000, whose states are
+	 * before the range; the third segment's come with its error */
+	struct hwprof_pt_range late = { 2500, 0 };
+	assert_int_equal(run_ranges(&t, &late, 1, &g), 0);
+	errors = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		errors += g.s[i].kind == HWPROF_PT_SAMPLE_ERROR;
+		if (g.s[i].kind != HWPROF_PT_SAMPLE_ERROR)
+			assert_int_equal(g.s[i].tsc, 3000);
+	}
+	assert_int_equal(errors, 1);
+	assert_true(g.n > 1);
+
+	/* perf's TSC range for perf times: the least TSC at or after the
+	 * start, the greatest at or before the end (a "negative" time_zero) */
+	struct hwprof_pt_time_conv tc = { .time_shift = 10, .time_mult = 427, .time_zero = (uint64_t)-5000000 };
+	struct hwprof_pt_range r = hwprof_pt_tsc_range(&tc, 123456789, 223456789);
+	assert_true(hwprof_pt_tsc_to_perf_time(&tc, r.start) >= 123456789);
+	assert_true(hwprof_pt_tsc_to_perf_time(&tc, r.start - 1) < 123456789);
+	assert_true(hwprof_pt_tsc_to_perf_time(&tc, r.end) <= 223456789);
+	assert_true(hwprof_pt_tsc_to_perf_time(&tc, r.end + 1) > 223456789);
+	r = hwprof_pt_tsc_range(&tc, 0, 0);
+	assert_true(r.start == 0 && r.end == 0);
 }
 
 /* x / w: samples we do not make yet stop the run when the trace has them */
@@ -639,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_initial_skip),
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_thread_stack_late),
+		cmocka_unit_test(test_time_ranges),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
