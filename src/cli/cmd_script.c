@@ -131,15 +131,15 @@ static bool script_filter_drops(struct script_printer *p, const struct report_fi
 	return report_filter_hides(f, &hs, sm->ip);
 }
 
-/* the filters, for the Intel PT samples */
-struct pt_filter_ctx {
+/* the filters, for the samples synthesized from traces */
+struct trace_filter_ctx {
 	struct script_printer *p;
 	const struct report_filter *f;
 };
 
-static bool pt_drops(void *ctx, const struct hwprof_sample *sm, const char *comm)
+static bool trace_drops(void *ctx, const struct hwprof_sample *sm, const char *comm)
 {
-	const struct pt_filter_ctx *c = ctx;
+	const struct trace_filter_ctx *c = ctx;
 	return script_filter_drops(c->p, c->f, sm, comm);
 }
 
@@ -402,12 +402,7 @@ int cmd_script(int argc, char **argv)
 	bool filtered = report_filter_any(&flt) || flt.cpus_set;
 	/* what the trace decoders cannot honour yet, said once the file turns
 	 * out to hold their data */
-	char spe_no[256];
-	bool timeopt = time_str || o.reltime || o.deltatime;
-	snprintf(spe_no, sizeof(spe_no), "%s: --time, --reltime, --deltatime, the --comms, --pid, --tid, --dsos, -S "
-					 "and --cpu filters and --show-*-events with Arm SPE traces are not supported yet",
-		 shown);
-	struct pt_filter_ctx pfc = { p, &flt };
+	struct trace_filter_ctx pfc = { p, &flt };
 	if (time_str) {
 		uint64_t first, last;
 		time_ranges_bounds(h, &first, &last);
@@ -420,8 +415,8 @@ int cmd_script(int argc, char **argv)
 		status = cli_error("script", "out of memory");
 		goto out;
 	}
-	script_spe_refuse(spe, timeopt || filtered || show ? spe_no : NULL);
-	script_pt_options(pt, filtered ? pt_drops : NULL, &pfc, show != 0, time_str ? &tr : NULL);
+	script_spe_options(spe, filtered ? trace_drops : NULL, &pfc, time_str ? &tr : NULL);
+	script_pt_options(pt, filtered ? trace_drops : NULL, &pfc, show != 0, time_str ? &tr : NULL);
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
@@ -446,6 +441,7 @@ int cmd_script(int argc, char **argv)
 				if ((status = checks(p, shown)))
 					break;
 			}
+			script_spe_sync(spe); /* the trace's lines before it come first */
 			script_print_side_event(p, &ev, filtered ? &flt : NULL);
 			continue;
 		}

@@ -69,6 +69,10 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
  * fields of its event (sample_id_all, else the record's pid/tid and 0),
  * then the record as report -D names it; nothing when -C drops its cpu. */
 struct report_filter;
+/* perf script's al.filtered for a sample synthesized from a trace (comm:
+ * the one its thread had then, NULL: the thread's now): whether --comms,
+ * --pid, --tid, --dsos, -S or -C leave it out. */
+typedef bool (*script_drops_fn)(void *ctx, const struct hwprof_sample *sm, const char *comm);
 int script_print_side_event(struct script_printer *p, const struct hwprof_event *ev, const struct report_filter *flt);
 
 /* For samples synthesized from AUX-trace data (src/cli/script_spe.c). */

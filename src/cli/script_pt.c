@@ -50,7 +50,7 @@ struct script_pt {
 	/* timed, with events of the file's own to print among the trace's
 	 * samples: decoded as the events are read (NULL: at the end) */
 	struct pt_sched *sched;
-	script_pt_drops_fn drops;   /* perf script's sample filters (NULL: none) */
+	script_drops_fn drops;   /* perf script's sample filters (NULL: none) */
 	void *drops_ctx;
 	bool side;                  /* --show-*-events: records printed too */
 	const struct time_ranges *tr; /* --time (NULL: none) */
@@ -98,7 +98,7 @@ int script_pt_new(struct script_pt **out, struct script_printer *p, struct hwpro
 	return 0;
 }
 
-void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side,
+void script_pt_options(struct script_pt *x, script_drops_fn drops, void *ctx, bool side,
 		       const struct time_ranges *tr)
 {
 	x->drops = drops;

@@ -29,8 +29,7 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev);
  * (NULL: none), which perf's decoder goes by too (it starts decoding at
  * the last PSB before each range). */
 struct time_ranges;
-typedef bool (*script_pt_drops_fn)(void *ctx, const struct hwprof_sample *sm, const char *comm);
-void script_pt_options(struct script_pt *x, script_pt_drops_fn drops, void *ctx, bool side,
+void script_pt_options(struct script_pt *x, script_drops_fn drops, void *ctx, bool side,
 		       const struct time_ranges *tr);
 /* A sample of the file's own, before it is printed: itrace G and L give it
  * its thread's callchain and branch stack from the trace decoded so far

@@ -11,6 +11,7 @@
 #include "cli/print_spe_samples.h"
 #include "cli/script_spe.h"
 #include "cli/spe_feed.h"
+#include "cli/time_range.h"
 #include "hwprof/arm_spe_synth.h"
 #include "hwprof/perf_event.h"
 #include "hwprof/perfdata.h"
@@ -71,7 +72,10 @@ struct script_spe {
 	struct spe_feed feed;
 	FILE *f;
 	bool failed;
-	const char *refusal;      /* options not supported with SPE data */
+	const struct time_ranges *tr; /* --time (NULL: none) */
+	script_drops_fn drops;    /* perf script's sample filters */
+	void *drops_ctx;
+	bool shift_time;              /* --reltime / --deltatime */
 	struct script_fmt fmt;
 	int *ds_width;            /* the printer's running data_src width */
 	const uint64_t *verp;     /* the session's version (hwprof_session_version) */
@@ -312,6 +316,26 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	struct script_spe *x = ctx;
 	/* perf counts its decoders' samples with the file's records */
 	hwprof_session_count_synth(x->s, HWPROF_RECORD_SAMPLE, 0);
+	/* perf script's checks of every sample: time, then al.filtered */
+	if (x->tr && time_ranges_skip(x->tr, s->time))
+		return 0;
+	if (x->drops) {
+		struct hwprof_sample sm;
+		memset(&sm, 0, sizeof(sm));
+		sm.pid = (uint32_t)s->pid;
+		sm.tid = (uint32_t)s->tid;
+		sm.cpu = (uint32_t)s->cpu;
+		sm.ip = s->ip;
+		sm.misc = s->cpumode;
+		if (x->drops(x->drops_ctx, &sm, NULL))
+			return 0;
+	}
+	struct hwprof_spe_sample shifted;
+	if (x->shift_time) {
+		shifted = *s;
+		shifted.time = script_printer_shown_time(x->p, s->time);
+		s = &shifted;
+	}
 	/* perf sizes the event column at the first sample it prints */
 	if (!x->fmt.name_width && (x->fmt.fields & SCRIPT_F_EVENT))
 		x->fmt.name_width = script_printer_name_width(x->p);
@@ -326,9 +350,12 @@ static int spe_emit(void *ctx, const struct hwprof_spe_sample *s)
 	return 0;
 }
 
-void script_spe_refuse(struct script_spe *x, const char *msg)
+void script_spe_options(struct script_spe *x, script_drops_fn drops, void *ctx, const struct time_ranges *tr)
 {
-	x->refusal = msg;
+	x->drops = drops;
+	x->drops_ctx = ctx;
+	x->tr = tr;
+	x->shift_time = script_printer_time_shifts(x->p);
 }
 
 int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwprof_session *s,
@@ -392,8 +419,6 @@ static int fail(struct script_spe *x, const char *msg)
 /* perf 6.1's arm_spe_process_auxtrace_info(), then script's own set-up */
 static int start_synth(struct script_spe *x, const struct hwprof_record *rec)
 {
-	if (x->refusal)
-		return fail(x, x->refusal);
 	struct hwprof_spe_synth_config cb = { .emit = spe_emit, .thread_pid = spe_thread_pid,
 					      .thread_pid_version = x->verp, .notice = spe_notice, .ctx = x };
 	/* the printer's fields are the options', known before the events */

@@ -6,6 +6,7 @@
 #ifndef HWPROF_CLI_SCRIPT_SPE_H
 #define HWPROF_CLI_SCRIPT_SPE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cli/print_script.h"
@@ -17,9 +18,13 @@ struct script_spe;
 /* itrace: the --itrace options (set false: perf's default). */
 int script_spe_new(struct script_spe **out, struct script_printer *p, struct hwprof_session *s,
 		   const struct hwprof_itrace_opts *itrace, FILE *f);
-/* Options the SPE path cannot honour yet: msg is the error (one line) to
- * stop with once the file turns out to hold SPE data (NULL: none). */
-void script_spe_refuse(struct script_spe *x, const char *msg);
+/* perf script's filters on the synthesized samples: --time (tr, NULL:
+ * none; perf's SPE decoder itself does not go by it), and drops (NULL:
+ * none) for --comms, --pid, --tid, --dsos, -S and -C: whether a sample is
+ * left out (comm NULL: its thread's now). --reltime / --deltatime come
+ * from the printer. */
+struct time_ranges;
+void script_spe_options(struct script_spe *x, script_drops_fn drops, void *ctx, const struct time_ranges *tr);
 void script_spe_free(struct script_spe *x);
 /* Every event in delivery order, before it is printed. Returns 0, or
  * non-zero when perf would stop (the message is printed). */

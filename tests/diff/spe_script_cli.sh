@@ -61,6 +61,23 @@ cmp_run "--no-itrace, switch events" "$TMP/switch-events.data" --no-itrace
 cmp_run "bad --itrace letter" "$d" --itrace=z
 cmp_run "bad --itrace period" "$d" --itrace=i1q
 cmp_run "timeless -F time (missing TIME)" "$TMP/timeless.data" -F comm,time --itrace=i1i
+# perf script's checks on the synthesized samples: --time (several ranges
+# too), --reltime/--deltatime, the thread, comm, cpu, DSO and symbol
+# filters, and --show-*-events records among the samples in perf's order
+for f in switch-events n1-context; do
+  d="$TMP/$f.data"
+  cmp_run "$f --time" "$d" -F "$F_TIMED" --time 1.0400,1.0420
+  cmp_run "$f --time, two ranges, i1i" "$d" -F "$F_TIMED" --itrace=i1i --time "1.0401,1.0402 1.0430,1.0440"
+  cmp_run "$f --pid/--tid" "$d" -F "$F_TIMED" --pid 100 --tid 101
+  cmp_run "$f --comms" "$d" --comms other
+  cmp_run "$f -C" "$d" -F "$F_TIMED" -C 1,2
+  cmp_run "$f -S" "$d" -S 0xaaaad0001040
+  cmp_run "$f --reltime" "$d" --reltime
+  cmp_run "$f --deltatime --ns" "$d" --deltatime --ns
+  cmp_run "$f --show-switch-events --time -C" "$d" -F "$F_TIMED" --show-switch-events --time 1.0400,1.0420 -C 0
+  cmp_run "$f --show-task-events --pid" "$d" --show-task-events --pid 100
+done
+cmp_run "timeless --time (no sample time: all kept)" "$TMP/timeless.data" -F "$F_TIMELESS" --time 1.0401,1.0402
 # perf's decoder messages: address packets of indexes 4-7 and an OP_TYPE
 # packet of an unknown class, each reported every time it is decoded
 python3 - "$TMP/msgs.bin" <<'PY'
