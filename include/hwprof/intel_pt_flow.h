@@ -139,6 +139,7 @@ struct hwprof_pt_flow_config {
 	struct hwprof_pt_time_conv time_conv; /* TSC -> perf time (mult 0: none) */
 	uint64_t ref_tsc;        /* the AUXTRACE buffer's reference TSC: the top
 				  * byte of the first TSC packet's value */
+	unsigned cyc_threshold;  /* the config's cyc_thresh (0: none) */
 };
 
 enum hwprof_pt_ev_type {
@@ -228,6 +229,16 @@ struct hwprof_pt_event {
 	uint64_t est_tsc;    /* tsc plus perf's estimate for the instructions
 			      * walked since the clock last moved */
 	uint64_t cyc;        /* CYC cycles seen so far */
+	/* perf's cycle count for IPC (its tot_cyc_cnt: CYC cycles while
+	 * tracing is on, or without CYC TSC ticks times CBR / max non-turbo
+	 * ratio) at the event's sample time, and cyc_gen: non-zero when that
+	 * sample time is one where perf takes a new count (perf's sample_cyc
+	 * then, a new value each time it is set; 0 when the event's state is
+	 * not one where perf updates its sample time). Not set by the
+	 * parallel decoder. */
+	uint64_t cyc_tot;
+	uint32_t cyc_gen;
+	uint8_t have_cyc;    /* the decoder had seen a CYC packet by then */
 	uint64_t time;       /* perf time of tsc per the config's time_conv
 			      * (= tsc when time_mult is 0) */
 	uint64_t walk_ts;    /* BLOCK (and ERROR with ninsn): perf's decoder clock while it walks the
@@ -349,6 +360,9 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 				       * files', as perf records one (perf then
 				       * opens the thread's files for their ELF
 				       * class) */
+#define HWPROF_PT_EMU_NO_CYC    0x400 /* with TIMING: no CYC packets (the cyc
+				       * config bit off) and a CBR in PSB+, as
+				       * perf's default intel_pt// records */
 
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */

@@ -176,6 +176,12 @@ struct hwprof_pt_synth_config {
 	 * goes. bufs: the queue's AUXTRACE buffers (NULL: one). */
 	const struct hwprof_pt_range *ranges;
 	size_t nranges;
+	/* IPC: instruction and branch samples carry perf's cyc_cnt and
+	 * insn_cnt (the cycles and instructions since the last sample of
+	 * their kind that had them, where perf's decoder took a new cycle
+	 * count: from CYC packets, or without them from the time and the
+	 * CBR) */
+	bool ipc;
 	const struct hwprof_pt_bufmark *bufs;
 	size_t nbufs;
 };

@@ -125,6 +125,17 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	}
 	if (config & noretcomp_bit)
 		fc->flags |= HWPROF_PT_FLOW_NORETCOMP;
+	/* perf's decoder reads the CYC threshold from RTIT_CTL's layout */
+	if (config & 2)
+		fc->cyc_threshold = (unsigned)(config >> 19 & 0xf);
+	/* perf: without the ratio in AUXTRACE_INFO, TSC frequency / 100 MHz
+	 * (for CYC times and the cycle count) */
+	if (!fc->max_nonturbo_ratio && fc->time_conv.time_mult) {
+		uint64_t m = fc->time_conv.time_mult, ns = 1000000000ULL;
+		unsigned sh = fc->time_conv.time_shift < 32 ? fc->time_conv.time_shift : 31;
+		uint64_t tsc_freq = ((ns / m) << sh) + ((ns % m) << sh) / m;
+		fc->max_nonturbo_ratio = (unsigned)((tsc_freq + 50000000) / 100000000);
+	}
 	fc->flags |= HWPROF_PT_FLOW_RESYNC_IP; /* perf's error recovery */
 	if (mtc_bits)
 		fc->mtc_freq = (unsigned)((config & mtc_bits) >> __builtin_ctzll(mtc_bits));

@@ -73,7 +73,7 @@ static const uint64_t synth_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | 
 				     SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				     SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_SYNTH) | SFB(SF_MISC) |
 				     SFB(SF_INSN) | SFB(SF_INSNLEN) | SFB(SF_CALLINDENT) | SFB(SF_BRSTACK) |
-				     SFB(SF_BRSTACKSYM) | SFB(SF_SRCLINE);
+				     SFB(SF_BRSTACKSYM) | SFB(SF_SRCLINE) | SFB(SF_IPC);
 static const uint64_t pt_fields = SFB(SF_COMM) | SFB(SF_TID) | SFB(SF_PID) | SFB(SF_TIME) | SFB(SF_CPU) |
 				  SFB(SF_EVNAME) | SFB(SF_IP) | SFB(SF_SYM) | SFB(SF_DSO) | SFB(SF_ADDR) |
 				  SFB(SF_SYMOFFSET) | SFB(SF_PERIOD) | SFB(SF_FLAGS) | SFB(SF_INSN) |
@@ -322,10 +322,9 @@ static int start(struct script_pt *x, const struct hwprof_record *rec)
 			}
 	}
 	x->fmt.fields_hw = checked[0] ? script_printer_fields(x->p, OT_HW) : 0;
-	/* IPC needs perf's cycle counting (CYC, or TSC/MTC with the core
-	 * ratio), not done yet; without timing packets perf prints no IPC */
-	if ((x->fmt.fields_hw & SFB(SF_IPC)) && x->feed.timing_bits)
-		return fail(x, "field 'ipc' is not supported for Intel PT traces with timing packets yet");
+	/* IPC: perf's cycle count from CYC packets, or from TSC/MTC and the
+	 * core ratio */
+	x->feed.cfg.ipc = (x->fmt.fields_hw & SFB(SF_IPC)) != 0;
 	x->fmt.fields_synth = checked[1] ? script_printer_fields(x->p, OT_SYNTH) : 0;
 	/* instruction bytes are read for the lines that show them only */
 	x->feed.cfg.no_insn_bytes = !((x->fmt.fields_hw | x->fmt.fields_synth) & (SFB(SF_INSN) | SFB(SF_INSNLEN)));

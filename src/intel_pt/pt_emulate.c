@@ -90,7 +90,7 @@ static void timing(struct emu *e)
 		hwprof_pt_encode_mtc(&e->enc, (uint8_t)mtc);
 		e->last_mtc = mtc;
 	}
-	if (e->steps != e->last_cyc_step) {
+	if (e->steps != e->last_cyc_step && !(e->cfg->flags & HWPROF_PT_EMU_NO_CYC)) {
 		hwprof_pt_encode_cyc(&e->enc, e->steps - e->last_cyc_step);
 		e->last_cyc_step = e->steps;
 	}
@@ -142,6 +142,10 @@ static void psb_plus(struct emu *e, uint64_t ip)
 		hwprof_pt_encode_tma(&e->enc, (uint16_t)(tsc / 32), (uint16_t)(tsc % 32));
 		e->last_mtc = (tsc / 32) >> e->cfg->mtc_freq;
 		e->last_cyc_step = e->steps;
+		if (e->cfg->flags & HWPROF_PT_EMU_NO_CYC) { /* the core:bus ratio */
+			struct hwprof_pt_packet c = { .type = HWPROF_PT_CBR, .payload = 24 };
+			hwprof_pt_encode(&e->enc, &c);
+		}
 	}
 	struct hwprof_pt_packet p = { .type = HWPROF_PT_MODE_EXEC, .payload = 64, .count = 0 };
 	hwprof_pt_encode(&e->enc, &p);

@@ -30,7 +30,8 @@ uint64_t hwprof_pt_emu_config_word(const struct hwprof_pt_emu_config *cfg)
 	if (cfg->flags & HWPROF_PT_EMU_NORETCOMP)
 		config |= 0x800;
 	if (cfg->flags & HWPROF_PT_EMU_TIMING) /* tsc, mtc, mtc_period, cyc */
-		config |= 0x400 | 0x200 | ((uint64_t)(cfg->mtc_freq ? cfg->mtc_freq : 3) << 14) | 0x2;
+		config |= 0x400 | 0x200 | ((uint64_t)(cfg->mtc_freq ? cfg->mtc_freq : 3) << 14) |
+			  (cfg->flags & HWPROF_PT_EMU_NO_CYC ? 0 : 0x2);
 	return config;
 }
 

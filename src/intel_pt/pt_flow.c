@@ -33,6 +33,9 @@ struct tsnap {
 	uint64_t ts, tsc_ts;
 	uint32_t gen;
 	unsigned cbr;
+	uint64_t cyc_tot;        /* perf's cycle count for IPC */
+	uint32_t cyc_sgen;       /* its sample_cyc (see struct ipt_cyc) */
+	bool have_cyc;
 };
 
 struct ahead {
@@ -98,6 +101,9 @@ struct hwprof_pt_flow {
 	uint32_t w_gen;
 	int fup_reached;         /* the last block stopped at a FUP's address */
 	unsigned s_cbr;
+	uint64_t s_cyc;          /* perf's cycle count at the sample time */
+	uint32_t s_sgen;         /* and its sample_cyc then (0: none) */
+	bool s_have_cyc;
 	uint64_t cyc;
 	unsigned cbr;
 
@@ -191,6 +197,9 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 	e->mode = (uint8_t)f->mode;
 	e->offset = off;
 	e->cyc = f->cyc;
+	e->cyc_tot = f->s_cyc;
+	e->cyc_gen = f->s_sgen;
+	e->have_cyc = f->s_have_cyc;
 	stamp_event(f, e);
 	return e;
 }
@@ -209,7 +218,8 @@ static void flush_skip(struct hwprof_pt_flow *f)
 static struct tsnap now(const struct hwprof_pt_flow *f)
 {
 	return (struct tsnap){ .ts = f->tm.timestamp, .tsc_ts = f->tm.tsc_ts, .gen = f->tm.gen,
-			       .cbr = f->tm.cbr };
+			       .cbr = f->tm.cbr, .cyc_tot = f->tm.ipc.tot, .cyc_sgen = f->tm.ipc.sample_gen,
+			       .have_cyc = f->tm.ipc.have_cyc };
 }
 
 /* The walk used up the packet snapshot n was taken at, after walking
@@ -229,6 +239,10 @@ static void use_time(struct hwprof_pt_flow *f, const struct tsnap *n, uint32_t w
 	f->s_ts = n->ts;
 	f->s_cnt = f->tic;
 	f->s_cbr = n->cbr;
+	/* a sample-time state: perf takes a new cycle count here */
+	f->s_cyc = n->cyc_tot;
+	f->s_sgen = n->cyc_sgen;
+	f->s_have_cyc = n->have_cyc;
 }
 
 /* Instructions walked without using a packet (perf's sample time stays). */
@@ -237,6 +251,7 @@ static void walk_time(struct hwprof_pt_flow *f, uint32_t walked)
 	f->walking = 0;
 	f->walked += walked;
 	f->s_in = f->s_ts;
+	f->s_sgen = 0; /* no sample-time state: no new cycle count */
 }
 
 /* A PSB+ used up: perf times its event by the PSB+'s TSC. */
@@ -1347,6 +1362,7 @@ static void flow_init(struct hwprof_pt_flow *f, const void *buf, size_t len, str
 	f->st = ST_SYNC;
 	ipt_time_init(&f->tm, f->cfg.tsc_ctc_n, f->cfg.tsc_ctc_d, f->cfg.mtc_freq, f->cfg.max_nonturbo_ratio,
 		      f->cfg.ref_tsc);
+	ipt_time_cyc_threshold(&f->tm, f->cfg.cyc_threshold);
 }
 
 HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,
@@ -1379,6 +1395,7 @@ HWPROF_API int hwprof_pt_flow_seek(struct hwprof_pt_flow *f, uint64_t offset, ui
 	f->tm = tm;
 	f->tm.timestamp = 0;
 	f->tm.have_tma = false;
+	f->tm.ipc.pge = false; /* perf's intel_pt_sync() */
 	if (ref_tsc)
 		f->tm.ref_tsc = f->tm.buf_tsc = ref_tsc;
 	return hwprof_pt_decoder_seek(&f->dec, (size_t)offset);
@@ -1495,6 +1512,9 @@ int ipt_flow_state(const struct hwprof_pt_flow *f, struct ipt_flow_state *s)
 	 * what its TSC cannot reset (generations compare as changed or not) */
 	s->tm = f->tm;
 	s->tm.ref_tsc = s->tm.buf_tsc = 0;
+	/* the cycle count runs on, like the cyc total (segments of a
+	 * parallel decode count their own) */
+	memset(&s->tm.ipc, 0, sizeof(s->tm.ipc));
 	s->tm.gen = f->tm.gen != f->gen_applied;
 	s->tnt_snap_ts = f->ntnt ? f->tnt_snap.ts : 0;
 	s->tnt_snap_tsc = f->ntnt ? f->tnt_snap.tsc_ts : 0;

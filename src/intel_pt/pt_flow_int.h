@@ -101,6 +101,18 @@ struct ipt_time {
 	uint32_t last_mtc, gen;
 	unsigned cbr, last_type;
 	bool have_tma, fixup_last_mtc, have_calc_ratio;
+	/* perf's cycle count for IPC (its tot_cyc_cnt): CYC cycles while
+	 * tracing is on, or without CYC packets the TSC ticks since tracing
+	 * went on times CBR / max non-turbo ratio. sample_gen: non-zero while
+	 * perf's sample_cyc is set, a new value each time it is set (perf
+	 * takes the count into its next sample-time state then) */
+	struct ipt_cyc {
+		uint64_t tot, base, base_ts;
+		double tsc_to_cyc;
+		uint32_t gen, sample_gen;
+		unsigned cbr, threshold, last_type;
+		bool have_cyc, pge, in_psb;
+	} ipc;
 };
 
 void ipt_time_init(struct ipt_time *t, uint32_t ctc_n, uint32_t ctc_d, unsigned mtc_shift,
@@ -108,6 +120,9 @@ void ipt_time_init(struct ipt_time *t, uint32_t ctc_n, uint32_t ctc_d, unsigned 
 /* Feeds every packet in trace order; la: the packet decoder just past p (for the look-ahead an MTC after a CYC does), or NULL. */
 void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p,
 		     const struct hwprof_pt_decoder *la);
+/* CYC packets come only after this many cycles (the config's cyc_thresh,
+ * 0: none): perf then takes a cycle count only from a CYC just before. */
+void ipt_time_cyc_threshold(struct ipt_time *t, unsigned threshold);
 /* Packets were lost or were not decodable: the TMA reference is gone. */
 void ipt_time_lost(struct ipt_time *t);
 

@@ -162,6 +162,15 @@ struct run {
 	bool stop;               /* after the last range */
 	bool decoding;           /* the decoder has read some of the trace */
 	uint64_t trace_nr;
+	/* IPC (perf's ipc_* and last_br_* / last_in_* counts): instructions
+	 * walked, the decoder's cycle count as of its last sample-time state
+	 * that took one (perf's sample_tot_cyc_cnt) and the sample_cyc it
+	 * used up then; the IPC state of the current block's end */
+	bool want_ipc;
+	uint64_t insn_tot, insn_before, cyc_snap;
+	uint64_t last_br_insn, last_br_cyc, last_in_insn, last_in_cyc;
+	uint32_t cyc_used;
+	bool end_ipc_done, end_ipc;
 	struct hwprof_pt_flow *flow;
 	const uint8_t *buf;
 	size_t len;
@@ -279,6 +288,46 @@ static void qtime(struct run *r, const struct hwprof_pt_event *ev, uint64_t from
 		r->qts = ts;
 }
 
+/* A decoder state where perf may take a new cycle count (a sample-time
+ * state: the flow's event says which): it does when its sample_cyc is set,
+ * and uses it up. Returns whether the state's samples show IPC (perf's
+ * INTEL_PT_SAMPLE_IPC: such a state, or any without CYC packets). */
+static bool state_ipc(struct run *r, const struct hwprof_pt_event *ev)
+{
+	if (!r->want_ipc)
+		return false;
+	if (ev->cyc_gen && ev->cyc_gen != r->cyc_used) {
+		r->cyc_used = ev->cyc_gen;
+		r->cyc_snap = ev->cyc_tot;
+		return true;
+	}
+	return !ev->have_cyc;
+}
+
+/* The state at a block's branch, once for the block (its instruction
+ * sample and its branch sample share it). */
+static bool end_state_ipc(struct run *r, const struct hwprof_pt_event *ev)
+{
+	if (!r->end_ipc_done) {
+		r->end_ipc_done = true;
+		r->end_ipc = state_ipc(r, ev);
+	}
+	return r->end_ipc;
+}
+
+/* perf's IPC of a sample: the cycles and instructions since the last
+ * sample of its kind that showed one (*last_cyc, *last_insn), when the
+ * state shows IPC and the cycle count moved. Returns the cycles. */
+static uint64_t sample_ipc(const struct run *r, bool ipc, uint64_t insn_cnt, const uint64_t *last_cyc,
+			   const uint64_t *last_insn, struct hwprof_pt_sample *s)
+{
+	if (!ipc || r->cyc_snap == *last_cyc)
+		return 0;
+	s->cyc_cnt = r->cyc_snap - *last_cyc;
+	s->insn_cnt = insn_cnt - *last_insn;
+	return s->cyc_cnt;
+}
+
 /* perf's intel_pt_next_time(): the next range end or start */
 static bool next_time(struct run *r)
 {
@@ -386,7 +435,7 @@ static void stamp(struct run *r, struct hwprof_pt_sample *s)
 }
 
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
-		       uint32_t flags, unsigned len)
+		       uint32_t flags, unsigned len, bool ipc)
 {
 	qtime(r, ev, from, to, ev->tsc);
 	int rc = r->end_gated ? 0 : gate(r);
@@ -415,7 +464,16 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	else if (r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
 	/* a state with no sample of its own still brings a changed ratio's */
-	return sampled ? emit(r, &s, NULL) : emit_cbr(r, &s);
+	if (!sampled)
+		return emit_cbr(r, &s);
+	bool skipped = false;
+	bool moved = sample_ipc(r, ipc, r->insn_tot, &r->last_br_cyc, &r->last_br_insn, &s) != 0;
+	rc = emit(r, &s, &skipped);
+	if (!rc && !skipped && moved) {
+		r->last_br_insn = r->insn_tot;
+		r->last_br_cyc = r->cyc_snap;
+	}
+	return rc;
 }
 
 /* The instruction sample at the block's i-th instruction (at ip, len
@@ -433,6 +491,10 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 		s.addr = last_addr;
 	}
 	s.period = r->tot - r->last;
+	/* the branch's state may take a cycle count; the instructions before
+	 * it are walked without one */
+	bool ipc = i + 1 == n ? end_state_ipc(r, ev) : r->want_ipc && !ev->have_cyc;
+	uint64_t insn_cnt = r->insn_before + i + 1;
 	/* perf's state at an instruction before the block's branch has the
 	 * older time, at the branch the new one */
 	if (i + 1 == n)
@@ -451,11 +513,16 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 		fill_chain(r, &s);
 	fill_lbr(r, &s);
 	bool skipped = false;
+	bool moved = sample_ipc(r, ipc, insn_cnt, &r->last_in_cyc, &r->last_in_insn, &s) != 0;
 	int rc = emit(r, &s, &skipped);
 	/* perf counts a skipped sample's instructions into the next one's
 	 * period */
 	if (!rc && !skipped)
 		r->last = r->tot;
+	if (!rc && !skipped && moved) {
+		r->last_in_insn = insn_cnt;
+		r->last_in_cyc = r->cyc_snap;
+	}
 	return rc;
 }
 
@@ -594,6 +661,9 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 		flags |= HWPROF_PT_FLAG_TRACE_END;
 	int rc = 0;
 	r->end_gated = false;
+	r->end_ipc_done = false;
+	r->insn_before = r->insn_tot;
+	r->insn_tot += ev->ninsn;
 	if (ev->ninsn) {
 		r->last_ip = ev->end_ip;
 		r->last_len = ev->ilen[ev->ninsn - 1];
@@ -606,9 +676,19 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 	if (!rc && taken && r->branch_noop)
 		r->end_gated = false;
 	else if (!rc && taken)
-		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0);
+		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0,
+				 r->want_ipc && end_state_ipc(r, ev));
 	else if (ev->ninsn)
 		qtime(r, ev, ev->end_ip, 0, ev->tsc);
+	/* the decoder's side of IPC when no sample needed the state: a taken
+	 * branch takes the cycle count, a branch not taken (no state) uses
+	 * its sample_cyc up */
+	if (r->want_ipc && !r->end_ipc_done && ev->ninsn) {
+		if (taken)
+			end_state_ipc(r, ev);
+		else if (ev->iclass == HWPROF_PT_IC_JCC && ev->cyc_gen)
+			r->cyc_used = ev->cyc_gen;
+	}
 	return rc;
 }
 
@@ -618,6 +698,7 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 static void on_skip(struct run *r, const struct hwprof_pt_event *ev)
 {
 	r->end_gated = false;
+	r->insn_tot += ev->ninsn;
 	if (r->want_insn) {
 		r->tot += ev->ninsn;
 		if (!r->ticks)
@@ -636,6 +717,8 @@ static void on_skip(struct run *r, const struct hwprof_pt_event *ev)
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
 {
 	r->qts = ev->est_tsc; /* perf's error path */
+	r->insn_tot += ev->ninsn;
+	r->cyc_snap = ev->cyc_tot; /* perf takes the count at an error */
 	if (r->ticks && ev->ninsn) {
 		/* perf's walk reached the branch it failed at: a sample due
 		 * there moves its period on, and is lost with the error */
@@ -666,6 +749,7 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 
 static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 {
+	state_ipc(r, ev);
 	qtime(r, ev, ev->ip, 0, ev->tsc);
 	int rc = gate(r);
 	if (rc || !r->want_pwr || !r->have_sample)
@@ -784,7 +868,7 @@ static int synth_hop(struct run *r, const void *buf, size_t len)
 			rc = emit(r, &s, NULL);
 		}
 		if (!rc && (st.type & PT_HOP_BRANCH))
-			rc = emit_branch(r, &ev, st.from, st.to, flags, 0);
+			rc = emit_branch(r, &ev, st.from, st.to, flags, 0, false);
 	}
 	return rc;
 }
@@ -842,6 +926,9 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.skip_ok = !r.want_br && !r.thread_stack && !r.ring_cap && !(r.timed && cfg->gate);
 	r.trace_nr = cfg->trace_nr;
 	r.have_sample = true;
+	r.want_ipc = cfg->ipc && !cfg->itrace.quick;
+	if (r.want_ipc)
+		r.skip_ok = false; /* every state may take a cycle count */
 	if (r.timed && cfg->nranges && cfg->ranges) {
 		/* perf's intel_pt_setup_time_range() */
 		r.sel_ts = cfg->ranges[0].start;
@@ -915,13 +1002,14 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 				break;
 			rc = emit_branch(&r, ev, 0, ev->ip,
 					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_TRACE_BEGIN |
-					 ((ev->flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0);
+					 ((ev->flags & HWPROF_PT_EVF_END) ? HWPROF_PT_FLAG_TRACE_END : 0), 0,
+					 state_ipc(&r, ev));
 			break;
 		case HWPROF_PT_EV_ASYNC:
 			r.last_len = 0; /* perf keeps no instruction for async branches */
 			rc = emit_branch(&r, ev, ev->ip, ev->to,
 					 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_CALL | HWPROF_PT_FLAG_ASYNC |
-					 HWPROF_PT_FLAG_INTERRUPT, 0);
+					 HWPROF_PT_FLAG_INTERRUPT, 0, state_ipc(&r, ev));
 			break;
 		case HWPROF_PT_EV_DISABLE:
 			r.continuous = false; /* perf's decoder at a trace end */
@@ -931,7 +1019,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 				r.last_len = 0;
 				rc = emit_branch(&r, ev, ev->ip, 0,
 						 HWPROF_PT_FLAG_BRANCH | HWPROF_PT_FLAG_ASYNC |
-						 HWPROF_PT_FLAG_TRACE_END, 0);
+						 HWPROF_PT_FLAG_TRACE_END, 0, state_ipc(&r, ev));
 			}
 			break;
 		case HWPROF_PT_EV_PSB:

@@ -156,6 +156,72 @@ static void calibrate(struct ipt_time *t, const struct hwprof_pt_decoder *dec)
 	}
 }
 
+/* perf's intel_pt_mtc_cyc_cnt_pge(): without CYC, the count goes on from
+ * here at the TSC rate the CBR gives */
+static void cyc_rebase(struct ipt_time *t)
+{
+	if (t->ipc.have_cyc)
+		return;
+	t->ipc.base_ts = t->timestamp;
+	t->ipc.base = t->ipc.tot;
+}
+
+/* perf's intel_pt_mtc_cyc_cnt_upd(): the count from the time (a double
+ * product, as perf's) */
+static void cyc_update(struct ipt_time *t)
+{
+	struct ipt_cyc *c = &t->ipc;
+	if (c->have_cyc)
+		return;
+	c->sample_gen = ++c->gen ? c->gen : ++c->gen;
+	if (!c->pge || t->timestamp <= c->base_ts)
+		return;
+	uint64_t tot = (uint64_t)((double)(t->timestamp - c->base_ts) * c->tsc_to_cyc + (double)c->base);
+	if (tot > c->tot)
+		c->tot = tot;
+}
+
+void ipt_time_cyc_threshold(struct ipt_time *t, unsigned threshold)
+{
+	t->ipc.threshold = threshold;
+}
+
+/* The cycle count's side of a packet (perf's decoder, in packet order). */
+static void cyc_packet(struct ipt_time *t, const struct hwprof_pt_packet *p)
+{
+	struct ipt_cyc *c = &t->ipc;
+	/* with a threshold, only a CYC right before counts */
+	if (c->threshold && c->sample_gen && c->last_type != HWPROF_PT_CYC && !c->in_psb)
+		c->sample_gen = 0;
+	c->last_type = p->type;
+	switch (p->type) {
+	case HWPROF_PT_CYC:
+		c->have_cyc = true;
+		if (c->pge)
+			c->tot += p->payload;
+		c->sample_gen = ++c->gen ? c->gen : ++c->gen;
+		break;
+	case HWPROF_PT_TIP_PGE:
+		c->pge = true;
+		cyc_rebase(t);
+		break;
+	case HWPROF_PT_TIP: case HWPROF_PT_FUP:
+		c->pge = true; /* a FUP in PSB+ or after an overflow, a TIP after an error */
+		break;
+	case HWPROF_PT_TIP_PGD: case HWPROF_PT_TRACESTOP: case HWPROF_PT_OVF:
+		c->pge = false;
+		break;
+	case HWPROF_PT_PSB:
+		c->in_psb = true;
+		break;
+	case HWPROF_PT_PSBEND:
+		c->in_psb = false;
+		break;
+	default:
+		break;
+	}
+}
+
 static void on_tsc(struct ipt_time *t, uint64_t payload)
 {
 	t->have_tma = false;
@@ -190,6 +256,10 @@ static void on_tma(struct ipt_time *t, const struct hwprof_pt_packet *p)
 {
 	if (!t->ctc_d)
 		return;
+	if (t->ipc.pge && !t->ipc.in_psb)
+		cyc_rebase(t);
+	else
+		cyc_update(t);
 	uint32_t ctc = (uint32_t)p->payload & 0xffff, fc = p->count;
 	uint32_t rem = ctc & ((1U << t->mtc_shift) - 1);
 	t->last_mtc = (ctc >> t->mtc_shift) & 0xff;
@@ -212,6 +282,7 @@ static void on_mtc(struct ipt_time *t, uint32_t mtc, const struct hwprof_pt_deco
 	uint64_t ts = t->ctc_ts + ctc_to_tsc(t, t->ctc_delta);
 	if (ts >= t->timestamp)
 		t->timestamp = ts;
+	cyc_update(t);
 	t->gen++;
 	t->last_mtc = mtc;
 	if (t->last_type == HWPROF_PT_CYC) {
@@ -240,9 +311,10 @@ static void on_cyc(struct ipt_time *t, uint64_t cycles)
 
 void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p, const struct hwprof_pt_decoder *la)
 {
-	switch (p->type) {
-	case HWPROF_PT_PAD:
+	if (p->type == HWPROF_PT_PAD)
 		return;
+	cyc_packet(t, p);
+	switch (p->type) {
 	case HWPROF_PT_TSC:
 		on_tsc(t, p->payload);
 		break;
@@ -260,6 +332,14 @@ void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p, const
 		if (cbr && cbr != t->cbr) {
 			t->cbr = cbr;
 			t->cbr_ratio = (double)t->max_nonturbo / cbr;
+		}
+		/* perf's intel_pt_mtc_cyc_cnt_cbr() (no ratio without a
+		 * maximum non-turbo one, where perf's would be infinite) */
+		if (cbr != t->ipc.cbr) {
+			t->ipc.cbr = cbr;
+			t->ipc.tsc_to_cyc = t->max_nonturbo ? (double)cbr / t->max_nonturbo : 0;
+			if (t->ipc.pge)
+				cyc_rebase(t);
 		}
 		break;
 	}

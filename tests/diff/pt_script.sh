@@ -58,8 +58,6 @@ for c in "${cases[@]}"; do
   [[ $name == *-O2 ]] && checks=("${dyn_checks[@]}")
   for chk in "${checks[@]}"; do
     it=${chk%%|*} fl=${chk#*|}
-    # ipc with CYC packets (--timing) is refused, checked below
-    [[ $fl == *ipc* && $opts == *--timing* ]] && continue
     args=(-i "$data" --itrace="$it")
     [ -n "$fl" ] && args+=(-F "$fl")
     perf script "${args[@]}" >"$TMP/perf.out" 2>/dev/null; prc=$?
@@ -137,12 +135,6 @@ if [ -n "${tz:-}" ]; then
   else
     fail "q with timestamps: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
   fi
-  "$HWPROF" script -i "$tz" --itrace=bZ -F +ipc >"$TMP/o" 2>"$TMP/e"; rc=$?
-  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
-    pass "ipc with timing packets refused: $(cat "$TMP/e")"
-  else
-    fail "ipc with timing packets: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
-  fi
 fi
 # several threads, timed: perf's order across the queues (its auxtrace
 # heap, runs limited by the file's event times)
@@ -177,6 +169,35 @@ if gcc -O0 -static -pthread -o "$TMP/pc_threads" tests/data/pt/threads.c 2>/dev/
       pass "per-cpu trace $f, --itrace=$iset $extra ($(wc -l <"$TMP/perf.out") lines)"
     else
       fail "per-cpu trace $f, --itrace=$iset $extra: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
+    fi
+  done
+fi
+
+# IPC (-F ipc): perf's cycle count from CYC packets, or without them (perf's
+# default intel_pt//: TSC, MTC and a CBR in PSB+) from the time and the core
+# ratio; counted per state where its decoder takes a new count, per event
+# kind; branch and instruction samples, timed per thread and per cpu (with
+# samples: decoded as the events are read) and timeless
+if [ -x "$TMP/pc_threads" ] &&
+   "$emu" --timing --time-zero "$TMP/ipc_cyc" "$TMP/pc_threads" >/dev/null 2>&1 &&
+   "$emu" --timing --no-cyc --time-zero --psb 256 "$TMP/ipc_mtc" "$TMP/pc_threads" >/dev/null 2>&1 &&
+   "$emu" --timing --no-cyc --time-zero --per-cpu --samples "$TMP/ipc_cpu" "$TMP/pc_threads" >/dev/null 2>&1; then
+  for chk in "ipc_cyc|be|" "ipc_cyc|i1i|" "ipc_cyc|cr|" "ipc_cyc|bi10i|" "ipc_cyc|i10t|" "ipc_cyc|bZ|" \
+             "ipc_mtc|b|" "ipc_mtc|i1i|" "ipc_mtc|i100ns|" "ipc_mtc|bi10i|--time-skip" "ipc_mtc|pb|" "ipc_mtc|bs5|" \
+             "ipc_cpu|b|" "ipc_cpu|i100i|" "ipc_cpu|bi10i|"; do
+    IFS='|' read -r f iset extra <<<"$chk"
+    targs=()
+    if [ "$extra" = --time-skip ]; then
+      mapfile -t T < <(perf script -i "$TMP/$f.data" --itrace=b -F time --ns 2>/dev/null | tr -d ' :')
+      targs=(--time "${T[$((${#T[@]} / 3))]},")
+    fi
+    perf script -i "$TMP/$f.data" --itrace=$iset "${targs[@]}" -F +ipc >"$TMP/perf.out" 2>/dev/null
+    "$HWPROF" script -i "$TMP/$f.data" --itrace=$iset "${targs[@]}" -F +ipc >"$TMP/ours.out" 2>"$TMP/ours.err"
+    n=$(grep -c 'IPC:' "$TMP/perf.out")
+    if [ "$n" -gt 0 ] && cmp -s "$TMP/perf.out" "$TMP/ours.out"; then
+      pass "$f --itrace=$iset ${targs[*]} -F +ipc ($n IPC values in $(wc -l <"$TMP/perf.out") lines)"
+    else
+      fail "$f --itrace=$iset ${targs[*]} -F +ipc ($n IPC values): $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
     fi
   done
 fi

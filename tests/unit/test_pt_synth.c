@@ -334,6 +334,60 @@ static void test_psb_cbr(void **state)
 	assert_int_equal(n, 1);
 }
 
+/* IPC from CYC packets: the first taken branch after a CYC takes its
+ * cycles (the instructions since the start: xor, inc, cmp, jne); the next
+ * branches have no new count; a branch not taken uses a CYC up (perf's
+ * "non-taken branches are not sampled"), so the ret after it shows none,
+ * and the call rbx's TIP after another CYC takes both CYCs' cycles */
+static void test_ipc(void **state)
+{
+	(void)state;
+	struct trace t;
+	hwprof_pt_encoder_init(&t.enc, t.buf, sizeof(t.buf));
+	assert_true(hwprof_pt_encode_psb(&t.enc) > 0);
+	struct hwprof_pt_packet p = { .type = HWPROF_PT_PSBEND };
+	assert_true(hwprof_pt_encode(&t.enc, &p) > 0);
+	ip(&t, HWPROF_PT_TIP_PGE, 0x1000);
+	assert_true(hwprof_pt_encode_cyc(&t.enc, 10) > 0);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 0x3, 2) > 0); /* T T */
+	assert_true(hwprof_pt_encode_cyc(&t.enc, 6) > 0);
+	assert_true(hwprof_pt_encode_tnt(&t.enc, 0x1, 2) > 0); /* N, ret T */
+	assert_true(hwprof_pt_encode_cyc(&t.enc, 5) > 0);
+	ip(&t, HWPROF_PT_TIP, 0x1020); /* call rbx */
+	t.len = hwprof_pt_encoder_offset(&t.enc);
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_true(hwprof_pt_image_add_buf(img, code, sizeof(code), 0x1000) >= 0);
+	struct hwprof_pt_synth_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	assert_int_equal(hwprof_itrace_opts_parse(&cfg.itrace, "b", false), 0);
+	cfg.img = img;
+	cfg.ipc = true;
+	cfg.emit = emit;
+	struct got g;
+	memset(&g, 0, sizeof(g));
+	cfg.ctx = &g;
+	assert_int_equal(hwprof_pt_synth_queue(&cfg, t.buf, t.len), 0);
+	hwprof_pt_image_free(img);
+	size_t n = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		if (!g.s[i].cyc_cnt)
+			continue;
+		if (n == 0) { /* the first jne: 4 instructions in 10 cycles */
+			assert_int_equal(g.s[i].ip, 0x100a);
+			assert_int_equal(g.s[i].cyc_cnt, 10);
+			assert_int_equal(g.s[i].insn_cnt, 4);
+		} else { /* call rbx: the loop's other two rounds, call,
+			  * nop, ret, call rbx */
+			assert_int_equal(g.s[i].ip, 0x1011);
+			assert_int_equal(g.s[i].cyc_cnt, 6 + 5);
+			assert_int_equal(g.s[i].insn_cnt, 3 + 3 + 1 + 2 + 1);
+		}
+		n++;
+	}
+	assert_int_equal(n, 2);
+}
+
 /* Three PSB+ with TSCs 1000, 2000 and 3000, each followed by the loop's
  * branches; the first and last segments end at code that is not there (an
  * error each), the middle one with a trace end. */
@@ -745,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_callchain),
 		cmocka_unit_test(test_thread_stack_late),
 		cmocka_unit_test(test_time_ranges),
+		cmocka_unit_test(test_ipc),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
