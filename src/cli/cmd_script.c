@@ -417,6 +417,7 @@ int cmd_script(int argc, char **argv)
 	}
 	script_spe_options(spe, filtered ? trace_drops : NULL, &pfc, time_str ? &tr : NULL);
 	script_pt_options(pt, filtered ? trace_drops : NULL, &pfc, show != 0, time_str ? &tr : NULL);
+	script_pt_cpu_filter(pt, &flt);
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))

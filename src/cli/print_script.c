@@ -972,7 +972,7 @@ int script_print_side_event(struct script_printer *p, const struct hwprof_event 
 	if (es) {
 		int t = script_output_type(es->attr.type);
 		const char *comm = tid != -1 ? hwprof_session_thread_comm(p->s, pid, tid) : NULL;
-		print_start(p, t, &sm, comm, (es->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN) != 0, r->type);
+		print_start(p, t, &sm, comm, (es->attr.sample_type & HWPROF_SAMPLE_CALLCHAIN) || p->synth_cc, r->type);
 	}
 	if (r->type == HWPROF_RECORD_LOST && r->size >= 24) /* perf_event__fprintf_lost(), not -D's text */
 		fprintf(p->f, "PERF_RECORD_LOST lost %llu\n", (unsigned long long)ld64(d + 16));

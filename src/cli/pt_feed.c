@@ -223,6 +223,9 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 		f->q = nq;
 		f->nq = idx + 1;
 	}
+	int32_t cpu = (int32_t)ld32(d + 40);
+	if (f->cpu_filter && cpu >= 0 && report_filter_drops_cpu(f->cpu_filter, cpu))
+		return NULL;
 	struct pt_queue *q = &f->q[idx];
 	if (!q->len) {
 		q->ref = ld64(d + 24);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli/report_filter.h"
 #include "hwprof/intel_pt_synth.h"
 #include "hwprof/itrace.h"
 #include "hwprof/perfdata.h"
@@ -81,6 +82,9 @@ struct pt_feed {
 		uint64_t addr;
 	} *marks;
 	size_t nmarks, capmarks, marks_applied;
+	/* -C (NULL: none): perf queues no AUXTRACE buffer of another cpu
+	 * (its itrace cpu_bitmap), so their trace is never decoded */
+	const struct report_filter *cpu_filter;
 	/* --time: the ranges in TSC ticks (cfg.ranges points here) */
 	struct hwprof_pt_range *ranges;
 	char msg[192];

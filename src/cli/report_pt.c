@@ -46,6 +46,9 @@ int report_pt_new(struct report_pt **out, struct report_run *r, const struct hwp
 	x->r = r;
 	x->s = r->s;
 	pt_feed_init(&x->feed, hwprof_session_data(r->s), r->syms, itrace);
+	/* -C: perf queues none of the other cpus' trace */
+	if (r->filter && r->filter->cpus_set)
+		x->feed.cpu_filter = r->filter;
 	*out = x;
 	return 0;
 }

@@ -108,6 +108,11 @@ void script_pt_options(struct script_pt *x, script_drops_fn drops, void *ctx, bo
 	x->shift_time = script_printer_time_shifts(x->p);
 }
 
+void script_pt_cpu_filter(struct script_pt *x, const struct report_filter *f)
+{
+	x->feed.cpu_filter = f && f->cpus_set ? f : NULL;
+}
+
 void script_pt_free(struct script_pt *x)
 {
 	if (!x)

@@ -29,6 +29,10 @@ int script_pt_event(struct script_pt *x, const struct hwprof_event *ev);
  * (NULL: none), which perf's decoder goes by too (it starts decoding at
  * the last PSB before each range). */
 struct time_ranges;
+struct report_filter;
+/* -C: the trace of other cpus is not decoded at all (perf queues none of
+ * their buffers); NULL or a filter without cpus: all. */
+void script_pt_cpu_filter(struct script_pt *x, const struct report_filter *f);
 void script_pt_options(struct script_pt *x, script_drops_fn drops, void *ctx, bool side,
 		       const struct time_ranges *tr);
 /* A sample of the file's own, before it is printed: itrace G and L give it

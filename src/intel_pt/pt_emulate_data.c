@@ -77,6 +77,10 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 		rc = hwprof_writer_add_evsel(w, &sa, "cpu-clock", &sid, 1);
 	if (!rc)
 		rc = hwprof_writer_add_feature_string(w, HWPROF_FEAT_ARCH, "x86_64");
+	if (!rc && per_cpu) { /* cpus available and online: perf's -C checks them */
+		const uint32_t nr[2] = { 8, 8 };
+		rc = hwprof_writer_add_feature(w, HWPROF_FEAT_NRCPUS, nr, sizeof(nr));
+	}
 	const bool kernel_bid = kernel && (cfg->flags & HWPROF_PT_EMU_KERNEL_BID);
 	if (!rc && kernel_bid) {
 		/* one build_id_event: header (misc: kernel), pid -1, 24 id

@@ -184,6 +184,11 @@ for lay in "--timing --time-zero --per-cpu" "--timing --time-zero" "--per-cpu"; 
     compare "cpu-clock samples ($lay), --time: ${args:-(default)}" "$TMP/sm.data" $args \
       --time "${T[$((n / 4))]},${T[$((n * 3 / 4))]}"
   done
+  # -C: perf decodes no trace of the other cpus
+  if [[ $lay == *per-cpu* ]]; then
+    compare "cpu-clock samples ($lay), -C 0,2" "$TMP/sm.data" -C 0,2
+    compare "cpu-clock samples ($lay), -C 1 --itrace=i100ns" "$TMP/sm.data" -C 1 --itrace=i100ns
+  fi
 done
 
 # what report does not do yet: one line, non-zero exit, nothing on stdout
