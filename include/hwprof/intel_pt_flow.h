@@ -237,6 +237,8 @@ struct hwprof_pt_event {
 	 * not one where perf updates its sample time). Not set by the
 	 * parallel decoder. */
 	uint64_t cyc_tot;
+	uint64_t cyc_tot_in; /* BLOCK: the same for the instructions before its
+			      * last one (as tsc_in) */
 	uint32_t cyc_gen;
 	uint8_t have_cyc;    /* the decoder had seen a CYC packet by then */
 	uint64_t time;       /* perf time of tsc per the config's time_conv

@@ -101,7 +101,8 @@ struct hwprof_pt_flow {
 	uint32_t w_gen;
 	int fup_reached;         /* the last block stopped at a FUP's address */
 	unsigned s_cbr;
-	uint64_t s_cyc;          /* perf's cycle count at the sample time */
+	uint64_t s_cyc, s_cyc_in; /* perf's cycle count at the sample time (and
+				   * before the last use of a packet) */
 	uint32_t s_sgen;         /* and its sample_cyc then (0: none) */
 	bool s_have_cyc;
 	uint64_t cyc;
@@ -198,6 +199,7 @@ static struct hwprof_pt_event *push(struct hwprof_pt_flow *f, unsigned type, uin
 	e->offset = off;
 	e->cyc = f->cyc;
 	e->cyc_tot = f->s_cyc;
+	e->cyc_tot_in = f->s_cyc_in;
 	e->cyc_gen = f->s_sgen;
 	e->have_cyc = f->s_have_cyc;
 	stamp_event(f, e);
@@ -240,6 +242,7 @@ static void use_time(struct hwprof_pt_flow *f, const struct tsnap *n, uint32_t w
 	f->s_cnt = f->tic;
 	f->s_cbr = n->cbr;
 	/* a sample-time state: perf takes a new cycle count here */
+	f->s_cyc_in = f->s_cyc;
 	f->s_cyc = n->cyc_tot;
 	f->s_sgen = n->cyc_sgen;
 	f->s_have_cyc = n->have_cyc;
@@ -251,6 +254,7 @@ static void walk_time(struct hwprof_pt_flow *f, uint32_t walked)
 	f->walking = 0;
 	f->walked += walked;
 	f->s_in = f->s_ts;
+	f->s_cyc_in = f->s_cyc;
 	f->s_sgen = 0; /* no sample-time state: no new cycle count */
 }
 

@@ -166,7 +166,7 @@ struct run {
 	 * walked, the decoder's cycle count as of its last sample-time state
 	 * that took one (perf's sample_tot_cyc_cnt) and the sample_cyc it
 	 * used up then; the IPC state of the current block's end */
-	bool want_ipc;
+	bool want_ipc, approx_ipc;
 	uint64_t insn_tot, insn_before, cyc_snap;
 	uint64_t last_br_insn, last_br_cyc, last_in_insn, last_in_cyc;
 	uint32_t cyc_used;
@@ -317,13 +317,13 @@ static bool end_state_ipc(struct run *r, const struct hwprof_pt_event *ev)
 
 /* perf's IPC of a sample: the cycles and instructions since the last
  * sample of its kind that showed one (*last_cyc, *last_insn), when the
- * state shows IPC and the cycle count moved. Returns the cycles. */
-static uint64_t sample_ipc(const struct run *r, bool ipc, uint64_t insn_cnt, const uint64_t *last_cyc,
+ * state shows IPC and its cycle count cyc moved. Returns the cycles. */
+static uint64_t sample_ipc(bool ipc, uint64_t cyc, uint64_t insn_cnt, const uint64_t *last_cyc,
 			   const uint64_t *last_insn, struct hwprof_pt_sample *s)
 {
-	if (!ipc || r->cyc_snap == *last_cyc)
+	if (!ipc || cyc == *last_cyc)
 		return 0;
-	s->cyc_cnt = r->cyc_snap - *last_cyc;
+	s->cyc_cnt = cyc - *last_cyc;
 	s->insn_cnt = insn_cnt - *last_insn;
 	return s->cyc_cnt;
 }
@@ -467,11 +467,13 @@ static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t
 	if (!sampled)
 		return emit_cbr(r, &s);
 	bool skipped = false;
-	bool moved = sample_ipc(r, ipc, r->insn_tot, &r->last_br_cyc, &r->last_br_insn, &s) != 0;
+	/* A (approximate IPC): every state, with the count of its sample time */
+	uint64_t cyc = r->approx_ipc ? ev->cyc_tot : r->cyc_snap;
+	bool moved = sample_ipc(ipc || r->approx_ipc, cyc, r->insn_tot, &r->last_br_cyc, &r->last_br_insn, &s) != 0;
 	rc = emit(r, &s, &skipped);
 	if (!rc && !skipped && moved) {
 		r->last_br_insn = r->insn_tot;
-		r->last_br_cyc = r->cyc_snap;
+		r->last_br_cyc = cyc;
 	}
 	return rc;
 }
@@ -513,7 +515,8 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 		fill_chain(r, &s);
 	fill_lbr(r, &s);
 	bool skipped = false;
-	bool moved = sample_ipc(r, ipc, insn_cnt, &r->last_in_cyc, &r->last_in_insn, &s) != 0;
+	uint64_t cyc = !r->approx_ipc ? r->cyc_snap : i + 1 == n ? ev->cyc_tot : ev->cyc_tot_in;
+	bool moved = sample_ipc(ipc || r->approx_ipc, cyc, insn_cnt, &r->last_in_cyc, &r->last_in_insn, &s) != 0;
 	int rc = emit(r, &s, &skipped);
 	/* perf counts a skipped sample's instructions into the next one's
 	 * period */
@@ -521,7 +524,7 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 		r->last = r->tot;
 	if (!rc && !skipped && moved) {
 		r->last_in_insn = insn_cnt;
-		r->last_in_cyc = r->cyc_snap;
+		r->last_in_cyc = cyc;
 	}
 	return rc;
 }
@@ -927,6 +930,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.trace_nr = cfg->trace_nr;
 	r.have_sample = true;
 	r.want_ipc = cfg->ipc && !cfg->itrace.quick;
+	r.approx_ipc = r.want_ipc && cfg->itrace.approx_ipc;
 	if (r.want_ipc)
 		r.skip_ok = false; /* every state may take a cycle count */
 	if (r.timed && cfg->nranges && cfg->ranges) {

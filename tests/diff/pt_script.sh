@@ -179,14 +179,15 @@ fi
 # default intel_pt//: TSC, MTC and a CBR in PSB+) from the time and the core
 # ratio; counted per state where its decoder takes a new count, per event
 # kind; branch and instruction samples, timed per thread and per cpu (with
-# samples: decoded as the events are read) and timeless
+# samples: decoded as the events are read) and timeless; A (approximate
+# IPC): every state, with the count of its sample time
 if [ -x "$TMP/pc_threads" ] &&
    "$emu" --timing --time-zero "$TMP/ipc_cyc" "$TMP/pc_threads" >/dev/null 2>&1 &&
    "$emu" --timing --no-cyc --time-zero --psb 256 "$TMP/ipc_mtc" "$TMP/pc_threads" >/dev/null 2>&1 &&
    "$emu" --timing --no-cyc --time-zero --per-cpu --samples "$TMP/ipc_cpu" "$TMP/pc_threads" >/dev/null 2>&1; then
   for chk in "ipc_cyc|be|" "ipc_cyc|i1i|" "ipc_cyc|cr|" "ipc_cyc|bi10i|" "ipc_cyc|i10t|" "ipc_cyc|bZ|" \
              "ipc_mtc|b|" "ipc_mtc|i1i|" "ipc_mtc|i100ns|" "ipc_mtc|bi10i|--time-skip" "ipc_mtc|pb|" "ipc_mtc|bs5|" \
-             "ipc_cpu|b|" "ipc_cpu|i100i|" "ipc_cpu|bi10i|"; do
+             "ipc_cpu|b|" "ipc_cpu|i100i|" "ipc_cpu|bi10i|" "ipc_mtc|bA|" "ipc_cyc|i10iA|" "ipc_cpu|bi10iA|"; do
     IFS='|' read -r f iset extra <<<"$chk"
     targs=()
     if [ "$extra" = --time-skip ]; then
