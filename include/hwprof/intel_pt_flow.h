@@ -213,7 +213,8 @@ struct hwprof_pt_event {
 	uint8_t mode;        /* execution mode (16/32/64) */
 	uint8_t flags;       /* HWPROF_PT_EVF_* */
 	uint32_t ninsn;      /* BLOCK: instruction count */
-	uint32_t count;      /* CFE/EVD type, ERROR kind */
+	uint32_t count;      /* CFE/EVD type, ERROR kind; PSB: 1 at a
+			      * synchronisation (the start, or a new buffer) */
 	int32_t err;         /* ERROR: -HWPROF_E_* */
 	uint64_t ip;
 	uint64_t end_ip;     /* BLOCK: address of the last instruction */
@@ -262,6 +263,12 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 				  const struct hwprof_pt_flow_config *cfg);
 HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow);
 
+/* The trace ends at offset end for now (the end of an AUXTRACE buffer that
+ * the next does not continue; hwprof_pt_flow_seek() then goes on in the
+ * next). Returns 0 or -HWPROF_E_INVAL. */
+HWPROF_API int hwprof_pt_flow_set_end(struct hwprof_pt_flow *flow, uint64_t end);
+/* Where the trace ends for now. */
+HWPROF_API uint64_t hwprof_pt_flow_end(const struct hwprof_pt_flow *flow);
 /* Repositions the decoder at offset (a PSB), as perf's decoder does when it
  * fast-forwards: it synchronises there afresh, keeping nothing of the walk;
  * the clock loses its time and TMA. ref_tsc: the reference TSC of the
@@ -372,6 +379,11 @@ struct hwprof_pt_emu_config {
 				   * bytes (0: 4096) */
 	uint64_t max_steps;       /* stop (kill) after this many (0: 5,000,000) */
 	unsigned mtc_freq;        /* MTC every 2^mtc_freq CTC ticks (default 3) */
+	/* perf.data in snapshot mode (perf record -S): each thread's trace
+	 * as snapshots of a snap_size-byte AUX ring taken every snap_step
+	 * bytes of trace and at its end (overlapping when the step is the
+	 * smaller, with gaps when it is the larger); 0: one whole buffer */
+	unsigned snap_size, snap_step;
 };
 
 struct hwprof_pt_emu_map {

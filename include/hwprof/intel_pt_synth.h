@@ -123,7 +123,18 @@ struct hwprof_pt_range {
  * trace and its reference TSC. */
 struct hwprof_pt_bufmark {
 	uint64_t offset, ref;
+	bool fresh;  /* not consecutive to the buffer before: perf's decoder
+		      * starts again there (at its first PSB) */
 };
+
+/* Snapshot-mode traces: where the new data of AUXTRACE buffer b starts,
+ * given the queue's previous buffer a (whole), as perf 6.1 trims them: at
+ * b's first PSB, or past the part of b that a holds too (found by the TSCs
+ * of their PSB+s, or without TSC by comparing bytes from a PSB of a on);
+ * *consecutive: b's data goes on where a's ends (decoding continues),
+ * else it starts afresh there. Returns len_b when b holds nothing new. */
+HWPROF_API size_t hwprof_pt_find_overlap(const void *buf_a, size_t len_a, const void *buf_b, size_t len_b,
+					 bool have_tsc, bool *consecutive);
 
 /* perf's TSC range for a range of perf times (ns, 0: open): the least TSC
  * that converts to start_ns or later, the greatest that converts to end_ns

@@ -27,6 +27,7 @@ void pt_feed_fini(struct pt_feed *f)
 	for (size_t i = 0; i < f->nq; i++) {
 		free(f->q[i].buf);
 		free(f->q[i].bufs);
+		free(f->q[i].prev);
 	}
 	free(f->q);
 	free(f->ranges);
@@ -102,17 +103,17 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 			  !(e->attr.type == HWPROF_TYPE_SOFTWARE && e->attr.config == 9 /* dummy */);
 	}
 	f->others = others;
-	/* perf cuts the overlap off the buffers of snapshot and sampling mode
-	 * and decodes each on its own (intel_pt_do_fix_overlap) */
-	if (snapshot)
-		return "Intel PT traces recorded in snapshot mode (perf record -S) are not supported yet (their "
-		       "buffers overlap)";
+	/* snapshot mode: perf cuts the overlap off each buffer and starts
+	 * afresh at one that does not continue the one before
+	 * (intel_pt_do_fix_overlap) */
+	f->snapshot = snapshot;
 	for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(f->h); i++)
 		if (hwprof_perfdata_evsel(f->h, i)->attr.sample_type & HWPROF_SAMPLE_AUX)
 			return "Intel PT traces recorded in sampling mode (--aux-sample) are not supported yet";
 	if (!f->pt) /* perf says so only in its debug output and shows nothing */
 		return NULL;
 	uint64_t config = f->pt->attr.config;
+	f->have_tsc = tsc_bit && (config & tsc_bit);
 	f->timing_bits = config & (cyc_bit | tsc_bit | mtc_bit);
 	/* perf: pt on with branch off means no control flow packets */
 	f->cfg.no_branch = (config & 1) && !(config & 0x2000);
@@ -232,10 +233,31 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 		q->tid = (int32_t)ld32(d + 36);
 		q->cpu = (int32_t)ld32(d + 40);
 	}
+	const uint8_t *data = rec->payload;
 	size_t n = (size_t)rec->payload_size;
+	bool fresh = !q->nbufs;
+	if (f->snapshot) {
+		/* perf cuts off what the queue's previous buffer holds too;
+		 * a buffer with nothing new is passed by */
+		if (q->prev) {
+			bool consecutive;
+			size_t start = hwprof_pt_find_overlap(q->prev, q->prev_len, data, n, f->have_tsc, &consecutive);
+			if (start >= n)
+				return NULL;
+			fresh = !consecutive;
+			data += start;
+			n -= start;
+		}
+		uint8_t *prev = realloc(q->prev, rec->payload_size ? (size_t)rec->payload_size : 1);
+		if (!prev)
+			return "out of memory";
+		memcpy(prev, rec->payload, (size_t)rec->payload_size);
+		q->prev = prev;
+		q->prev_len = (size_t)rec->payload_size;
+	}
 	if (util_grow((void **)&q->bufs, &q->capbufs, q->nbufs + 1, sizeof(*q->bufs)) < 0)
 		return "out of memory";
-	q->bufs[q->nbufs++] = (struct hwprof_pt_bufmark){ q->len, ld64(d + 24) };
+	q->bufs[q->nbufs++] = (struct hwprof_pt_bufmark){ q->len, ld64(d + 24), fresh };
 	if (q->len + n > q->cap) {
 		size_t c = q->cap ? q->cap : 1 << 16;
 		while (c < q->len + n)
@@ -246,7 +268,7 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 		q->buf = b;
 		q->cap = c;
 	}
-	memcpy(q->buf + q->len, rec->payload, n);
+	memcpy(q->buf + q->len, data, n);
 	q->len += n;
 	return NULL;
 }

@@ -29,6 +29,8 @@ struct pt_queue {
 	struct hwprof_pt_tstack *ts; /* the stack of the thread it runs */
 	struct hwprof_pt_bufmark *bufs; /* its AUXTRACE buffers */
 	size_t nbufs, capbufs;
+	uint8_t *prev;                  /* snapshot mode: the last buffer */
+	size_t prev_len;
 };
 
 struct pt_feed {
@@ -45,6 +47,8 @@ struct pt_feed {
 	bool prescanned;                    /* every queue's data read ahead */
 	bool native;                        /* the file's arch is this machine's */
 	bool ran;                           /* perf's decoder ran a queue */
+	bool snapshot;                      /* snapshot mode: buffers overlap */
+	bool have_tsc;                      /* the trace has TSC packets */
 	uint64_t timing_bits;               /* config bits of tsc, mtc and cyc */
 	struct pt_queue *q;
 	size_t nq;

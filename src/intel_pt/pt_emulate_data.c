@@ -7,6 +7,7 @@
  * time 0, whole traces per buffer). */
 #include <string.h>
 
+#include "hwprof/intel_pt.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata_write.h"
 
@@ -112,6 +113,8 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	p[PTI_TSC_CTC_N] = timing ? 32 : 0;
 	p[PTI_TSC_CTC_D] = timing;
 	p[PTI_CYC_BIT] = 0x2;
+	const bool snapshot = cfg->snap_size && cfg->snap_step;
+	p[PTI_SNAPSHOT_MODE] = snapshot;
 	if (per_cpu) {
 		p[PTI_PER_CPU_MMAPS] = 1;
 		p[PTI_HAVE_SCHED_SWITCH] = 3; /* context switch events, cpu-wide */
@@ -178,10 +181,28 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 		rc = put(w, buf, hwprof_build_sample(buf, sizeof(buf), &sa, &s));
 	}
 	/* one whole trace per buffer: perf splits nothing at PSBs itself */
-	for (size_t t = 0; !rc && t < r->nthreads; t++) {
+	for (size_t t = 0; !rc && !snapshot && t < r->nthreads; t++) {
 		const struct hwprof_pt_emu_thread *th = &r->threads[t];
 		rc = hwprof_writer_write_auxtrace(w, 0, 0x1234 + t, (uint32_t)t, per_cpu ? -1 : th->tid,
 						  per_cpu ? (int32_t)t : -1, th->trace, th->trace_len);
+	}
+	/* snapshots: the ring's last snap_size bytes up to each point (the
+	 * record's offset: the ring's head then), which is where a packet
+	 * ends (the hardware stops tracing for a snapshot) */
+	for (size_t t = 0; !rc && snapshot && t < r->nthreads; t++) {
+		const struct hwprof_pt_emu_thread *th = &r->threads[t];
+		struct hwprof_pt_decoder dec;
+		hwprof_pt_decoder_init(&dec, th->trace, th->trace_len, 0);
+		for (size_t end = 0; !rc && end < th->trace_len;) {
+			end = end + cfg->snap_step < th->trace_len ? end + cfg->snap_step : th->trace_len;
+			struct hwprof_pt_packet pk;
+			while (hwprof_pt_decoder_offset(&dec) < end && hwprof_pt_decoder_next(&dec, &pk) == 1)
+				;
+			end = hwprof_pt_decoder_offset(&dec) > end ? hwprof_pt_decoder_offset(&dec) : end;
+			size_t start = end > cfg->snap_size ? end - cfg->snap_size : 0;
+			rc = hwprof_writer_write_auxtrace(w, end, 0x1234 + t, (uint32_t)t, per_cpu ? -1 : th->tid,
+							  per_cpu ? (int32_t)t : -1, th->trace + start, end - start);
+		}
 	}
 	int crc = hwprof_writer_close(w, err);
 	return rc < 0 ? rc : crc;

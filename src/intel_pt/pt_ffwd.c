@@ -49,7 +49,7 @@ static size_t buf_end(const struct hwprof_pt_bufmark *bufs, size_t nbufs, size_t
 bool ipt_ffwd_find(const uint8_t *buf, size_t len, const struct hwprof_pt_bufmark *bufs, size_t nbufs,
 		   uint64_t ref, size_t pos, uint64_t target, size_t *off, size_t *bufidx)
 {
-	struct hwprof_pt_bufmark one = { 0, ref };
+	struct hwprof_pt_bufmark one = { 0, ref, true };
 	if (!bufs || !nbufs) {
 		bufs = &one;
 		nbufs = 1;

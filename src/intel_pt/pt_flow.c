@@ -50,7 +50,8 @@ struct ahead {
 };
 
 struct hwprof_pt_flow {
-	struct hwprof_pt_decoder dec;
+	struct hwprof_pt_decoder dec; /* its len: where the trace ends for now */
+	size_t total_len;
 	struct hwprof_pt_last_ip lip;
 	struct hwprof_pt_image *img;
 	struct hwprof_pt_flow_config cfg;
@@ -616,6 +617,12 @@ static int fetch(struct hwprof_pt_flow *f, int may_pause)
 		int r = read_pkt(f, &p, &off);
 		if (r < 0)
 			return r;
+		if (r == 0 && f->dec.len < f->total_len) {
+			/* the end of a buffer the next does not continue: perf
+			 * repositions at once, walking no further */
+			f->st = ST_END;
+			return 0;
+		}
 		if (r == 0) {
 			f->ah = (struct ahead){ .kind = AH_EOS,
 						.off = hwprof_pt_decoder_offset(&f->dec), .snap = now(f) };
@@ -782,6 +789,8 @@ static void step_sync(struct hwprof_pt_flow *f)
 	struct tsnap n = now(f);
 	psb_time(f, &n);
 	psb_event(f, off, r > 0 && have ? fip : 0, 0);
+	if (f->qn) /* a synchronisation's (perf's intel_pt_sync() keeps its psb_offset) */
+		f->q[(f->qh + f->qn - 1) % QSIZE].count = 1;
 	if (r == 0)
 		f->st = ST_END;
 	else if (r > 0 && have)
@@ -1353,6 +1362,7 @@ static void flow_init(struct hwprof_pt_flow *f, const void *buf, size_t len, str
 		      const struct hwprof_pt_flow_config *cfg)
 {
 	memset(f, 0, sizeof(*f));
+	f->total_len = len;
 	f->cache = ipt_image_cache(img);
 	f->last_blk = -1;
 	hwprof_pt_decoder_init(&f->dec, buf, len, 0);
@@ -1383,19 +1393,34 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 	return 0;
 }
 
+/* The trace ends at offset for now (a buffer that is not continued). */
+HWPROF_API int hwprof_pt_flow_set_end(struct hwprof_pt_flow *f, uint64_t end)
+{
+	if (!f || end > f->total_len || end < hwprof_pt_decoder_offset(&f->dec))
+		return -HWPROF_E_INVAL;
+	f->dec.len = (size_t)end;
+	return 0;
+}
+
+HWPROF_API uint64_t hwprof_pt_flow_end(const struct hwprof_pt_flow *f)
+{
+	return f ? f->dec.len : 0;
+}
+
 /* perf's intel_pt_reposition() and the sync after it: nothing of the
  * walk or the IPs is kept. Its clock is: only the time and the TMA are
  * forgotten, so a TSC sets the time again only with a new buffer's
  * reference (until then the MTCs count from the old TMA, as perf's do). */
 HWPROF_API int hwprof_pt_flow_seek(struct hwprof_pt_flow *f, uint64_t offset, uint64_t ref_tsc)
 {
-	if (!f || offset > f->dec.len)
+	if (!f || offset > f->total_len)
 		return -HWPROF_E_INVAL;
 	const uint8_t *buf = f->dec.buf;
-	size_t len = f->dec.len;
+	size_t len = f->dec.len, total = f->total_len;
 	struct hwprof_pt_flow_config cfg = f->cfg;
 	struct ipt_time tm = f->tm;
-	flow_init(f, buf, len, f->img, &cfg);
+	flow_init(f, buf, total, f->img, &cfg);
+	f->dec.len = len > offset ? len : total; /* the end set before, if past offset */
 	f->tm = tm;
 	f->tm.timestamp = 0;
 	f->tm.have_tma = false;

@@ -166,6 +166,7 @@ struct run {
 	 * walked, the decoder's cycle count as of its last sample-time state
 	 * that took one (perf's sample_tot_cyc_cnt) and the sample_cyc it
 	 * used up then; the IPC state of the current block's end */
+	uint64_t psb_off;        /* perf's state psb_offset */
 	bool want_ipc, approx_ipc;
 	uint64_t insn_tot, insn_before, cyc_snap;
 	uint64_t last_br_insn, last_br_cyc, last_in_insn, last_in_cyc;
@@ -345,6 +346,38 @@ static bool next_time(struct run *r)
 	return false;
 }
 
+/* Where the trace from offset on ends for perf's decoder: at the next
+ * buffer it starts afresh at (snapshot mode), or at the end. */
+static uint64_t seg_end(const struct run *r, uint64_t off)
+{
+	const struct hwprof_pt_synth_config *c = r->cfg;
+	for (size_t b = 0; c->bufs && b < c->nbufs; b++)
+		if (c->bufs[b].fresh && c->bufs[b].offset > off && c->bufs[b].offset < r->len)
+			return c->bufs[b].offset;
+	return r->len;
+}
+
+/* The decoder reached the end of a buffer that the next does not
+ * continue: it goes on at that one. Returns false at the end. */
+static bool next_fresh(struct run *r)
+{
+	const struct hwprof_pt_synth_config *c = r->cfg;
+	uint64_t at = hwprof_pt_flow_end(r->flow);
+	for (size_t b = 0; c->bufs && b < c->nbufs; b++) {
+		if (!c->bufs[b].fresh || c->bufs[b].offset != at || at >= r->len)
+			continue;
+		if (hwprof_pt_flow_seek(r->flow, at, c->bufs[b].ref) < 0 ||
+		    hwprof_pt_flow_set_end(r->flow, seg_end(r, at)) < 0)
+			return false;
+		r->trace_nr = c->trace_nr + ((uint64_t)b << 32);
+		r->continuous = false;
+		r->mid_walk = false;
+		r->at_branch = false;
+		return true;
+	}
+	return false;
+}
+
 /* perf's fast forward towards TSC target: the decoder starts again at the
  * PSB pt_ffwd picks, as perf's does after its reposition (a new buffer
  * brings its trace number). Returns whether it moved. */
@@ -358,8 +391,10 @@ static bool fast_forward(struct run *r, uint64_t target)
 	uint64_t ref = b == SIZE_MAX ? 0 : c->bufs && b < c->nbufs ? c->bufs[b].ref : c->flow.ref_tsc;
 	if (hwprof_pt_flow_seek(r->flow, off, ref) < 0)
 		return false;
-	if (b != SIZE_MAX)
+	if (b != SIZE_MAX) {
 		r->trace_nr = c->trace_nr + ((uint64_t)b << 32);
+		hwprof_pt_flow_set_end(r->flow, seg_end(r, off));
+	}
 	r->continuous = false;
 	r->mid_walk = false;
 	r->at_branch = false;
@@ -753,6 +788,10 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 {
 	state_ipc(r, ev);
+	/* perf's PSB offset is set where its walk meets a PSB, not where
+	 * it synchronises (that PSB shows the last one's, 0 at first) */
+	if (ev->count != 1)
+		r->psb_off = ev->offset;
 	qtime(r, ev, ev->ip, 0, ev->tsc);
 	int rc = gate(r);
 	if (rc || !r->want_pwr || !r->have_sample)
@@ -765,7 +804,7 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	 * at, unless it walked on to the PSB's FUP (then none) */
 	if (r->at_branch && r->last_len)
 		insn_bytes(r, &s, r->last_ip, r->last_len);
-	s.payload = ev->offset;
+	s.payload = r->psb_off;
 	s.addr = ev->to; /* perf's state: where a scan for an IP resumed */
 	s.period = 1;
 	stamp(r, &s);
@@ -957,6 +996,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.flow = flow;
 	r.buf = buf;
 	r.len = len;
+	hwprof_pt_flow_set_end(flow, seg_end(&r, 0));
 	/* perf fast-forwards a queue to its first range before it decodes */
 	if (r.sel_start && r.sel_ts) {
 		r.ff_ts = r.sel_ts;
@@ -964,6 +1004,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	}
 	const struct hwprof_pt_event *ev;
 	struct hwprof_pt_event first; /* the first timed state, with its estimate */
+next_buffer:
 	while (!rc && (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1) {
 		rc = 0;
 		r.decoding = true;
@@ -1090,6 +1131,11 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 							  r.mid_walk ? r.walk_left : 0);
 		}
 	}
+	/* snapshot mode: at a buffer that does not continue this one, perf's
+	 * decoder starts afresh (its reposition: the new buffer's reference
+	 * TSC and trace number) */
+	if (!rc && !r.stop && next_fresh(&r))
+		goto next_buffer;
 	hwprof_pt_flow_free(flow);
 	pt_tstack_fini(&r.own);
 	free(r.lbr_out);

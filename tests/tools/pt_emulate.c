@@ -6,7 +6,7 @@
  * Threads after the first get PREFIX.tN.raw / PREFIX.tN.gt (N = 1, 2, ...),
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
- * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
+ * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--snapshot SIZE,STEP] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
  *                   [--kernel] [--kernel-bid] [--samples] [--vdso]
  *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
  * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
@@ -51,6 +51,9 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_TIMING;
 		else if (!strcmp(argv[i], "--no-cyc"))
 			cfg.flags |= HWPROF_PT_EMU_NO_CYC;
+		else if (!strcmp(argv[i], "--snapshot") && i + 1 < argc &&
+			 sscanf(argv[i + 1], "%u,%u", &cfg.snap_size, &cfg.snap_step) == 2)
+			i++;
 		else if (!strcmp(argv[i], "--defer-tip"))
 			cfg.flags |= HWPROF_PT_EMU_DEFER_TIP;
 		else if (!strcmp(argv[i], "--per-cpu"))
@@ -75,7 +78,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - i < 2) {
-		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--time-zero] [--per-cpu] [--defer-tip] "
+		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--snapshot SIZE,STEP] [--time-zero] [--per-cpu] [--defer-tip] "
 				"[--kernel] [--kernel-bid] [--samples] [--vdso] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}

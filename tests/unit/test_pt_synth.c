@@ -388,6 +388,48 @@ static void test_ipc(void **state)
 	assert_int_equal(n, 2);
 }
 
+/* A trace of PSB+s with TSCs 100, 200, ..., each followed by a few TNTs. */
+static size_t psb_run(uint8_t *buf, size_t cap, unsigned from, unsigned n)
+{
+	struct hwprof_pt_encoder enc;
+	hwprof_pt_encoder_init(&enc, buf, cap);
+	for (unsigned k = from; k < from + n; k++) {
+		assert_true(hwprof_pt_encode_psb(&enc) > 0);
+		struct hwprof_pt_packet p = { .type = HWPROF_PT_TSC, .payload = 100u * k };
+		assert_true(hwprof_pt_encode(&enc, &p) > 0);
+		p = (struct hwprof_pt_packet){ .type = HWPROF_PT_PSBEND };
+		assert_true(hwprof_pt_encode(&enc, &p) > 0);
+		for (unsigned i = 0; i < 5; i++)
+			assert_true(hwprof_pt_encode_tnt(&enc, (k + i) & 7, 3) > 0);
+	}
+	return hwprof_pt_encoder_offset(&enc);
+}
+
+/* Snapshot buffers: b's new data starts where a ends (b continues a, found
+ * by the TSCs or by the bytes), at b's first PSB when they do not overlap,
+ * and b holds nothing new when a holds all of it */
+static void test_find_overlap(void **state)
+{
+	(void)state;
+	uint8_t t[4096];
+	size_t len = psb_run(t, sizeof(t), 1, 12), per = len / 12;
+	bool consec;
+	/* a: PSB+s 1-8 from byte 5 on, b: 5-12 */
+	const uint8_t *a = t + 5, *b = t + 4 * per;
+	size_t la = 8 * per - 5, lb = len - 4 * per;
+	for (int tsc = 0; tsc < 2; tsc++) {
+		assert_int_equal(hwprof_pt_find_overlap(a, la, b, lb, tsc, &consec), 4 * per);
+		assert_true(consec);
+	}
+	/* no overlap: b starts at its first PSB (here after 3 bytes) */
+	assert_int_equal(hwprof_pt_find_overlap(t, 4 * per, t + 6 * per - 3, len - 6 * per + 3, true, &consec), 3);
+	assert_false(consec);
+	/* nothing new */
+	assert_int_equal(hwprof_pt_find_overlap(t, len, t + per, 4 * per, true, &consec), 4 * per);
+	/* no PSB in b */
+	assert_int_equal(hwprof_pt_find_overlap(t, len, t + 1, per - 1, true, &consec), per - 1);
+}
+
 /* Three PSB+ with TSCs 1000, 2000 and 3000, each followed by the loop's
  * branches; the first and last segments end at code that is not there (an
  * error each), the middle one with a trace end. */
@@ -800,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_thread_stack_late),
 		cmocka_unit_test(test_time_ranges),
 		cmocka_unit_test(test_ipc),
+		cmocka_unit_test(test_find_overlap),
 		cmocka_unit_test(test_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
