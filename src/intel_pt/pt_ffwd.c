@@ -5,23 +5,9 @@
 #include "hwprof/intel_pt.h"
 #include "hwprof/intel_pt_flow.h"
 #include "intel_pt/pt_ffwd.h"
+#include "intel_pt/pt_flow_int.h"
 
-/* perf's intel_pt_8b_tsc(): the 7-byte TSC packet value nearest ref */
-static uint64_t tsc_8b(uint64_t tsc, uint64_t ref)
-{
-	tsc |= ref & (0xffULL << 56);
-	if (tsc < ref) {
-		if (ref - tsc > (1ULL << 55))
-			tsc += 1ULL << 56;
-	} else if (tsc - ref > (1ULL << 55)) {
-		tsc -= 1ULL << 56;
-	}
-	return tsc;
-}
-
-/* perf's intel_pt_next_tsc(): the TSC packet of the PSB+ at psb, before
- * its PSBEND and the end (a packet that does not decode ends the search) */
-static bool psb_tsc(const uint8_t *buf, size_t end, size_t psb, uint64_t *tsc)
+bool ipt_psb_tsc(const uint8_t *buf, size_t end, size_t psb, uint64_t *tsc, size_t *rem)
 {
 	enum hwprof_pt_ctx ctx = HWPROF_PT_CTX_NONE;
 	for (size_t p = psb; p < end;) {
@@ -31,6 +17,8 @@ static bool psb_tsc(const uint8_t *buf, size_t end, size_t psb, uint64_t *tsc)
 			return false;
 		if (pkt.type == HWPROF_PT_TSC) {
 			*tsc = pkt.payload;
+			if (rem)
+				*rem = end - p;
 			return true;
 		}
 		if (pkt.type == HWPROF_PT_PSBEND)
@@ -65,9 +53,9 @@ bool ipt_ffwd_find(const uint8_t *buf, size_t len, const struct hwprof_pt_bufmar
 		size_t end = buf_end(bufs, nbufs, b, len), p;
 		uint64_t tsc;
 		if (bufs[b].offset >= end || hwprof_pt_find_psb(buf, end, (size_t)bufs[b].offset, &p) < 0 ||
-		    !psb_tsc(buf, end, p, &tsc))
+		    !ipt_psb_tsc(buf, end, p, &tsc, NULL))
 			continue;
-		if (tsc_8b(tsc, bufs[b].ref) >= target)
+		if (ipt_tsc_near(tsc, bufs[b].ref) >= target)
 			break;
 		sel = b;
 	}
@@ -86,7 +74,7 @@ bool ipt_ffwd_find(const uint8_t *buf, size_t len, const struct hwprof_pt_bufmar
 	if (from < end && hwprof_pt_find_psb(buf, end, from, &p) == 0) {
 		do {
 			uint64_t tsc;
-			if (!psb_tsc(buf, end, p, &tsc) || tsc_8b(tsc, bufs[b].ref) >= target)
+			if (!ipt_psb_tsc(buf, end, p, &tsc, NULL) || ipt_tsc_near(tsc, bufs[b].ref) >= target)
 				break;
 			re = p;
 		} while (p + 1 < end && hwprof_pt_find_psb(buf, end, p + 1, &p) == 0);

@@ -120,6 +120,9 @@ void ipt_time_init(struct ipt_time *t, uint32_t ctc_n, uint32_t ctc_d, unsigned 
 /* Feeds every packet in trace order; la: the packet decoder just past p (for the look-ahead an MTC after a CYC does), or NULL. */
 void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p,
 		     const struct hwprof_pt_decoder *la);
+/* An 8-byte TSC from a 7-byte TSC packet's, nearest to ref (perf's
+ * intel_pt_8b_tsc()). */
+uint64_t ipt_tsc_near(uint64_t tsc, uint64_t ref);
 /* CYC packets come only after this many cycles (the config's cyc_thresh,
  * 0: none): perf then takes a cycle count only from a CYC just before. */
 void ipt_time_cyc_threshold(struct ipt_time *t, unsigned threshold);

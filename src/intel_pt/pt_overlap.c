@@ -5,6 +5,7 @@
 
 #include "hwprof/intel_pt.h"
 #include "hwprof/intel_pt_synth.h"
+#include "intel_pt/pt_ffwd.h"
 
 #define PSB_LEN HWPROF_PT_PSB_LEN
 #define MAX_PADDING 7 /* AUXTRACE data is padded to 8 bytes */
@@ -27,29 +28,6 @@ static size_t last_psb(const uint8_t *b, size_t len)
 		if (b[k] == psb[0] && !memcmp(b + k, psb, PSB_LEN))
 			return k;
 	return len;
-}
-
-/* perf's intel_pt_next_tsc(): the TSC in the PSB+ at b[at..len), and the
- * bytes from that packet to len */
-static bool psb_tsc(const uint8_t *b, size_t len, size_t at, uint64_t *tsc, size_t *rem)
-{
-	enum hwprof_pt_ctx ctx = HWPROF_PT_CTX_NONE;
-	while (at < len) {
-		struct hwprof_pt_packet p;
-		int n = hwprof_pt_packet_decode(b + at, len - at, ctx, 0, &p);
-		if (n <= 0)
-			return false;
-		if (p.type == HWPROF_PT_TSC) {
-			*tsc = p.payload;
-			*rem = len - at;
-			return true;
-		}
-		if (p.type == HWPROF_PT_PSBEND)
-			return false;
-		ctx = hwprof_pt_ctx_next(ctx, &p);
-		at += (size_t)n;
-	}
-	return false;
 }
 
 /* perf's intel_pt_tsc_cmp(): 7-byte TSCs that may have wrapped */
@@ -89,14 +67,14 @@ static size_t overlap_tsc(const uint8_t *a, size_t alen, const uint8_t *b, size_
 		return bpos; /* no PSB in a: no overlap */
 	uint64_t tsc_a, tsc_b;
 	size_t rem_a, rem_b;
-	if (!psb_tsc(a, alen, p, &tsc_a, &rem_a)) {
+	if (!ipt_psb_tsc(a, alen, p, &tsc_a, &rem_a)) {
 		alen = p; /* the last PSB+ is cut short: one more back */
 		p = last_psb(a, alen);
-		if (p == alen || !psb_tsc(a, alen, p, &tsc_a, &rem_a))
+		if (p == alen || !ipt_psb_tsc(a, alen, p, &tsc_a, &rem_a))
 			return bpos;
 	}
 	for (;;) {
-		if (psb_tsc(b, blen, bpos, &tsc_b, &rem_b)) { /* PSB+s without TSC are passed by */
+		if (ipt_psb_tsc(b, blen, bpos, &tsc_b, &rem_b)) { /* PSB+s without TSC are passed by */
 			int c = tsc_cmp(tsc_a, tsc_b);
 			if (!c && rem_b >= rem_a) {
 				*consecutive = true;

@@ -357,37 +357,12 @@ static uint64_t seg_end(const struct run *r, uint64_t off)
 	return r->len;
 }
 
-/* The decoder reached the end of a buffer that the next does not
- * continue: it goes on at that one. Returns false at the end. */
-static bool next_fresh(struct run *r)
+/* perf's reposition: its decoder synchronises afresh at off (a new buffer
+ * b brings its reference TSC, trace number and end; SIZE_MAX: the same
+ * buffer). Returns whether it moved. */
+static bool reposition(struct run *r, uint64_t off, size_t b)
 {
 	const struct hwprof_pt_synth_config *c = r->cfg;
-	uint64_t at = hwprof_pt_flow_end(r->flow);
-	for (size_t b = 0; c->bufs && b < c->nbufs; b++) {
-		if (!c->bufs[b].fresh || c->bufs[b].offset != at || at >= r->len)
-			continue;
-		if (hwprof_pt_flow_seek(r->flow, at, c->bufs[b].ref) < 0 ||
-		    hwprof_pt_flow_set_end(r->flow, seg_end(r, at)) < 0)
-			return false;
-		r->trace_nr = c->trace_nr + ((uint64_t)b << 32);
-		r->continuous = false;
-		r->mid_walk = false;
-		r->at_branch = false;
-		return true;
-	}
-	return false;
-}
-
-/* perf's fast forward towards TSC target: the decoder starts again at the
- * PSB pt_ffwd picks, as perf's does after its reposition (a new buffer
- * brings its trace number). Returns whether it moved. */
-static bool fast_forward(struct run *r, uint64_t target)
-{
-	const struct hwprof_pt_synth_config *c = r->cfg;
-	size_t pos = r->decoding ? (size_t)ipt_flow_pos(r->flow) : SIZE_MAX, off, b;
-	if (!ipt_ffwd_find(r->buf, r->len, c->bufs, c->nbufs, c->flow.ref_tsc, pos, target, &off, &b))
-		return false;
-	/* a new buffer brings its reference TSC and trace number */
 	uint64_t ref = b == SIZE_MAX ? 0 : c->bufs && b < c->nbufs ? c->bufs[b].ref : c->flow.ref_tsc;
 	if (hwprof_pt_flow_seek(r->flow, off, ref) < 0)
 		return false;
@@ -399,6 +374,28 @@ static bool fast_forward(struct run *r, uint64_t target)
 	r->mid_walk = false;
 	r->at_branch = false;
 	return true;
+}
+
+/* The decoder reached the end of a buffer that the next does not
+ * continue: it goes on at that one. Returns false at the end. */
+static bool next_fresh(struct run *r)
+{
+	const struct hwprof_pt_synth_config *c = r->cfg;
+	uint64_t at = hwprof_pt_flow_end(r->flow);
+	for (size_t b = 0; at < r->len && c->bufs && b < c->nbufs; b++)
+		if (c->bufs[b].fresh && c->bufs[b].offset == at)
+			return reposition(r, at, b);
+	return false;
+}
+
+/* perf's fast forward towards TSC target: its decoder starts again at the
+ * PSB pt_ffwd picks. Returns whether it moved. */
+static bool fast_forward(struct run *r, uint64_t target)
+{
+	const struct hwprof_pt_synth_config *c = r->cfg;
+	size_t pos = r->decoding ? (size_t)ipt_flow_pos(r->flow) : SIZE_MAX, off, b;
+	return ipt_ffwd_find(r->buf, r->len, c->bufs, c->nbufs, c->flow.ref_tsc, pos, target, &off, &b) &&
+	       reposition(r, off, b);
 }
 
 /* perf's intel_pt_time_filter() at a state: whether it makes samples,

@@ -44,8 +44,9 @@ static uint64_t ctc_to_tsc(const struct ipt_time *t, uint64_t ctc)
 	return t->ctc_mult ? ctc * t->ctc_mult : multdiv(ctc, t->ctc_n, t->ctc_d);
 }
 
-/* An 8-byte TSC from a 7-byte one, nearest to ref. */
-static uint64_t tsc_near(uint64_t tsc, uint64_t ref)
+/* An 8-byte TSC from a 7-byte one, nearest to ref (perf's
+ * intel_pt_8b_tsc()). */
+uint64_t ipt_tsc_near(uint64_t tsc, uint64_t ref)
 {
 	tsc |= ref & (0xffULL << 56);
 	if (tsc < ref) {
@@ -226,7 +227,7 @@ static void on_tsc(struct ipt_time *t, uint64_t payload)
 {
 	t->have_tma = false;
 	if (t->ref_tsc) {
-		t->tsc_ts = t->timestamp = tsc_near(payload, t->ref_tsc);
+		t->tsc_ts = t->timestamp = ipt_tsc_near(payload, t->ref_tsc);
 		t->ref_tsc = 0;
 		t->gen++;
 	} else if (t->timestamp) {
