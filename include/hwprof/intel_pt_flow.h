@@ -125,6 +125,8 @@ struct hwprof_pt_time_conv {
 /* Configuration flags. */
 #define HWPROF_PT_FLOW_NORETCOMP 0x1  /* the trace was made with noretcomp:
 				       * every RET has a TIP */
+#define HWPROF_PT_FLOW_CYC_COUNT 0x4  /* keep perf's cycle count for IPC
+				       * (the events' cyc_tot, cyc_gen) */
 #define HWPROF_PT_FLOW_RESYNC_IP 0x2  /* after an error resume at the next
 				       * packet with an IP (perf's recovery),
 				       * not at the next PSB */
@@ -235,8 +237,8 @@ struct hwprof_pt_event {
 	 * ratio) at the event's sample time, and cyc_gen: non-zero when that
 	 * sample time is one where perf takes a new count (perf's sample_cyc
 	 * then, a new value each time it is set; 0 when the event's state is
-	 * not one where perf updates its sample time). Not set by the
-	 * parallel decoder. */
+	 * not one where perf updates its sample time). Only with
+	 * HWPROF_PT_FLOW_CYC_COUNT; not set by the parallel decoder. */
 	uint64_t cyc_tot;
 	uint64_t cyc_tot_in; /* BLOCK: the same for the instructions before its
 			      * last one (as tsc_in) */

@@ -1376,7 +1376,8 @@ static void flow_init(struct hwprof_pt_flow *f, const void *buf, size_t len, str
 	f->st = ST_SYNC;
 	ipt_time_init(&f->tm, f->cfg.tsc_ctc_n, f->cfg.tsc_ctc_d, f->cfg.mtc_freq, f->cfg.max_nonturbo_ratio,
 		      f->cfg.ref_tsc);
-	ipt_time_cyc_threshold(&f->tm, f->cfg.cyc_threshold);
+	if (f->cfg.flags & HWPROF_PT_FLOW_CYC_COUNT)
+		ipt_time_cyc_count(&f->tm, f->cfg.cyc_threshold);
 }
 
 HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf, size_t len,

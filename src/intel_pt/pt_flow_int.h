@@ -111,7 +111,7 @@ struct ipt_time {
 		double tsc_to_cyc;
 		uint32_t gen, sample_gen;
 		unsigned cbr, threshold, last_type;
-		bool have_cyc, pge, in_psb;
+		bool on, have_cyc, pge, in_psb;
 	} ipc;
 };
 
@@ -123,9 +123,11 @@ void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p,
 /* An 8-byte TSC from a 7-byte TSC packet's, nearest to ref (perf's
  * intel_pt_8b_tsc()). */
 uint64_t ipt_tsc_near(uint64_t tsc, uint64_t ref);
-/* CYC packets come only after this many cycles (the config's cyc_thresh,
- * 0: none): perf then takes a cycle count only from a CYC just before. */
-void ipt_time_cyc_threshold(struct ipt_time *t, unsigned threshold);
+/* Keeps perf's cycle count (for IPC; off by default: it costs a little
+ * per packet). CYC packets come only after threshold cycles (the config's
+ * cyc_thresh, 0: none): perf then takes a count only from a CYC just
+ * before. */
+void ipt_time_cyc_count(struct ipt_time *t, unsigned threshold);
 /* Packets were lost or were not decodable: the TMA reference is gone. */
 void ipt_time_lost(struct ipt_time *t);
 

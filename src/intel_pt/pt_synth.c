@@ -966,6 +966,9 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	r.trace_nr = cfg->trace_nr;
 	r.have_sample = true;
 	r.want_ipc = cfg->ipc && !cfg->itrace.quick;
+	struct hwprof_pt_flow_config fc = cfg->flow;
+	if (r.want_ipc)
+		fc.flags |= HWPROF_PT_FLOW_CYC_COUNT;
 	r.approx_ipc = r.want_ipc && cfg->itrace.approx_ipc;
 	if (r.want_ipc)
 		r.skip_ok = false; /* every state may take a cycle count */
@@ -985,7 +988,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		return rc;
 	}
 	struct hwprof_pt_flow *flow;
-	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &cfg->flow);
+	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &fc);
 	if (rc < 0) {
 		free(r.lbr_out);
 		return rc;

@@ -182,8 +182,9 @@ static void cyc_update(struct ipt_time *t)
 		c->tot = tot;
 }
 
-void ipt_time_cyc_threshold(struct ipt_time *t, unsigned threshold)
+void ipt_time_cyc_count(struct ipt_time *t, unsigned threshold)
 {
+	t->ipc.on = true;
 	t->ipc.threshold = threshold;
 }
 
@@ -257,9 +258,9 @@ static void on_tma(struct ipt_time *t, const struct hwprof_pt_packet *p)
 {
 	if (!t->ctc_d)
 		return;
-	if (t->ipc.pge && !t->ipc.in_psb)
+	if (t->ipc.on && t->ipc.pge && !t->ipc.in_psb)
 		cyc_rebase(t);
-	else
+	else if (t->ipc.on)
 		cyc_update(t);
 	uint32_t ctc = (uint32_t)p->payload & 0xffff, fc = p->count;
 	uint32_t rem = ctc & ((1U << t->mtc_shift) - 1);
@@ -283,7 +284,8 @@ static void on_mtc(struct ipt_time *t, uint32_t mtc, const struct hwprof_pt_deco
 	uint64_t ts = t->ctc_ts + ctc_to_tsc(t, t->ctc_delta);
 	if (ts >= t->timestamp)
 		t->timestamp = ts;
-	cyc_update(t);
+	if (t->ipc.on)
+		cyc_update(t);
 	t->gen++;
 	t->last_mtc = mtc;
 	if (t->last_type == HWPROF_PT_CYC) {
@@ -314,7 +316,8 @@ void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p, const
 {
 	if (p->type == HWPROF_PT_PAD)
 		return;
-	cyc_packet(t, p);
+	if (t->ipc.on)
+		cyc_packet(t, p);
 	switch (p->type) {
 	case HWPROF_PT_TSC:
 		on_tsc(t, p->payload);
@@ -336,7 +339,7 @@ void ipt_time_packet(struct ipt_time *t, const struct hwprof_pt_packet *p, const
 		}
 		/* perf's intel_pt_mtc_cyc_cnt_cbr() (no ratio without a
 		 * maximum non-turbo one, where perf's would be infinite) */
-		if (cbr != t->ipc.cbr) {
+		if (t->ipc.on && cbr != t->ipc.cbr) {
 			t->ipc.cbr = cbr;
 			t->ipc.tsc_to_cyc = t->max_nonturbo ? (double)cbr / t->max_nonturbo : 0;
 			if (t->ipc.pge)
