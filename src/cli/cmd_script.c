@@ -400,8 +400,8 @@ int cmd_script(int argc, char **argv)
 		}
 	}
 	bool filtered = report_filter_any(&flt) || flt.cpus_set;
-	/* what the trace decoders cannot honour yet, said once the file turns
-	 * out to hold their data */
+	/* perf script's filters and --time reach the samples the trace
+	 * decoders synthesize too */
 	struct trace_filter_ctx pfc = { p, &flt };
 	if (time_str) {
 		uint64_t first, last;

@@ -110,7 +110,7 @@ struct ipt_time {
 		uint64_t tot, base, base_ts;
 		double tsc_to_cyc;
 		uint32_t gen, sample_gen;
-		unsigned cbr, threshold, last_type;
+		unsigned cbr, threshold;
 		bool on, have_cyc, pge, in_psb;
 	} ipc;
 };

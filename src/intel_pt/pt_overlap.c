@@ -7,27 +7,22 @@
 #include "hwprof/intel_pt_synth.h"
 #include "intel_pt/pt_ffwd.h"
 
-#define PSB_LEN HWPROF_PT_PSB_LEN
 #define MAX_PADDING 7 /* AUXTRACE data is padded to 8 bytes */
-
-static const uint8_t psb[PSB_LEN] = { 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82, 2, 0x82 };
 
 /* The first PSB at or after from (len: none). */
 static size_t next_psb(const uint8_t *b, size_t len, size_t from)
 {
-	if (from >= len)
-		return len;
-	const uint8_t *p = memmem(b + from, len - from, psb, PSB_LEN);
-	return p ? (size_t)(p - b) : len;
+	size_t off;
+	return hwprof_pt_find_psb(b, len, from, &off) == 0 ? off : len;
 }
 
 /* The last PSB that ends within len (len: none). */
 static size_t last_psb(const uint8_t *b, size_t len)
 {
-	for (size_t k = len >= PSB_LEN ? len - PSB_LEN + 1 : 0; k--;)
-		if (b[k] == psb[0] && !memcmp(b + k, psb, PSB_LEN))
-			return k;
-	return len;
+	size_t last = len;
+	for (size_t p = next_psb(b, len, 0); p < len; p = next_psb(b, len, p + 1))
+		last = p;
+	return last;
 }
 
 /* perf's intel_pt_tsc_cmp(): 7-byte TSCs that may have wrapped */

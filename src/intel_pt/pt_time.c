@@ -157,6 +157,12 @@ static void calibrate(struct ipt_time *t, const struct hwprof_pt_decoder *dec)
 	}
 }
 
+/* perf's sample_cyc is set: a new generation (never 0, which means unset) */
+static void set_sample_cyc(struct ipt_cyc *c)
+{
+	c->sample_gen = ++c->gen ? c->gen : ++c->gen;
+}
+
 /* perf's intel_pt_mtc_cyc_cnt_pge(): without CYC, the count goes on from
  * here at the TSC rate the CBR gives */
 static void cyc_rebase(struct ipt_time *t)
@@ -174,7 +180,7 @@ static void cyc_update(struct ipt_time *t)
 	struct ipt_cyc *c = &t->ipc;
 	if (c->have_cyc)
 		return;
-	c->sample_gen = ++c->gen ? c->gen : ++c->gen;
+	set_sample_cyc(c);
 	if (!c->pge || t->timestamp <= c->base_ts)
 		return;
 	uint64_t tot = (uint64_t)((double)(t->timestamp - c->base_ts) * c->tsc_to_cyc + (double)c->base);
@@ -193,15 +199,14 @@ static void cyc_packet(struct ipt_time *t, const struct hwprof_pt_packet *p)
 {
 	struct ipt_cyc *c = &t->ipc;
 	/* with a threshold, only a CYC right before counts */
-	if (c->threshold && c->sample_gen && c->last_type != HWPROF_PT_CYC && !c->in_psb)
+	if (c->threshold && c->sample_gen && t->last_type != HWPROF_PT_CYC && !c->in_psb)
 		c->sample_gen = 0;
-	c->last_type = p->type;
 	switch (p->type) {
 	case HWPROF_PT_CYC:
 		c->have_cyc = true;
 		if (c->pge)
 			c->tot += p->payload;
-		c->sample_gen = ++c->gen ? c->gen : ++c->gen;
+		set_sample_cyc(c);
 		break;
 	case HWPROF_PT_TIP_PGE:
 		c->pge = true;
