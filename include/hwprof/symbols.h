@@ -41,6 +41,10 @@ struct hwprof_symcfg {
 	const char *kallsyms;     /* kernel symbols [/proc/kallsyms, or the
 	                           * build-id cache copy when the id is known] */
 	const char *perfmap_dir;  /* directory of perf-PID.map files [/tmp] */
+	const char *vmlinux;      /* the kernel's image for [kernel.kallsyms]
+	                           * (perf's -k) when kallsyms is not given:
+	                           * the symbols of its .text, relocated by the
+	                           * recorded "_text" [none] */
 	bool no_demangle;         /* keep mangled names */
 	/* perf's messages while loading symbols ("No kallsyms or vmlinux with
 	 * build-id ... was found"), one line without its newline; NULL:
@@ -50,8 +54,9 @@ struct hwprof_symcfg {
 };
 
 struct hwprof_sym {
-	uint64_t start, end;      /* DSO-relative (file offsets for ELF DSOs,
-	                           * absolute for the kernel and JIT maps) */
+	uint64_t start, end;      /* DSO-relative (file offsets for ELF DSOs
+	                           * and a vmlinux, absolute for kallsyms and
+	                           * JIT maps) */
 	const char *name;
 	bool object;              /* a data object (STT_OBJECT; kallsyms D/B):
 	                           * perf report shows it as name+offset */
@@ -75,6 +80,10 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s);
  * Set it before the kernel's symbols are first looked up. */
 HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr);
 
+/* The vmlinux the kernel's symbols are read from (cfg.vmlinux unless
+ * kallsyms were given), or NULL. */
+HWPROF_API const char *hwprof_symbols_vmlinux(const struct hwprof_symbols *s);
+
 /* Record a DSO's build id (1..20 bytes) before it is loaded. */
 HWPROF_API int hwprof_symbols_set_build_id(struct hwprof_symbols *s, const char *dso_name,
 					   const uint8_t *id, size_t len);
@@ -90,6 +99,17 @@ HWPROF_API size_t hwprof_dso_nr_syms(const struct hwprof_dso *d);
 HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, size_t i);
 /* The file the symbols came from (NULL if none). */
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
+
+/* The kernel's symbols came from a vmlinux: 1 and where its .text runs
+ * (perf's kernel map then, in place of the recorded one) and the file
+ * offset of its start in hwprof_dso_symsrc(); 0 otherwise. */
+HWPROF_API int hwprof_dso_kernel_text(const struct hwprof_dso *d, uint64_t *start, uint64_t *end,
+				      uint64_t *file_off);
+
+/* A kernel address outside the vmlinux's .text, in another section that
+ * has symbols: 1 and that section's DSO ("[kernel.kallsyms].init.text",
+ * its range from hwprof_dso_kernel_text()), as perf maps it; 0 if none. */
+HWPROF_API int hwprof_symbols_kernel_section(struct hwprof_symbols *s, uint64_t ip, struct hwprof_dso **out);
 
 /* The file the program runs from (its code and CFI; NULL if none) and
  * the DSO's name as the maps give it. */

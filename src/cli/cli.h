@@ -3,6 +3,8 @@
 #ifndef HWPROF_CLI_H
 #define HWPROF_CLI_H
 
+#include <stdbool.h>
+
 #include <stdio.h>
 
 int cmd_report(int argc, char **argv);
@@ -22,6 +24,12 @@ int cli_pmus_open(struct hwprof_pmus **out);
 /* Prints "hwprof <cmd>: <message>" on stderr; returns the exit code 1/2. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct hwprof_symcfg;
+/* perf's symbol__validate_sym_arguments(): a -k/--vmlinux or --kallsyms
+ * file that cannot be read ends the run, with "Invalid file: F" unless
+ * quiet. Returns false then. */
+bool cli_sym_files_ok(const struct hwprof_symcfg *c, bool quiet);
 
 /* A library notice (hwprof_symcfg.notice) on stderr, as perf prints it. */
 void cli_notice(void *ctx, const char *msg);

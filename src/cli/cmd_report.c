@@ -83,6 +83,8 @@ static void usage(FILE *f)
 		   "        --stdio           use the stdio interface\n"
 		   "        --symfs <directory>\n"
 		   "                          look for files with symbols relative to this directory\n"
+		   "    -k, --vmlinux <file>  vmlinux pathname\n"
+		   "        --ignore-vmlinux  don't load vmlinux even if found\n"
 		   "        --kallsyms <file> kallsyms pathname\n"
 		   "        --buildid-dir <dir>\n"
 		   "                          build-id cache directory (default ~/.debug)\n"
@@ -997,7 +999,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
 	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
 	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_SHOW_PERIOD,
-	       O_INLINE, O_NO_INLINE, O_NS, O_GROUP_SORT_IDX, O_STATS, O_TASKS, O_MMAPS, O_PRETTY };
+	       O_INLINE, O_NO_INLINE, O_NS, O_GROUP_SORT_IDX, O_STATS, O_TASKS, O_MMAPS, O_PRETTY, O_IGNORE_VMLINUX };
 	static const struct option opts[] = {
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
@@ -1022,6 +1024,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "ignore-vmlinux", no_argument, NULL, O_IGNORE_VMLINUX },
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "itrace", optional_argument, NULL, O_ITRACE },
@@ -1054,11 +1058,11 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	srandom((unsigned)time(NULL));
 	ap->cc_min_percent = 0.5;
 	ap->max_stack = -1;
-	bool dump = false, header_only = false, full = false, stats = false, tasks = false, mmaps = false;
+	bool dump = false, header_only = false, full = false, stats = false, tasks = false, mmaps = false, ignore_vmlinux = false;
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bT", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bTk:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'T': ap->threads = true; break;
@@ -1098,6 +1102,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		case O_NO_CHILDREN: ap->children_set = true; ap->children = false; break;
 		case O_SYMFS: ap->cfg.symfs = optarg; break;
 		case O_KALLSYMS: ap->cfg.kallsyms = optarg; break;
+		case 'k': ap->cfg.vmlinux = optarg; break;
+		case O_IGNORE_VMLINUX: ignore_vmlinux = true; break;
 		case O_BUILDID_DIR: ap->cfg.buildid_dir = optarg; break;
 		case O_NO_DEMANGLE: ap->cfg.no_demangle = true; break;
 		case O_ITRACE:
@@ -1200,6 +1206,10 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if (!cli_sym_files_ok(&ap->cfg, ap->quiet))
+		return 234; /* perf's -EINVAL */
+	if (ignore_vmlinux)
+		ap->cfg.vmlinux = NULL;
 	if (!ap->input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;

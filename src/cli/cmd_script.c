@@ -75,6 +75,7 @@ static void usage(FILE *f, bool full, bool fields)
 		   "        --ns              Use 9 decimal places when displaying time\n"
 		   "        --symfs <directory>\n"
 		   "                          Look for files with symbols relative to this directory\n"
+		   "    -k, --vmlinux <file>  vmlinux pathname\n"
 		   "        --kallsyms <file> kallsyms pathname\n"
 		   "        --buildid-dir <dir>\n"
 		   "                          build-id cache directory (default ~/.debug)\n"
@@ -159,6 +160,7 @@ int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, O_NS },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "buildid-dir", required_argument, NULL, O_BUILDID_DIR },
 		{ "no-demangle", no_argument, NULL, O_NO_DEMANGLE },
 		{ "show-kernel-path", no_argument, NULL, O_SHOW_KPATH },
@@ -206,7 +208,7 @@ int cmd_script(int argc, char **argv)
 	o.max_stack = sysctl_max_stack();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:F:Gqhc:C:S:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:Gqhc:C:S:k:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i': input = optarg; break;
 		case 'F': {
@@ -225,6 +227,7 @@ int cmd_script(int argc, char **argv)
 		case O_NS: o.nanosecs = true; break;
 		case O_SYMFS: cfg.symfs = optarg; break;
 		case O_KALLSYMS: cfg.kallsyms = optarg; break;
+		case 'k': cfg.vmlinux = optarg; break;
 		case O_BUILDID_DIR: cfg.buildid_dir = optarg; break;
 		case O_NO_DEMANGLE: cfg.no_demangle = true; break;
 		case O_SHOW_KPATH: o.show_kernel_path = true; break;
@@ -328,6 +331,8 @@ int cmd_script(int argc, char **argv)
 				"--deltatime.\n");
 		return 255;
 	}
+	if (!cli_sym_files_ok(&cfg, false))
+		return 255;
 	if (!input) {
 		struct stat st;
 		input = fstat(0, &st) == 0 && S_ISFIFO(st.st_mode) ? "-" : "perf.data";

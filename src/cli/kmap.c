@@ -25,7 +25,18 @@ static void check(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_sy
 		struct hwprof_dso *d;
 		struct hwprof_map_info km;
 		/* no kernel map: nothing to grow, and kallsyms stay unread */
-		if (hwprof_session_kernel_map(s, &km) == 1 && hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) == 1 && hwprof_dso_nr_syms(d) > 0) {
+		uint64_t ts, te, toff;
+		if (hwprof_session_kernel_map(s, &km) != 1 || hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) != 1 ||
+		    !hwprof_dso_nr_syms(d)) {
+			/* nothing to fix */
+		} else if (hwprof_dso_kernel_text(d, &ts, &te, &toff) == 1) {
+			/* a vmlinux: perf remaps the kernel map onto its .text */
+			k->map = km;
+			k->map.start = k->first = ts;
+			k->map.end = k->end = te;
+			k->map.pgoff = toff;
+			k->have = k->vmlinux = true;
+		} else {
 			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
 			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
 			char lv;
@@ -53,11 +64,30 @@ int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_sy
 {
 	if (cpumode == HWPROF_MISC_KERNEL)
 		pass_reloc(k, s, syms);
-	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1)
-		return 1;
-	if (cpumode != HWPROF_MISC_KERNEL)
+	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1) {
+		if (cpumode != HWPROF_MISC_KERNEL || strcmp(mi->dso, "[kernel.kallsyms]"))
+			return 1;
+		check(k, s, syms, pid, tid, cpumode);
+		if (!k->vmlinux)
+			return 1;
+	} else if (cpumode != HWPROF_MISC_KERNEL) {
 		return 0;
-	check(k, s, syms, pid, tid, cpumode);
+	} else {
+		check(k, s, syms, pid, tid, cpumode);
+	}
+	if (k->vmlinux && (ip < k->map.start || ip >= k->end)) {
+		/* perf's maps of the vmlinux's other sections */
+		struct hwprof_dso *d;
+		uint64_t off;
+		if (hwprof_symbols_kernel_section(syms, ip, &d) != 1)
+			return 0;
+		*mi = k->map;
+		hwprof_dso_kernel_text(d, &mi->start, &mi->end, &off);
+		mi->pgoff = off;
+		mi->dso = hwprof_dso_name(d);
+		*level = 'k';
+		return 1;
+	}
 	if (!k->have || ip < k->map.start || ip >= k->end)
 		return 0;
 	*mi = k->map;

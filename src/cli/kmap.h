@@ -1,7 +1,8 @@
 /* Map lookups with perf's kernel map extent: perf grows the kernel map to
  * its last symbol once kallsyms are loaded (init text lies past the MMAP
  * record's length), so kernel addresses there still belong to
- * [kernel.kallsyms]. Shared by report and script. */
+ * [kernel.kallsyms]; with a vmlinux it remaps it onto the file's .text
+ * instead. Shared by report and script. */
 #ifndef HWPROF_CLI_KMAP_H
 #define HWPROF_CLI_KMAP_H
 
@@ -13,6 +14,8 @@
 
 struct kmap_ext {
 	bool checked, have;
+	bool vmlinux;                 /* the kernel's symbols came from a
+	                               * vmlinux: its map is exactly .text */
 	bool reloc_passed;            /* the session's kernel reference symbol
 	                               * handed to the symbols */
 	struct hwprof_map_info map;   /* the kernel's map, as recorded */

@@ -2,10 +2,12 @@
  * functions, perf style. The commands own their option parsing and output. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "hwprof/hwprof.h"
 #include "cli/cli.h"
+#include "hwprof/symbols.h"
 
 struct command {
 	const char *name;
@@ -47,6 +49,15 @@ void cli_notice(void *ctx, const char *msg)
 	(void)ctx;
 	fflush(stdout); /* in order with what was printed before */
 	fprintf(stderr, "%s\n", msg);
+}
+
+bool cli_sym_files_ok(const struct hwprof_symcfg *c, bool quiet)
+{
+	const char *bad = c->vmlinux && access(c->vmlinux, R_OK) ? c->vmlinux
+			  : c->kallsyms && access(c->kallsyms, R_OK) ? c->kallsyms : NULL;
+	if (bad && !quiet)
+		fprintf(stderr, "Invalid file: %s\n", bad);
+	return !bad;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -25,6 +25,9 @@ struct hwprof_dso {
 	char *runfile;             /* the file the program runs (CFI, code) */
 	struct sym_dbg *dbg;       /* debuginfo for source lines, on first use */
 	int runfd;                 /* runfile opened for reads, + 1 (0: not yet) */
+	struct sym_ktext ktext;    /* the kernel from a vmlinux: its .text */
+	struct hwprof_dso **ksecs; /* and its other sections' maps */
+	size_t nksecs;
 	struct hwprof_dso *next;
 };
 
@@ -48,7 +51,7 @@ struct sym_slot {
 
 struct hwprof_symbols {
 	struct hwprof_symcfg cfg;
-	char *strs[5];             /* owned copies of the cfg strings */
+	char *strs[6];             /* owned copies of the cfg strings */
 	struct hwprof_dso *buckets[NBUCKETS];
 	const char *last_name;     /* lookup cache: same pointer, same DSO */
 	struct hwprof_dso *last;
@@ -75,8 +78,8 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	struct hwprof_symcfg c = { 0 };
 	if (cfg)
 		c = *cfg;
-	const char *src[5] = { c.symfs, c.buildid_dir, c.debug_root, c.kallsyms, c.perfmap_dir };
-	for (int i = 0; i < 5; i++)
+	const char *src[6] = { c.symfs, c.buildid_dir, c.debug_root, c.kallsyms, c.perfmap_dir, c.vmlinux };
+	for (int i = 0; i < 6; i++)
 		s->strs[i] = dup_or_null(src[i]);
 	if (!s->strs[1]) {
 		const char *home = getenv("HOME");
@@ -100,6 +103,7 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	s->cfg.debug_root = s->strs[2];
 	s->cfg.kallsyms = s->strs[3];
 	s->cfg.perfmap_dir = s->strs[4];
+	s->cfg.vmlinux = s->strs[5];
 	s->cfg.no_demangle = c.no_demangle;
 	s->cfg.notice = c.notice;
 	s->cfg.notice_ctx = c.notice_ctx;
@@ -120,18 +124,24 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 			free(d->symsrc);
 			free(d->runfile);
 			sym_dbg_free(d->dbg);
+			free(d->ksecs);
 			if (d->runfd > 0)
 				close(d->runfd - 1);
 			free(d);
 			d = n;
 		}
 	}
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		free(s->strs[i]);
 	free(s->syms);
 	if (s->own_vdso[0])
 		unlink(s->own_vdso);
 	free(s);
+}
+
+HWPROF_API const char *hwprof_symbols_vmlinux(const struct hwprof_symbols *s)
+{
+	return s->cfg.kallsyms ? NULL : s->cfg.vmlinux;
 }
 
 HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr)
@@ -264,8 +274,67 @@ static bool running_kernel_is(const struct hwprof_dso *d)
 	return true;
 }
 
+/* perf 6.1's dso__load_vmlinux() for a vmlinux named by the user: used
+ * only if its build id is the recorded one (or none was recorded). */
+static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
+{
+	struct sym_elf_info info;
+	if (s->cfg.vmlinux[0] == '/' || !s->cfg.symfs[0])
+		snprintf(path, len, "%s", s->cfg.vmlinux);
+	else /* perf joins a relative name to the symfs */
+		snprintf(path, len, "%s/%s", s->cfg.symfs, s->cfg.vmlinux);
+	if (!sym_elf_probe(path, &info))
+		return 0;
+	if (d->bid_len && (info.build_id_len != d->bid_len || memcmp(info.build_id, d->bid, d->bid_len)))
+		return 0;
+	struct sym_ksect *secs;
+	size_t nsecs;
+	int rc = sym_load_vmlinux(&d->tab, path, s->kref_set ? s->kref_name : NULL, s->kref_addr,
+				  !s->cfg.no_demangle, &d->ktext, &secs, &nsecs);
+	if (rc > 0 && d->ktext.have && !(d->runfile = strdup(path)))
+		rc = -HWPROF_E_NOMEM;
+	if (rc > 0 && nsecs && !(d->ksecs = calloc(nsecs, sizeof(*d->ksecs))))
+		rc = -HWPROF_E_NOMEM;
+	/* each section is a DSO of its own, named as perf names it */
+	for (size_t i = 0; rc > 0 && i < nsecs; i++) {
+		char name[128];
+		snprintf(name, sizeof(name), "%s%s", d->name, secs[i].name);
+		struct hwprof_dso *x = findnew(s, name);
+		if (!x || x->loaded)
+			continue; /* out of memory, or a name seen twice */
+		x->loaded = true;
+		x->tab = secs[i].tab;
+		memset(&secs[i].tab, 0, sizeof(secs[i].tab));
+		/* no runfile: perf cannot read these maps' bytes (their DSOs
+		 * have no binary type to open) */
+		if (sym_finish(&x->tab) < 0 || !(x->symsrc = strdup(path))) {
+			rc = -HWPROF_E_NOMEM;
+			break;
+		}
+		x->ktext = (struct sym_ktext){ secs[i].start, secs[i].end, secs[i].file_off, true };
+		d->ksecs[d->nksecs++] = x;
+	}
+	sym_ksects_free(secs, nsecs);
+	return rc;
+}
+
+HWPROF_API int hwprof_symbols_kernel_section(struct hwprof_symbols *s, uint64_t ip, struct hwprof_dso **out)
+{
+	struct hwprof_dso *d;
+	if (hwprof_symbols_dso(s, "[kernel.kallsyms]", &d) < 0 || !d)
+		return 0;
+	for (size_t i = 0; i < d->nksecs; i++)
+		if (ip >= d->ksecs[i]->ktext.start && ip < d->ksecs[i]->ktext.end) {
+			*out = d->ksecs[i];
+			return 1;
+		}
+	return 0;
+}
+
 static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
 {
+	if (!s->cfg.kallsyms && s->cfg.vmlinux)
+		return load_vmlinux(s, d, path, len);
 	if (s->cfg.kallsyms) {
 		snprintf(path, len, "%s", s->cfg.kallsyms);
 	} else {
@@ -440,10 +509,22 @@ HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)
 	return d->runfile;
 }
 
+HWPROF_API int hwprof_dso_kernel_text(const struct hwprof_dso *d, uint64_t *start, uint64_t *end,
+				      uint64_t *file_off)
+{
+	if (!d->ktext.have)
+		return 0;
+	*start = d->ktext.start;
+	*end = d->ktext.end;
+	*file_off = d->ktext.file_off;
+	return 1;
+}
+
 HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *buf, size_t len)
 {
 	if (!d->runfile)
 		return -1;
+
 	if (d->runfd == 0) {
 		int fd = open(d->runfile, O_RDONLY | O_CLOEXEC);
 		d->runfd = fd < 0 ? -1 : fd + 1;
@@ -488,8 +569,9 @@ HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_
 	if (hwprof_symbols_dso(s, dso_name, &d) < 0 || !d)
 		return 0;
 	res->dso = d;
-	/* the kernel and JIT maps hold absolute addresses */
-	if (d->kind == DSO_KERNEL || d->kind == DSO_PERFMAP)
+	/* kallsyms and JIT maps hold absolute addresses (a vmlinux's
+	 * symbols are file offsets, like any ELF file's) */
+	if ((d->kind == DSO_KERNEL && !d->ktext.have) || d->kind == DSO_PERFMAP)
 		res->addr = ip;
 	res->sym = find_cached(s, d, res->addr);
 	return res->sym != NULL;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -168,7 +169,38 @@ static int add_named(struct sym_table *t, uint64_t start, uint64_t size, unsigne
 	return rc;
 }
 
-static int load_symtab(struct sym_table *t, struct elf_file *sf, struct elf_file *rf, bool demangle)
+/* A vmlinux as perf 6.1 reads one for [kernel.kallsyms]: the symbols of
+ * the ".text" section are the kernel map's, those of any other section go
+ * to a map of that section (perf's "[kernel.kallsyms].init.text"...), all
+ * at file offsets; the maps run where reloc moves the sections. */
+struct ktext_sel {
+	uint64_t reloc;
+	struct sym_ksect *secs;
+	size_t nsecs;
+};
+
+/* The table for symbols of section shndx, made on its first symbol. */
+static struct sym_table *ksect_table(struct ktext_sel *k, size_t shndx, const char *name, const GElf_Shdr *sh)
+{
+	for (size_t i = 0; i < k->nsecs; i++)
+		if (k->secs[i].shndx == shndx)
+			return &k->secs[i].tab;
+	struct sym_ksect *n = realloc(k->secs, (k->nsecs + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	k->secs = n;
+	struct sym_ksect *x = &n[k->nsecs++];
+	memset(x, 0, sizeof(*x));
+	x->shndx = shndx;
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->start = sh->sh_addr + k->reloc;
+	x->end = x->start + sh->sh_size;
+	x->file_off = sh->sh_offset;
+	return &x->tab;
+}
+
+static int load_symtab(struct sym_table *t, struct elf_file *sf, struct elf_file *rf, bool demangle,
+		       struct ktext_sel *kernel)
 {
 	GElf_Shdr symsh;
 	Elf_Scn *symscn = section_of_type(sf, ".symtab", SHT_SYMTAB, &symsh, NULL);
@@ -210,22 +242,26 @@ static int load_symtab(struct sym_table *t, struct elf_file *sf, struct elf_file
 				continue;
 			secf = rf;
 		}
-		if (label) {
-			const char *secname = elf_strptr(secf->elf, secf->shstrndx, sh.sh_name);
-			if (!secname || !strstr(secname, "text"))
-				continue;
-		}
+		const char *secname = elf_strptr(secf->elf, secf->shstrndx, sh.sh_name);
+		if (label && (!secname || !strstr(secname, "text")))
+			continue;
+		struct sym_table *into = t;
+		if (kernel && (!secname || strcmp(secname, ".text")) &&
+		    !(into = ksect_table(kernel, s.st_shndx, secname ? secname : "", &sh)))
+			return -HWPROF_E_NOMEM;
 		uint64_t value = s.st_value;
 		if (eh.e_machine == EM_ARM && GELF_ST_TYPE(s.st_info) == STT_FUNC && (value & 1))
 			value--;
 		/* file-relative: by the runtime file's PT_LOAD holding the value
 		 * (right for .bss too), else by the section */
 		GElf_Phdr ph;
-		if (load_phdr(rf, value, &ph))
+		if (kernel)
+			value -= sh.sh_addr - sh.sh_offset; /* perf's adjust_kernel_syms */
+		else if (load_phdr(rf, value, &ph))
 			value -= ph.p_vaddr - ph.p_offset;
 		else
 			value -= sh.sh_addr - sh.sh_offset;
-		int rc = add_named(t, value, s.st_size, GELF_ST_BIND(s.st_info), GELF_ST_TYPE(s.st_info), name,
+		int rc = add_named(into, value, s.st_size, GELF_ST_BIND(s.st_info), GELF_ST_TYPE(s.st_info), name,
 				   NULL, demangle);
 		if (rc < 0)
 			return rc;
@@ -301,7 +337,7 @@ int sym_load_elf(struct sym_table *t, const char *syms_path, const char *run_pat
 	struct elf_file *runf = &sf;
 	if (run_path && strcmp(run_path, syms_path) && !ef_open(&rf, run_path))
 		runf = &rf;
-	int rc = load_symtab(t, &sf, runf, demangle);
+	int rc = load_symtab(t, &sf, runf, demangle, NULL);
 	if (rc > 0) {
 		/* PLT symbols come after the fixups: they have their sizes */
 		int n = load_plt(t, runf, demangle);
@@ -314,4 +350,71 @@ int sym_load_elf(struct sym_table *t, const char *syms_path, const char *run_pat
 		ef_close(runf);
 	ef_close(&sf);
 	return rc < 0 ? rc : rc > 0;
+}
+
+/* perf's ref_reloc_sym: the first symbol of that name in the table perf
+ * reads (.symtab, else .dynsym), whatever its type. */
+static bool find_ref(struct elf_file *f, const char *ref, uint64_t *value)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_of_type(f, ".symtab", SHT_SYMTAB, &sh, NULL);
+	if (!scn)
+		scn = section_of_type(f, ".dynsym", SHT_DYNSYM, &sh, NULL);
+	Elf_Data *data = scn && sh.sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	if (!data)
+		return false;
+	for (size_t i = 0, n = sh.sh_size / sh.sh_entsize; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		if (gelf_getsym(data, (int)i, &s) && (name = elf_strptr(f->elf, sh.sh_link, s.st_name)) &&
+		    !strcmp(name, ref)) {
+			*value = s.st_value;
+			return true;
+		}
+	}
+	return false;
+}
+
+int sym_load_vmlinux(struct sym_table *t, const char *path, const char *ref, uint64_t ref_addr, bool demangle,
+		     struct sym_ktext *text, struct sym_ksect **secs, size_t *nsecs)
+{
+	struct elf_file f;
+	memset(text, 0, sizeof(*text));
+	*secs = NULL;
+	*nsecs = 0;
+	if (ef_open(&f, path))
+		return 0;
+	struct ktext_sel sel = { 0 };
+	uint64_t unrelocated;
+	/* perf needs the symbol's unrelocated address to be non-zero */
+	if (ref && find_ref(&f, ref, &unrelocated) && unrelocated)
+		sel.reloc = ref_addr - unrelocated;
+	GElf_Shdr sh;
+	int rc = load_symtab(t, &f, &f, demangle, &sel);
+	/* perf remaps the kernel map onto .text when it meets the first
+	 * symbol there */
+	if (rc > 0 && t->n && section_by_name(&f, ".text", &sh, NULL)) {
+		text->start = sh.sh_addr + sel.reloc;
+		text->end = text->start + sh.sh_size;
+		text->file_off = sh.sh_offset;
+		text->have = true;
+	}
+	ef_close(&f);
+	/* perf sorts a section map's symbols but fixes up none of them */
+	for (size_t i = 0; i < sel.nsecs; i++)
+		sym_sort(&sel.secs[i].tab);
+	if (rc < 0) {
+		sym_ksects_free(sel.secs, sel.nsecs);
+		return rc;
+	}
+	*secs = sel.secs;
+	*nsecs = sel.nsecs;
+	return rc > 0 || sel.nsecs;
+}
+
+void sym_ksects_free(struct sym_ksect *secs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sym_table_free(&secs[i].tab);
+	free(secs);
 }

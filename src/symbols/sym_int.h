@@ -74,6 +74,25 @@ int sym_load_perfmap(struct sym_table *t, const char *path);
 /* ELF: symbols from syms_path (.symtab, else .dynsym), section fixes and
  * PLT from run_path (may be the same file). */
 int sym_load_elf(struct sym_table *t, const char *syms_path, const char *run_path, bool demangle);
+/* A vmlinux for [kernel.kallsyms]: the symbols of its .text at their file
+ * offsets (as perf adjusts them). text: where .text runs, moved so that
+ * the reference symbol ref (the kernel MMAP record's "_text"; NULL: none)
+ * lands at ref_addr, and its file offset (perf's kernel map from then
+ * on). secs: the other sections with symbols, likewise. */
+struct sym_ktext {
+	uint64_t start, end, file_off;
+	bool have;
+};
+/* A section other than .text with symbols: perf's map of its own. */
+struct sym_ksect {
+	size_t shndx;
+	char name[64];         /* ".init.text" */
+	uint64_t start, end, file_off;
+	struct sym_table tab;  /* sorted, not finished */
+};
+int sym_load_vmlinux(struct sym_table *t, const char *path, const char *ref, uint64_t ref_addr, bool demangle,
+		     struct sym_ktext *text, struct sym_ksect **secs, size_t *nsecs);
+void sym_ksects_free(struct sym_ksect *secs, size_t n);
 /* Facts about an ELF file: 1 if it opens as ELF, with has_symtab /
  * has_dynsym and its build id (len 0 if none). */
 struct sym_elf_info {
