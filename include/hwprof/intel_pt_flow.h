@@ -375,6 +375,10 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 				       * config bit off) and a CBR in PSB+, as
 				       * perf's default intel_pt// records */
 
+/* Where the written perf.data's kernel map puts the kernel: its MMAP
+ * record "[kernel.kallsyms]_text" has _text there (16 MB long). */
+#define HWPROF_PT_EMU_KTEXT 0xffffffff81000000ULL
+
 struct hwprof_pt_emu_config {
 	unsigned flags;           /* HWPROF_PT_EMU_* */
 	unsigned psb_period;      /* PSB+ at the first instruction after this many
@@ -386,6 +390,16 @@ struct hwprof_pt_emu_config {
 	 * bytes of trace and at its end (overlapping when the step is the
 	 * smaller, with gaps when it is the larger); 0: one whole buffer */
 	unsigned snap_size, snap_step;
+	/* Kernel code (with HWPROF_PT_EMU_KERNEL): each system call enters it
+	 * at kentry and leaves by its SYSRET, traced: TIP to kentry, the
+	 * kernel's packets, TIP back to the caller. kcode holds kcode_len
+	 * bytes of code at kbase (a vmlinux's .text where the kernel map
+	 * puts it). The walk takes conditional branches forward, not
+	 * backward; an indirect branch or undecodable byte ends it with
+	 * TIP.PGD. NULL: the kernel is not traced (TIP.PGD, later TIP.PGE). */
+	const uint8_t *kcode;
+	size_t kcode_len;
+	uint64_t kbase, kentry;
 };
 
 struct hwprof_pt_emu_map {
@@ -398,7 +412,8 @@ struct hwprof_pt_emu_thread {
 	int tid;
 	uint8_t *trace;           /* the PT bytes */
 	size_t trace_len;
-	uint64_t *insns;          /* ground truth: executed user instructions */
+	uint64_t *insns;          /* ground truth: executed instructions (user,
+	                           * and kernel with kcode) */
 	size_t ninsn;
 };
 

@@ -42,10 +42,14 @@ struct hwprof_symcfg {
 	                           * build-id cache copy when the id is known] */
 	const char *perfmap_dir;  /* directory of perf-PID.map files [/tmp] */
 	const char *vmlinux;      /* the kernel's image for [kernel.kallsyms]
-	                           * (perf's -k) when kallsyms is not given:
-	                           * the symbols of its .text, relocated by the
-	                           * recorded "_text" [none] */
+	                           * (perf's -k) when kallsyms is not given
+	                           * [perf's search: the build-id cache, then
+	                           * ./vmlinux, /boot/vmlinux, and by the OS
+	                           * release /boot, /usr/lib/debug, /lib/modules;
+	                           * then kallsyms] */
 	bool no_demangle;         /* keep mangled names */
+	bool ignore_vmlinux;      /* perf's --ignore-vmlinux: neither cfg.vmlinux
+	                           * nor perf's vmlinux_path is read */
 	/* perf's messages while loading symbols ("No kallsyms or vmlinux with
 	 * build-id ... was found"), one line without its newline; NULL:
 	 * not reported */
@@ -80,9 +84,17 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s);
  * Set it before the kernel's symbols are first looked up. */
 HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr);
 
-/* The vmlinux the kernel's symbols are read from (cfg.vmlinux unless
- * kallsyms were given), or NULL. */
-HWPROF_API const char *hwprof_symbols_vmlinux(const struct hwprof_symbols *s);
+/* The vmlinux the kernel's symbols come from (cfg.vmlinux, or the one
+ * perf's search finds), loading them if so; NULL when they come from
+ * kallsyms (not loaded by this call). Set the kernel's reference symbol
+ * first. */
+HWPROF_API const char *hwprof_symbols_vmlinux(struct hwprof_symbols *s);
+
+/* The file perf 6.1 reads a DSO's code from (its try_to_open_dso()): the
+ * build-id cache's copy when the DSO's build id is known and the copy is
+ * there, else the path under the symfs. Written to buf. */
+HWPROF_API const char *hwprof_symbols_code_path(struct hwprof_symbols *s, const char *name, char *buf,
+						size_t len);
 
 /* Record a DSO's build id (1..20 bytes) before it is loaded. */
 HWPROF_API int hwprof_symbols_set_build_id(struct hwprof_symbols *s, const char *dso_name,
@@ -173,6 +185,13 @@ struct hwprof_perfdata;
 /* Feed the BUILD_ID feature of a perf.data to the cache, so files of
  * another build are not used and the kernel's kallsyms copy is found. */
 HWPROF_API void hwprof_symbols_load_build_ids(struct hwprof_symbols *s, struct hwprof_perfdata *h);
+
+struct hwprof_record;
+/* Build ids in the data: a HEADER_BUILD_ID record (perf inject -b, pipe
+ * mode) or an MMAP2 record carrying its file's (perf record
+ * --buildid-mmap) gives the DSO's build id from then on, as perf takes
+ * them. Other records are ignored. */
+HWPROF_API void hwprof_symbols_note_record(struct hwprof_symbols *s, const struct hwprof_record *rec);
 
 /* Demangle one name as perf does (C++ without parameters, Rust legacy
  * paths without hash). Returns a malloc'ed string or NULL if not mangled. */

@@ -1208,8 +1208,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
 	if (!cli_sym_files_ok(&ap->cfg, ap->quiet))
 		return 234; /* perf's -EINVAL */
-	if (ignore_vmlinux)
-		ap->cfg.vmlinux = NULL;
+	ap->cfg.ignore_vmlinux = ignore_vmlinux;
 	if (!ap->input) {
 		/* like perf: a pipe on stdin is the input, else ./perf.data */
 		struct stat st;

@@ -425,6 +425,7 @@ int cmd_script(int argc, char **argv)
 	script_pt_cpu_filter(pt, &flt);
 	struct hwprof_event ev;
 	while ((rc = hwprof_session_next(s, &ev)) > 0) {
+		hwprof_symbols_note_record(syms, &ev.rec);
 		if ((status = script_spe_event(spe, &ev)) || (status = script_pt_event(pt, &ev)))
 			break;
 		if (ev.rec.type == HWPROF_RECORD_HEADER_TRACING_DATA) {

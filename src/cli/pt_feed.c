@@ -180,17 +180,18 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	return NULL;
 }
 
-/* perf's kernel map: the .text of a vmlinux (-k), which perf moves by the
+/* perf's kernel map: the .text of a vmlinux (-k, or one perf's search
+ * finds), which perf moves by the
  * recorded reference symbol ("_text" at pgoff); without one, code that
  * cannot be read, to the end of the address space if len is 0 */
 static int add_kernel(struct pt_feed *f, const char *ref, uint64_t pgoff, uint64_t start, uint64_t len)
 {
 	struct hwprof_dso *d;
 	uint64_t ts, te, toff;
-	if (f->syms && hwprof_symbols_vmlinux(f->syms)) {
+	if (f->syms) {
 		if (*ref)
 			hwprof_symbols_set_kernel_reloc(f->syms, ref, pgoff);
-		if (hwprof_symbols_dso(f->syms, "[kernel.kallsyms]", &d) == 1 &&
+		if (hwprof_symbols_vmlinux(f->syms) && hwprof_symbols_dso(f->syms, "[kernel.kallsyms]", &d) == 1 &&
 		    hwprof_dso_kernel_text(d, &ts, &te, &toff) == 1)
 			return hwprof_pt_image_add_file(f->img, hwprof_dso_symsrc(d), toff, te - ts, ts);
 	}
@@ -215,8 +216,11 @@ static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
 	int rc = 0;
 	if (!strncmp(file, "[kernel.kallsyms]", 17) && (rec->misc & 7) == HWPROF_MISC_KERNEL)
 		rc = add_kernel(f, file + 17, ld64(d + 32), start, len);
-	else if (file[0] && file[0] != '[')
-		rc = hwprof_pt_image_add_file(f->img, file, ld64(d + 32), len, start);
+	else if (file[0] && file[0] != '[') {
+		char code[4096];
+		const char *path = f->syms ? hwprof_symbols_code_path(f->syms, file, code, sizeof(code)) : file;
+		rc = hwprof_pt_image_add_file(f->img, path, ld64(d + 32), len, start);
+	}
 	return rc == -HWPROF_E_NOMEM ? "out of memory" : NULL;
 }
 

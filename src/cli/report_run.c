@@ -997,6 +997,7 @@ int report_run_read(struct report_run *r, struct cli_progress *bar)
 	while ((rc = hwprof_session_next(r->s, &ev)) > 0) {
 		if (bar && ++n % PROGRESS_EVERY == 0)
 			cli_progress_update(bar, ev.rec.offset);
+		hwprof_symbols_note_record(r->syms, &ev.rec);
 		if (ev.rec.type == HWPROF_RECORD_MMAP || ev.rec.type == HWPROF_RECORD_MMAP2) {
 			if (note_mmap(r, &ev.rec) < 0)
 				return -HWPROF_E_NOMEM;

@@ -33,7 +33,7 @@ struct emu {
 	struct hwprof_pt_encoder enc;
 	size_t cap_trace, cap_insn;
 	int err;
-	int enabled;
+	int enabled, in_kernel;
 	size_t last_psb;
 	uint64_t tnt;
 	unsigned ntnt, tnt_max;
@@ -175,6 +175,8 @@ static void ground_truth(struct emu *e, uint64_t ip)
 	r->insns[r->ninsn++] = ip;
 }
 
+static void kernel_walk(struct emu *e, uint64_t user_next);
+
 /* The instruction `in` completed; the next one is at `next`. */
 static void retire(struct emu *e, const struct hwprof_pt_insn *in, uint64_t next)
 {
@@ -211,8 +213,18 @@ static void retire(struct emu *e, const struct hwprof_pt_insn *in, uint64_t next
 			ip_pkt(e, HWPROF_PT_TIP, next, 0);
 		break;
 	}
-	case HWPROF_PT_IC_SYSCALL: case HWPROF_PT_IC_SYSRET: case HWPROF_PT_IC_INT:
+	case HWPROF_PT_IC_SYSCALL:
+		if (e->cfg->kcode && next && !e->in_kernel) {
+			kernel_walk(e, next);
+			break;
+		}
+		/* fall through */
+	case HWPROF_PT_IC_SYSRET: case HWPROF_PT_IC_INT:
 	case HWPROF_PT_IC_IRET: case HWPROF_PT_IC_FAR:
+		if (in->iclass == HWPROF_PT_IC_SYSRET && e->in_kernel) {
+			ip_pkt(e, HWPROF_PT_TIP, next, 0); /* back to user space */
+			break;
+		}
 		/* into the kernel, which is not traced */
 		ip_pkt(e, HWPROF_PT_TIP_PGD, 0, 1);
 		e->enabled = 0;
@@ -220,6 +232,66 @@ static void retire(struct emu *e, const struct hwprof_pt_insn *in, uint64_t next
 	default:
 		break;
 	}
+}
+
+/* A system call into the traced kernel code: the SYSCALL's TIP, then the
+ * code from kentry run by a fixed rule (conditional branches taken when
+ * they go forward, so every loop ends) up to its SYSRET, whose TIP goes
+ * back to user_next. */
+static void kernel_walk(struct emu *e, uint64_t user_next)
+{
+	const struct hwprof_pt_emu_config *c = e->cfg;
+	uint64_t calls[256], ip = c->kentry;
+	unsigned ncalls = 0;
+	unsigned period = c->psb_period ? c->psb_period : 4096;
+	ip_pkt(e, HWPROF_PT_TIP, ip, 0);
+	e->in_kernel = 1;
+	for (unsigned n = 0; n < 1000000 && !e->err; n++) {
+		struct hwprof_pt_insn in;
+		uint64_t off = ip - c->kbase;
+		if (ip < c->kbase || off >= c->kcode_len ||
+		    hwprof_pt_insn_decode(c->kcode + off, c->kcode_len - off, ip, 64, &in) < 0)
+			break;
+		if (e->enc.pos - e->last_psb >= period)
+			psb_plus(e, ip);
+		uint64_t next = ip + in.len;
+		switch (in.iclass) {
+		case HWPROF_PT_IC_JCC:
+			if (in.target > ip)
+				next = in.target;
+			break;
+		case HWPROF_PT_IC_JMP:
+			next = in.target;
+			break;
+		case HWPROF_PT_IC_CALL:
+			if (ncalls == 256)
+				goto out;
+			calls[ncalls++] = next;
+			next = in.target;
+			break;
+		case HWPROF_PT_IC_RET:
+			if (!ncalls)
+				goto out;
+			next = calls[--ncalls];
+			break;
+		case HWPROF_PT_IC_SYSRET:
+			retire(e, &in, user_next);
+			e->in_kernel = 0;
+			return;
+		case HWPROF_PT_IC_OTHER:
+		case HWPROF_PT_IC_PTWRITE:
+			break;
+		default:
+			goto out;
+		}
+		retire(e, &in, next);
+		ip = next;
+	}
+out:
+	/* no way on: tracing stops here, and starts again in user space */
+	ip_pkt(e, HWPROF_PT_TIP_PGD, 0, 1);
+	e->enabled = 0;
+	e->in_kernel = 0;
 }
 
 static int read_code(int memfd, uint64_t ip, uint8_t *buf, size_t len)

@@ -134,11 +134,11 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 		rc = put(w, buf, hwprof_build_comm(buf, sizeof(buf), &a, &id_s, (uint32_t)r->pid,
 						   id_s.tid, r->comm, 0));
 	}
-	if (!rc && kernel_bid) { /* the kernel's map, as perf writes it first */
+	if (!rc && (kernel_bid || (kernel && cfg->kcode))) { /* the kernel's map, as perf writes it first */
 		struct hwprof_sample k = id_s;
 		k.pid = k.tid = (uint32_t)-1;
 		rc = put(w, buf, hwprof_build_mmap(buf, sizeof(buf), &a, &k, HWPROF_MISC_KERNEL, (uint32_t)-1, 0,
-						   0xffffffff81000000ULL, 0x1000000, 0xffffffff81000000ULL,
+						   HWPROF_PT_EMU_KTEXT, 0x1000000, HWPROF_PT_EMU_KTEXT,
 						   "[kernel.kallsyms]_text"));
 	}
 	/* mappings at time 0 so every trace position finds its code */

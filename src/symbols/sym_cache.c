@@ -62,6 +62,8 @@ struct hwprof_symbols {
 	bool kref_set;             /* the kernel's reference symbol, for */
 	char kref_name[64];        /* relocating kallsyms */
 	uint64_t kref_addr;
+	char os_release[128];      /* the recording's, for perf's vmlinux_path */
+	bool symfs_given;          /* even "/": no vmlinux paths by release */
 };
 
 static char *dup_or_null(const char *s)
@@ -82,10 +84,21 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	for (int i = 0; i < 6; i++)
 		s->strs[i] = dup_or_null(src[i]);
 	if (!s->strs[1]) {
+		/* perf: a symfs brings its own build-id cache */
 		const char *home = getenv("HOME");
 		char buf[4096];
-		snprintf(buf, sizeof(buf), "%s/.debug", home && *home ? home : "");
+		snprintf(buf, sizeof(buf), "%s/.debug", s->strs[0] ? s->strs[0] : home && *home ? home : "");
 		s->strs[1] = strdup(buf);
+	}
+	s->symfs_given = s->strs[0] != NULL;
+	if (s->strs[0]) {
+		/* perf: a symfs of "/" is none (once its vmlinux paths are set) */
+		char *rp = realpath(s->strs[0], NULL);
+		if (!strcmp(rp ? rp : s->strs[0], "/")) {
+			free(s->strs[0]);
+			s->strs[0] = NULL;
+		}
+		free(rp);
 	}
 	if (!s->strs[2]) {
 		char buf[4096];
@@ -105,6 +118,7 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	s->cfg.perfmap_dir = s->strs[4];
 	s->cfg.vmlinux = s->strs[5];
 	s->cfg.no_demangle = c.no_demangle;
+	s->cfg.ignore_vmlinux = c.ignore_vmlinux;
 	s->cfg.notice = c.notice;
 	s->cfg.notice_ctx = c.notice_ctx;
 	*out = s;
@@ -139,9 +153,9 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 	free(s);
 }
 
-HWPROF_API const char *hwprof_symbols_vmlinux(const struct hwprof_symbols *s)
+void sym_set_os_release(struct hwprof_symbols *s, const char *rel)
 {
-	return s->cfg.kallsyms ? NULL : s->cfg.vmlinux;
+	snprintf(s->os_release, sizeof(s->os_release), "%s", rel);
 }
 
 HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr)
@@ -274,16 +288,16 @@ static bool running_kernel_is(const struct hwprof_dso *d)
 	return true;
 }
 
-/* perf 6.1's dso__load_vmlinux() for a vmlinux named by the user: used
- * only if its build id is the recorded one (or none was recorded). */
-static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
+/* perf 6.1's dso__load_vmlinux(): used only if its build id is the
+ * recorded one (or none was recorded). */
+static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, const char *file, char *path, size_t len)
 {
 	struct sym_elf_info info;
-	if (s->cfg.vmlinux[0] == '/' || !s->cfg.symfs[0])
-		snprintf(path, len, "%s", s->cfg.vmlinux);
+	if (file[0] == '/' || !s->cfg.symfs[0])
+		snprintf(path, len, "%s", file);
 	else /* perf joins a relative name to the symfs */
-		snprintf(path, len, "%s/%s", s->cfg.symfs, s->cfg.vmlinux);
-	if (!sym_elf_probe(path, &info))
+		snprintf(path, len, "%s/%s", s->cfg.symfs, file);
+	if (!is_file(path) || !sym_elf_probe(path, &info))
 		return 0;
 	if (d->bid_len && (info.build_id_len != d->bid_len || memcmp(info.build_id, d->bid, d->bid_len)))
 		return 0;
@@ -331,10 +345,52 @@ HWPROF_API int hwprof_symbols_kernel_section(struct hwprof_symbols *s, uint64_t 
 	return 0;
 }
 
-static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
+/* perf 6.1's search for a vmlinux when none is named: the build-id
+ * cache's copy of the recorded kernel, then its vmlinux_path (the later
+ * entries named by the recording's OS release, and only without a symfs).
+ * 1 when one was loaded. */
+static int find_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
 {
-	if (!s->cfg.kallsyms && s->cfg.vmlinux)
-		return load_vmlinux(s, d, path, len);
+	char cand[4096];
+	int rc;
+	if (d->bid_len) {
+		char hex[41];
+		bid_hex(d, hex);
+		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+		if (!is_file(cand)) /* a directory in today's cache */
+			snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s/elf", s->cfg.buildid_dir, hex, hex + 2);
+		if ((rc = load_vmlinux(s, d, cand, path, len)) != 0)
+			return rc;
+	}
+	if (s->cfg.ignore_vmlinux)
+		return 0;
+	static const char *const fixed[] = { "vmlinux", "/boot/vmlinux" };
+	static const char *const by_release[] = { "/boot/vmlinux-%s", "/usr/lib/debug/boot/vmlinux-%s",
+						  "/lib/modules/%s/build/vmlinux", "/usr/lib/debug/lib/modules/%s/vmlinux",
+						  "/usr/lib/debug/boot/vmlinux-%s.debug" };
+	for (size_t i = 0; i < 2; i++)
+		if ((rc = load_vmlinux(s, d, fixed[i], path, len)) != 0)
+			return rc;
+	for (size_t i = 0; i < 5 && !s->symfs_given && s->os_release[0]; i++) {
+		snprintf(cand, sizeof(cand), by_release[i], s->os_release);
+		if ((rc = load_vmlinux(s, d, cand, path, len)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len, bool vmlinux_only)
+{
+	if (!s->cfg.kallsyms) {
+		if (s->cfg.vmlinux && !s->cfg.ignore_vmlinux)
+			return load_vmlinux(s, d, s->cfg.vmlinux, path, len);
+		int rc = find_vmlinux(s, d, path, len);
+		/* perf tries no local kallsyms with a symfs */
+		if (rc || s->cfg.symfs[0] || vmlinux_only)
+			return rc;
+	} else if (vmlinux_only) {
+		return 0;
+	}
 	if (s->cfg.kallsyms) {
 		snprintf(path, len, "%s", s->cfg.kallsyms);
 	} else {
@@ -421,7 +477,9 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 	return sym_load_elf(&d->tab, syms, run, !s->cfg.no_demangle);
 }
 
-static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
+/* vmlinux_only: the kernel's symbols if a vmlinux has them, else nothing
+ * loaded yet (kallsyms wait for their first use). */
+static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d, bool vmlinux_only)
 {
 	char path[4096], run[4096] = "";
 	int rc = 0;
@@ -429,7 +487,11 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
 	path[0] = 0;
 	switch (d->kind) {
 	case DSO_KERNEL:
-		rc = load_kernel(s, d, path, sizeof(path));
+		rc = load_kernel(s, d, path, sizeof(path), vmlinux_only);
+		if (vmlinux_only && !rc) {
+			d->loaded = false;
+			return 0;
+		}
 		break;
 	case DSO_PERFMAP:
 		snprintf(path, sizeof(path), "%s/%s", s->cfg.perfmap_dir, d->name + 5);
@@ -457,6 +519,33 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d)
 	return d->tab.nsyms > 0;
 }
 
+HWPROF_API const char *hwprof_symbols_vmlinux(struct hwprof_symbols *s)
+{
+	struct hwprof_dso *d = findnew(s, "[kernel.kallsyms]");
+	if (d && !d->loaded && dso_load(s, d, true) < 0)
+		return NULL;
+	return d && d->ktext.have ? d->symsrc : NULL;
+}
+
+HWPROF_API const char *hwprof_symbols_code_path(struct hwprof_symbols *s, const char *name, char *buf, size_t len)
+{
+	struct hwprof_dso *d = findnew(s, name);
+	if (d && d->bid_len) {
+		char hex[41];
+		bid_hex(d, hex);
+		snprintf(buf, len, "%s/.build-id/%.2s/%s", s->cfg.buildid_dir, hex, hex + 2);
+		if (!is_file(buf)) /* a directory in today's cache */
+			snprintf(buf, len, "%s/.build-id/%.2s/%s/elf", s->cfg.buildid_dir, hex, hex + 2);
+		if (is_file(buf))
+			return buf;
+	}
+	if (s->cfg.symfs[0])
+		snprintf(buf, len, "%s/%s", s->cfg.symfs, name);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, struct hwprof_dso **out)
 {
 	struct hwprof_dso *d;
@@ -477,7 +566,7 @@ HWPROF_API int hwprof_symbols_dso(struct hwprof_symbols *s, const char *name, st
 	}
 	*out = d;
 	if (!d->loaded) {
-		int rc = dso_load(s, d);
+		int rc = dso_load(s, d, false);
 		if (rc < 0)
 			return rc;
 	}

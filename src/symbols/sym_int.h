@@ -104,6 +104,9 @@ int sym_elf_probe(const char *path, struct sym_elf_info *info);
 
 char *sym_demangle(const char *name);
 
+/* The recording's OS release (its OSRELEASE feature). */
+void sym_set_os_release(struct hwprof_symbols *s, const char *rel);
+
 /* Debuginfo of one DSO (sym_srcline.c), kept by the cache. */
 struct sym_dbg;
 void sym_dbg_free(struct sym_dbg *g);

@@ -7,7 +7,7 @@
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--snapshot SIZE,STEP] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
- *                   [--kernel] [--kernel-bid] [--samples] [--vdso]
+ *                   [--kernel] [--kernel-bid] [--vmlinux FILE] [--samples] [--vdso]
  *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
  * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
  * (PREFIX.gt stays one run's), for benchmarks that need a large trace of a
@@ -18,13 +18,19 @@
  * context switch to it.
  * --kernel: recorded as intel_pt// (kernel not excluded; the trace is of
  * user code all the same); --kernel-bid: that and a kernel map whose build
- * id is another machine's.
+ * id is another machine's; --vmlinux FILE: that, and every system call
+ * runs FILE's kernel code, traced (entry_SYSCALL_64 to a SYSRET, FILE
+ * moved so that its _text is the kernel map's _text: decode with -k FILE).
  * --samples: a cpu-clock event too, its samples among the trace's;
  * --vdso: a [vdso] mapping after the files'. */
+#include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hwprof/intel_pt_flow.h"
 
@@ -35,6 +41,63 @@ static void write_file(const char *path, const void *p, size_t n)
 		perror(path);
 		exit(1);
 	}
+}
+
+/* --vmlinux FILE: system calls run FILE's .text (from its entry_SYSCALL_64
+ * to a SYSRET), the file placed so that its _text is the kernel map's. */
+static void load_vmlinux(const char *path, struct hwprof_pt_emu_config *cfg)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd >= 0 && elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	size_t shstr;
+	if (!e || elf_getshdrstrndx(e, &shstr)) {
+		fprintf(stderr, "pt_emulate: %s: not an ELF file\n", path);
+		exit(1);
+	}
+	uint64_t text = 0, entry = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh, tsh = { 0 };
+	Elf_Data *tdata = NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *n = elf_strptr(e, shstr, sh.sh_name);
+		if (n && !strcmp(n, ".text")) {
+			tsh = sh;
+			tdata = elf_getdata(scn, NULL);
+		}
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Sym sym;
+			const char *sn;
+			if (!gelf_getsym(d, (int)k, &sym) || !(sn = elf_strptr(e, sh.sh_link, sym.st_name)))
+				continue;
+			if (!strcmp(sn, "_text"))
+				text = sym.st_value;
+			else if (!strcmp(sn, "entry_SYSCALL_64"))
+				entry = sym.st_value;
+		}
+	}
+	if (!tdata || !text || !entry) {
+		fprintf(stderr, "pt_emulate: %s: no .text, _text or entry_SYSCALL_64\n", path);
+		exit(1);
+	}
+	uint64_t reloc = HWPROF_PT_EMU_KTEXT - text;
+	uint8_t *code = malloc(tdata->d_size);
+	if (!code) {
+		fprintf(stderr, "pt_emulate: out of memory\n");
+		exit(1);
+	}
+	memcpy(code, tdata->d_buf, tdata->d_size);
+	cfg->kcode = code;
+	cfg->kcode_len = tdata->d_size;
+	cfg->kbase = tsh.sh_addr + reloc;
+	cfg->kentry = entry + reloc;
+	cfg->flags |= HWPROF_PT_EMU_KERNEL;
+	elf_end(e);
+	close(fd);
 }
 
 int main(int argc, char **argv)
@@ -64,6 +127,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_KERNEL;
 		else if (!strcmp(argv[i], "--kernel-bid"))
 			cfg.flags |= HWPROF_PT_EMU_KERNEL | HWPROF_PT_EMU_KERNEL_BID;
+		else if (!strcmp(argv[i], "--vmlinux") && i + 1 < argc)
+			load_vmlinux(argv[++i], &cfg);
 		else if (!strcmp(argv[i], "--samples"))
 			cfg.flags |= HWPROF_PT_EMU_SAMPLES;
 		else if (!strcmp(argv[i], "--vdso"))
@@ -79,7 +144,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i < 2) {
 		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--snapshot SIZE,STEP] [--time-zero] [--per-cpu] [--defer-tip] "
-				"[--kernel] [--kernel-bid] [--samples] [--vdso] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
+				"[--kernel] [--kernel-bid] [--vmlinux FILE] [--samples] [--vdso] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}
 	const char *prefix = argv[i];
