@@ -1,0 +1,123 @@
+# Kernel symbols and kernel code from a vmlinux, and code files from the
+# build-id cache, against perf 6.1:
+# - a perf recording with kernel samples read with -k and a stand-in
+#   vmlinux (made here, with the recorded kernel's build id, linked 16 MB
+#   below the running kernel so that it must be relocated): symbols of its
+#   .text, the [kernel.kallsyms].init.text map of another section, file
+#   offsets for unknown symbols, instruction bytes; a vmlinux of another
+#   build, a missing -k file;
+# - an emulated Intel PT trace that enters tests/data/pt/kernel.S at each
+#   system call: decoded with -k, with ./vmlinux found as perf finds it,
+#   under --symfs; and with the program replaced after recording, its code
+#   read from the build-id cache (perf inject -b, perf buildid-cache).
+source tests/lib/common.sh
+if ! have_perf; then skip "vmlinux (perf not installed)"; finish; fi
+for t in as ld; do
+  command -v $t >/dev/null || { fail "vmlinux: $t missing (binutils)"; finish; }
+done
+
+same() { # name, command args (run by perf and hwprof in the current directory)
+  local name=$1; shift
+  perf "$@" >"$TMP/p.out" 2>"$TMP/p.err"; local prc=$?
+  "$HWPROF" "$@" >"$TMP/h.out" 2>"$TMP/h.err"; local hrc=$?
+  if [ "$1" = report ]; then
+    report_filter <"$TMP/p.out" >"$TMP/p.f"; report_filter <"$TMP/h.out" >"$TMP/h.f"
+  else
+    cp "$TMP/p.out" "$TMP/p.f"; cp "$TMP/h.out" "$TMP/h.f"
+  fi
+  if [ $prc = $hrc ] && cmp -s "$TMP/p.f" "$TMP/h.f" && cmp -s "$TMP/p.err" "$TMP/h.err"; then
+    pass "$name: identical ($(wc -l <"$TMP/p.f") lines, exit $hrc)"
+  else
+    fail "$name: differs (exit perf $prc, hwprof $hrc)"
+    diff "$TMP/p.f" "$TMP/h.f" | head -5; diff "$TMP/p.err" "$TMP/h.err" | head -3
+  fi
+}
+
+# ---- kernel samples of a perf recording, with a stand-in vmlinux
+D="$TMP/k.data"
+if ! perf record -q -e cpu-clock -c 20000 -g -o "$D" -- ls -R /usr/share/doc /usr/lib/x86_64-linux-gnu \
+     >/dev/null 2>"$TMP/rec.err"; then
+  fail "perf record failed: $(head -1 "$TMP/rec.err")"; finish
+fi
+BID=$(command perf buildid-list -i "$D" 2>/dev/null | awk '$2 == "[kernel.kallsyms]" {print $1}')
+if [ -z "$BID" ]; then
+  skip "vmlinux symbols (the recording has no kernel build id: kernel samples not allowed here?)"
+else
+  # functions every 4 KB in a 17.5 MB .text (sized, unsized, aliased,
+  # labels), a 4 MB .init.text past it and a data object
+  awk 'BEGIN {
+    print ".text\n.globl _text\n_text:\n.globl _stext\n_stext:"
+    for (i = 0; i < 4480; i++) {
+      n = sprintf("kfunc_%05x", i); k = i % 7
+      if (k == 0) printf ".globl %s\n.type %s,@function\n%s:\n.size %s,2048\n", n, n, n, n
+      else if (k == 1) printf ".type %s,@function\n%s:\n", n, n
+      else if (k == 2) printf ".globl %s\n.type %s,@function\n%s:\n.globl %s_alias\n.type %s_alias,@function\n%s_alias:\n.size %s,4096\n.size %s_alias,4096\n", n, n, n, n, n, n, n, n
+      else if (k == 3) printf "%s_label:\n", n
+      else printf ".globl %s\n.type %s,@function\n%s:\n.size %s,4096\n", n, n, n, n
+      print ".fill 4096,1,0x90"
+    }
+    print ".section .init.text,\"ax\",@progbits\n.globl kinit_one\n.type kinit_one,@function\nkinit_one:\n.size kinit_one,64\n.fill 0x400000,1,0x90"
+    print ".section .data,\"aw\",@progbits\n.globl kdata_obj\n.type kdata_obj,@object\nkdata_obj:\n.size kdata_obj,64\n.fill 4096,1,0"
+  }' >"$TMP/fake.S"
+  as "$TMP/fake.S" -o "$TMP/fake.o" &&
+    ld -static -nostdlib -Ttext=0xffffffff80000000 --build-id=0x$BID -e 0 -o "$TMP/vmlinux" "$TMP/fake.o" &&
+    ld -static -nostdlib -Ttext=0xffffffff80000000 --build-id=0x1234 -e 0 -o "$TMP/vmother" "$TMP/fake.o" ||
+    { fail "could not link the stand-in vmlinux"; finish; }
+  n=$(perf script -i "$D" -k "$TMP/vmlinux" -F ip,sym 2>/dev/null | grep -c 'kfunc_')
+  [ "$n" -gt 0 ] && pass "perf resolves $n kernel frames with the stand-in vmlinux" ||
+    fail "perf resolves no kernel frame with the stand-in vmlinux: the test proves nothing"
+  same "script -k" script -i "$D" -k "$TMP/vmlinux"
+  n=$(grep -c '(\[kernel.kallsyms\].init.text)' "$TMP/h.out")
+  [ "$n" -gt 0 ] && pass "script -k: $n frames in the map of .init.text" ||
+    skip "no kernel frame beyond the stand-in's .text in this recording"
+  same "script -k -F ip,sym,symoff,dso,insn" script -i "$D" --vmlinux "$TMP/vmlinux" -F ip,sym,symoff,dso,insn
+  same "script -k -F brstackoff" script -i "$D" -k "$TMP/vmlinux" -G -F ip,dso,brstackoff
+  same "report -k" report --stdio -i "$D" -k "$TMP/vmlinux"
+  same "report -k --no-children" report --stdio -i "$D" -k "$TMP/vmlinux" --no-children
+  same "report -k --sort dso,sym" report --stdio -i "$D" -k "$TMP/vmlinux" --sort dso,sym -g none
+  same "report --ignore-vmlinux" report --stdio -i "$D" -k "$TMP/vmlinux" --ignore-vmlinux --no-children
+  same "script -k (another build)" script -i "$D" -k "$TMP/vmother" -F ip,sym,dso
+  same "script -k missing" script -i "$D" -k "$TMP/none" -F ip,sym
+  same "report -k missing" report --stdio -i "$D" -k "$TMP/none"
+  same "report --kallsyms missing" report --stdio -i "$D" --kallsyms "$TMP/none"
+fi
+
+# ---- an Intel PT trace through kernel code
+mkdir -p "$TMP/pt"
+cd "$TMP/pt" || exit 1
+as "$OLDPWD/tests/data/pt/kernel.S" -o kern.o && ld -static -nostdlib -Ttext=0xffffffff80000000 -e 0 -o kvm kern.o ||
+  { fail "could not link tests/data/pt/kernel.S"; finish; }
+printf '#include <unistd.h>\nint main(void) { for (int i = 0; i < 3; i++) write(1, "x\\n", 2); return 0; }\n' >prog.c
+gcc -O1 -o prog prog.c
+if ! "$GEN/pt_emulate" --vmlinux kvm k ./prog >/dev/null 2>"$TMP/emu.err"; then
+  fail "pt_emulate --vmlinux: $(head -1 "$TMP/emu.err")"; finish
+fi
+"$HWPROF" script -i k.data -k kvm --itrace=i1i -F ip 2>/dev/null | awk '{print $1}' | sed 's/^0*//' >h.ips
+if [ "$(grep -c '^ffffffff8' k.gt)" -gt 0 ] && sed 's/^0*//' k.gt | cmp -s - h.ips; then
+  pass "PT: the instruction trace through kernel code equals the single-step list ($(wc -l <h.ips) instructions)"
+else
+  fail "PT: the instruction trace differs from the single-step list"
+fi
+same "PT -k --itrace=be" script -i k.data -k kvm --itrace=be
+same "PT -k --call-trace" script -i k.data -k kvm --call-trace
+same "PT -k --itrace=i1i" script -i k.data -k kvm --itrace=i1i -F ip,sym,symoff,dso
+same "PT -k report" report --stdio -i k.data -k kvm --itrace=i10i
+same "PT without a vmlinux" script -i k.data --itrace=be
+cp kvm vmlinux
+same "PT with ./vmlinux found" script -i k.data --call-trace
+rm vmlinux
+mkdir -p sfs
+cp kvm sfs/vmlinux
+same "PT --symfs (vmlinux there, user code not)" script -i k.data --symfs sfs --itrace=be
+# the program rebuilt after recording: perf reads the recorded one's
+# copy from the build-id cache, found by the injected build ids
+export HOME="$TMP/pt/home"
+mkdir -p "$HOME"
+if command perf inject --buildid-all -i k.data -o kb.data 2>/dev/null && command perf buildid-cache -a ./prog 2>/dev/null; then
+  printf 'int main(void) { return 0; }\n' >p2.c && gcc -O1 -o prog p2.c
+  same "PT code from the build-id cache" script -i kb.data -k kvm --itrace=be
+  same "PT code from the build-id cache, report" report --stdio -i kb.data -k kvm --itrace=i100i
+else
+  skip "PT build-id cache (perf inject or buildid-cache failed)"
+fi
+finish
