@@ -84,12 +84,6 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s);
  * Set it before the kernel's symbols are first looked up. */
 HWPROF_API void hwprof_symbols_set_kernel_reloc(struct hwprof_symbols *s, const char *name, uint64_t addr);
 
-/* The vmlinux the kernel's symbols come from (cfg.vmlinux, or the one
- * perf's search finds), loading them if so; NULL when they come from
- * kallsyms (not loaded by this call). Set the kernel's reference symbol
- * first. */
-HWPROF_API const char *hwprof_symbols_vmlinux(struct hwprof_symbols *s);
-
 /* The file perf 6.1 reads a DSO's code from (its try_to_open_dso()): the
  * build-id cache's copy when the DSO's build id is known and the copy is
  * there, else the path under the symfs. Written to buf. */
@@ -112,16 +106,26 @@ HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, s
 /* The file the symbols came from (NULL if none). */
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d);
 
-/* The kernel's symbols came from a vmlinux: 1 and where its .text runs
- * (perf's kernel map then, in place of the recorded one) and the file
- * offset of its start in hwprof_dso_symsrc(); 0 otherwise. */
-HWPROF_API int hwprof_dso_kernel_text(const struct hwprof_dso *d, uint64_t *start, uint64_t *end,
-				      uint64_t *file_off);
-
-/* A kernel address outside the vmlinux's .text, in another section that
- * has symbols: 1 and that section's DSO ("[kernel.kallsyms].init.text",
- * its range from hwprof_dso_kernel_text()), as perf maps it; 0 if none. */
-HWPROF_API int hwprof_symbols_kernel_section(struct hwprof_symbols *s, uint64_t ip, struct hwprof_dso **out);
+/* perf 6.1's kernel maps once it has the kernel's symbols from a vmlinux
+ * (its .text as [kernel.kallsyms], each other section with symbols as
+ * "[kernel.kallsyms].init.text"...) or from kallsyms with a kcore copy
+ * beside them (perf record --kcore: each kcore segment a map of
+ * [kernel.kallsyms]). These replace the recorded kernel map; with a kcore
+ * they replace module maps too (only). Symbols in them are at file
+ * offsets (pgoff + ip - start). The kernel's symbols are loaded first:
+ * with load_any, whatever perf would load; without it, only a vmlinux or
+ * the kallsyms the user named (the kallsyms search, and its notices, wait
+ * for a symbol lookup). Set the kernel's reference symbol before.
+ * Returns 1 with the i-th map (by address), 0 past the last (at i = 0:
+ * the recorded maps stand), < 0 on allocation failure. */
+struct hwprof_kernel_map {
+	uint64_t start, end, pgoff;
+	const char *dso;          /* its DSO's name */
+	const char *file;         /* where perf reads its code; NULL: nowhere */
+	bool only;                /* no other kernel map stays (kcore) */
+};
+HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, bool load_any,
+					 struct hwprof_kernel_map *m);
 
 /* The file the program runs from (its code and CFI; NULL if none) and
  * the DSO's name as the maps give it. */

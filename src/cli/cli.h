@@ -4,6 +4,7 @@
 #define HWPROF_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <stdio.h>
 
@@ -30,6 +31,11 @@ struct hwprof_symcfg;
  * file that cannot be read ends the run, with "Invalid file: F" unless
  * quiet. Returns false then. */
 bool cli_sym_files_ok(const struct hwprof_symcfg *c, bool quiet);
+
+/* perf's perf_data__kallsyms_name(): a perf.data directory written with
+ * --kcore brings its kallsyms (and kcore beside them), used unless -k or
+ * --kallsyms was given. Sets c->kallsyms to buf then. */
+void cli_kcore_kallsyms(struct hwprof_symcfg *c, const char *input, char *buf, size_t len);
 
 /* A library notice (hwprof_symcfg.notice) on stderr, as perf prints it. */
 void cli_notice(void *ctx, const char *msg);

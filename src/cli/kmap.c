@@ -15,45 +15,73 @@ static void pass_reloc(struct kmap_ext *k, struct hwprof_session *s, struct hwpr
 	}
 }
 
-/* The kernel map's symbols, once: where they start and end. */
+/* The kernel map's symbols, once: where they start and end, or the maps
+ * a vmlinux or kcore puts in place of the recorded one. */
 static void check(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
 		  int32_t tid, unsigned cpumode)
 {
 	pass_reloc(k, s, syms);
-	if (!k->checked) {
-		k->checked = true;
-		struct hwprof_dso *d;
-		struct hwprof_map_info km;
-		/* no kernel map: nothing to grow, and kallsyms stay unread */
-		uint64_t ts, te, toff;
-		if (hwprof_session_kernel_map(s, &km) != 1 || hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) != 1 ||
-		    !hwprof_dso_nr_syms(d)) {
-			/* nothing to fix */
-		} else if (hwprof_dso_kernel_text(d, &ts, &te, &toff) == 1) {
-			/* a vmlinux: perf remaps the kernel map onto its .text */
-			k->map = km;
-			k->map.start = k->first = ts;
-			k->map.end = k->end = te;
-			k->map.pgoff = toff;
-			k->have = k->vmlinux = true;
+	if (k->checked)
+		return;
+	k->checked = true;
+	struct hwprof_dso *d;
+	struct hwprof_map_info km;
+	struct hwprof_kernel_map m;
+	/* no kernel map: nothing to grow, and kallsyms stay unread */
+	if (hwprof_session_kernel_map(s, &km) != 1)
+		return;
+	if (hwprof_symbols_kernel_map(syms, 0, true, &m) == 1) {
+		k->remapped = true;
+		k->only = m.only;
+		k->map = km; /* what the recorded map says besides its extent */
+		while (hwprof_symbols_kernel_map(syms, k->nmaps, true, &m) == 1)
+			k->nmaps++;
+		return;
+	}
+	if (hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) != 1 || !hwprof_dso_nr_syms(d))
+		return;
+	const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
+	const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
+	char lv;
+	if (hwprof_session_find_map(s, pid, tid, cpumode, first->start, &k->map, &lv) == 1 &&
+	    !strcmp(k->map.dso, "[kernel.kallsyms]")) {
+		k->first = first->start;
+		k->end = last->end;
+		k->have = true;
+	}
+}
+
+/* The vmlinux's or kcore's map holding ip (binary search by index). */
+static int remapped_find(struct kmap_ext *k, struct hwprof_symbols *syms, uint64_t ip, struct hwprof_map_info *mi,
+			 char *level)
+{
+	size_t lo = 0, hi = k->nmaps;
+	struct hwprof_kernel_map m;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (hwprof_symbols_kernel_map(syms, mid, true, &m) != 1)
+			return 0;
+		if (ip < m.start) {
+			hi = mid;
+		} else if (ip >= m.end) {
+			lo = mid + 1;
 		} else {
-			const struct hwprof_sym *first = hwprof_dso_sym(d, 0);
-			const struct hwprof_sym *last = hwprof_dso_sym(d, hwprof_dso_nr_syms(d) - 1);
-			char lv;
-			if (hwprof_session_find_map(s, pid, tid, cpumode, first->start, &k->map, &lv) == 1 &&
-			    !strcmp(k->map.dso, "[kernel.kallsyms]")) {
-				k->first = first->start;
-				k->end = last->end;
-				k->have = true;
-			}
+			*mi = k->map;
+			mi->start = m.start;
+			mi->end = m.end;
+			mi->pgoff = m.pgoff;
+			mi->dso = m.dso;
+			*level = 'k';
+			return 1;
 		}
 	}
+	return 0;
 }
 
 uint64_t kmap_size(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms,
 		   const struct hwprof_map_info *mi)
 {
-	if (strcmp(mi->dso, "[kernel.kallsyms]"))
+	if (strncmp(mi->dso, "[kernel.kallsyms]", 17))
 		return mi->end - mi->start;
 	check(k, s, syms, -1, -1, HWPROF_MISC_KERNEL);
 	return k->have ? k->end - k->first : mi->end - mi->start;
@@ -62,32 +90,20 @@ uint64_t kmap_size(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_s
 int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_symbols *syms, int32_t pid,
 		  int32_t tid, unsigned cpumode, uint64_t ip, struct hwprof_map_info *mi, char *level)
 {
-	if (cpumode == HWPROF_MISC_KERNEL)
-		pass_reloc(k, s, syms);
-	if (hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1) {
-		if (cpumode != HWPROF_MISC_KERNEL || strcmp(mi->dso, "[kernel.kallsyms]"))
+	if (cpumode != HWPROF_MISC_KERNEL)
+		return hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level);
+	pass_reloc(k, s, syms);
+	int found = hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1;
+	if (found && strcmp(mi->dso, "[kernel.kallsyms]") && (k->checked && !k->only))
+		return 1; /* a module's map (a kcore replaces those too) */
+	check(k, s, syms, pid, tid, cpumode);
+	if (k->remapped) {
+		if (found && !k->only && strcmp(mi->dso, "[kernel.kallsyms]"))
 			return 1;
-		check(k, s, syms, pid, tid, cpumode);
-		if (!k->vmlinux)
-			return 1;
-	} else if (cpumode != HWPROF_MISC_KERNEL) {
-		return 0;
-	} else {
-		check(k, s, syms, pid, tid, cpumode);
+		return remapped_find(k, syms, ip, mi, level);
 	}
-	if (k->vmlinux && (ip < k->map.start || ip >= k->end)) {
-		/* perf's maps of the vmlinux's other sections */
-		struct hwprof_dso *d;
-		uint64_t off;
-		if (hwprof_symbols_kernel_section(syms, ip, &d) != 1)
-			return 0;
-		*mi = k->map;
-		hwprof_dso_kernel_text(d, &mi->start, &mi->end, &off);
-		mi->pgoff = off;
-		mi->dso = hwprof_dso_name(d);
-		*level = 'k';
+	if (found)
 		return 1;
-	}
 	if (!k->have || ip < k->map.start || ip >= k->end)
 		return 0;
 	*mi = k->map;

@@ -14,8 +14,10 @@
 
 struct kmap_ext {
 	bool checked, have;
-	bool vmlinux;                 /* the kernel's symbols came from a
-	                               * vmlinux: its map is exactly .text */
+	bool remapped, only;          /* a vmlinux or kcore gave the kernel's
+	                               * maps (hwprof_symbols_kernel_map());
+	                               * only: none of the recorded stay */
+	size_t nmaps;
 	bool reloc_passed;            /* the session's kernel reference symbol
 	                               * handed to the symbols */
 	struct hwprof_map_info map;   /* the kernel's map, as recorded */

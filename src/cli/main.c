@@ -2,6 +2,7 @@
  * functions, perf style. The commands own their option parsing and output. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -58,6 +59,16 @@ bool cli_sym_files_ok(const struct hwprof_symcfg *c, bool quiet)
 	if (bad && !quiet)
 		fprintf(stderr, "Invalid file: %s\n", bad);
 	return !bad;
+}
+
+void cli_kcore_kallsyms(struct hwprof_symcfg *c, const char *input, char *buf, size_t len)
+{
+	struct stat st;
+	if (c->kallsyms || c->vmlinux || stat(input, &st) || !S_ISDIR(st.st_mode))
+		return;
+	snprintf(buf, len, "%s/kcore_dir/kallsyms", input);
+	if (!stat(buf, &st))
+		c->kallsyms = buf;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -180,21 +180,29 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	return NULL;
 }
 
-/* perf's kernel map: the .text of a vmlinux (-k, or one perf's search
- * finds), which perf moves by the
- * recorded reference symbol ("_text" at pgoff); without one, code that
- * cannot be read, to the end of the address space if len is 0 */
+/* perf's kernel maps: those of a vmlinux (-k, or one perf's search
+ * finds), moved by the recorded reference symbol ("_text" at pgoff), or a
+ * kcore copy's segments (perf record --kcore), where it reads the code;
+ * without either, code that cannot be read, to the end of the address
+ * space if len is 0 */
 static int add_kernel(struct pt_feed *f, const char *ref, uint64_t pgoff, uint64_t start, uint64_t len)
 {
-	struct hwprof_dso *d;
-	uint64_t ts, te, toff;
+	struct hwprof_kernel_map m;
+	int rc = 0;
+	size_t i = 0;
 	if (f->syms) {
 		if (*ref)
 			hwprof_symbols_set_kernel_reloc(f->syms, ref, pgoff);
-		if (hwprof_symbols_vmlinux(f->syms) && hwprof_symbols_dso(f->syms, "[kernel.kallsyms]", &d) == 1 &&
-		    hwprof_dso_kernel_text(d, &ts, &te, &toff) == 1)
-			return hwprof_pt_image_add_file(f->img, hwprof_dso_symsrc(d), toff, te - ts, ts);
+		for (; rc >= 0 && (rc = hwprof_symbols_kernel_map(f->syms, i, false, &m)) == 1; i++) {
+			f->kernel_maps_only = m.only;
+			if (m.file)
+				rc = hwprof_pt_image_add_file(f->img, m.file, m.pgoff, m.end - m.start, m.start);
+			else
+				rc = hwprof_pt_image_add_missing(f->img, m.dso, m.end - m.start, m.start);
+		}
 	}
+	if (rc < 0 || i)
+		return rc;
 	return hwprof_pt_image_add_missing(f->img, "[kernel.kallsyms]", len ? len : 0 - start, start);
 }
 
@@ -216,6 +224,8 @@ static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
 	int rc = 0;
 	if (!strncmp(file, "[kernel.kallsyms]", 17) && (rec->misc & 7) == HWPROF_MISC_KERNEL)
 		rc = add_kernel(f, file + 17, ld64(d + 32), start, len);
+	else if ((rec->misc & 7) == HWPROF_MISC_KERNEL && f->kernel_maps_only)
+		; /* a module's map, which a kcore copy replaces */
 	else if (file[0] && file[0] != '[') {
 		char code[4096];
 		const char *path = f->syms ? hwprof_symbols_code_path(f->syms, file, code, sizeof(code)) : file;

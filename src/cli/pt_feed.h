@@ -36,6 +36,7 @@ struct pt_queue {
 struct pt_feed {
 	struct hwprof_perfdata *h;
 	struct hwprof_symbols *syms;
+	bool kernel_maps_only;              /* a kcore's maps replace modules' */
 	struct hwprof_itrace_opts itrace;   /* effective */
 	struct hwprof_pt_synth_config cfg;  /* flow configuration, image, timed */
 	struct hwprof_pt_image *img;

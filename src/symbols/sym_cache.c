@@ -14,6 +14,11 @@
 
 enum dso_kind { DSO_ELF, DSO_KERNEL, DSO_PERFMAP, DSO_VDSO, DSO_NONE };
 
+struct kmap_ent {
+	struct sym_kseg seg;
+	struct hwprof_dso *dso;
+};
+
 struct hwprof_dso {
 	char *name;
 	enum dso_kind kind;
@@ -25,9 +30,13 @@ struct hwprof_dso {
 	char *runfile;             /* the file the program runs (CFI, code) */
 	struct sym_dbg *dbg;       /* debuginfo for source lines, on first use */
 	int runfd;                 /* runfile opened for reads, + 1 (0: not yet) */
-	struct sym_ktext ktext;    /* the kernel from a vmlinux: its .text */
-	struct hwprof_dso **ksecs; /* and its other sections' maps */
-	size_t nksecs;
+	bool foff;                 /* a vmlinux's or kcore's symbols: at file
+	                            * offsets, not addresses */
+	/* the kernel from a vmlinux or a kcore copy: perf's kernel maps
+	 * then, by address; symbols at file offsets */
+	struct kmap_ent *kmaps;
+	size_t nkmaps;
+	bool kmaps_only;           /* kcore: no other kernel map stays */
 	struct hwprof_dso *next;
 };
 
@@ -138,7 +147,7 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 			free(d->symsrc);
 			free(d->runfile);
 			sym_dbg_free(d->dbg);
-			free(d->ksecs);
+			free(d->kmaps);
 			if (d->runfd > 0)
 				close(d->runfd - 1);
 			free(d);
@@ -288,6 +297,19 @@ static bool running_kernel_is(const struct hwprof_dso *d)
 	return true;
 }
 
+static int cmp_kmap(const void *a, const void *b)
+{
+	const struct kmap_ent *x = a, *y = b;
+	return x->seg.start < y->seg.start ? -1 : x->seg.start > y->seg.start;
+}
+
+/* The kernel's own maps, sorted; its symbols at file offsets. */
+static void finish_kmaps(struct hwprof_dso *d)
+{
+	qsort(d->kmaps, d->nkmaps, sizeof(*d->kmaps), cmp_kmap);
+	d->foff = true;
+}
+
 /* perf 6.1's dso__load_vmlinux(): used only if its build id is the
  * recorded one (or none was recorded). */
 static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, const char *file, char *path, size_t len)
@@ -303,13 +325,16 @@ static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, const ch
 		return 0;
 	struct sym_ksect *secs;
 	size_t nsecs;
+	struct sym_ktext text;
 	int rc = sym_load_vmlinux(&d->tab, path, s->kref_set ? s->kref_name : NULL, s->kref_addr,
-				  !s->cfg.no_demangle, &d->ktext, &secs, &nsecs);
-	if (rc > 0 && d->ktext.have && !(d->runfile = strdup(path)))
+				  !s->cfg.no_demangle, &text, &secs, &nsecs);
+	if (rc > 0 && text.have && !(d->runfile = strdup(path)))
 		rc = -HWPROF_E_NOMEM;
-	if (rc > 0 && nsecs && !(d->ksecs = calloc(nsecs, sizeof(*d->ksecs))))
+	if (rc > 0 && !(d->kmaps = calloc(nsecs + 1, sizeof(*d->kmaps))))
 		rc = -HWPROF_E_NOMEM;
-	/* each section is a DSO of its own, named as perf names it */
+	if (rc > 0 && text.have)
+		d->kmaps[d->nkmaps++] = (struct kmap_ent){ { text.start, text.end, text.file_off }, d };
+	/* each other section is a DSO of its own, named as perf names it */
 	for (size_t i = 0; rc > 0 && i < nsecs; i++) {
 		char name[128];
 		snprintf(name, sizeof(name), "%s%s", d->name, secs[i].name);
@@ -317,6 +342,7 @@ static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, const ch
 		if (!x || x->loaded)
 			continue; /* out of memory, or a name seen twice */
 		x->loaded = true;
+		x->foff = true;
 		x->tab = secs[i].tab;
 		memset(&secs[i].tab, 0, sizeof(secs[i].tab));
 		/* no runfile: perf cannot read these maps' bytes (their DSOs
@@ -325,24 +351,12 @@ static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, const ch
 			rc = -HWPROF_E_NOMEM;
 			break;
 		}
-		x->ktext = (struct sym_ktext){ secs[i].start, secs[i].end, secs[i].file_off, true };
-		d->ksecs[d->nksecs++] = x;
+		d->kmaps[d->nkmaps++] = (struct kmap_ent){ { secs[i].start, secs[i].end, secs[i].file_off }, x };
 	}
 	sym_ksects_free(secs, nsecs);
+	if (rc > 0)
+		finish_kmaps(d);
 	return rc;
-}
-
-HWPROF_API int hwprof_symbols_kernel_section(struct hwprof_symbols *s, uint64_t ip, struct hwprof_dso **out)
-{
-	struct hwprof_dso *d;
-	if (hwprof_symbols_dso(s, "[kernel.kallsyms]", &d) < 0 || !d)
-		return 0;
-	for (size_t i = 0; i < d->nksecs; i++)
-		if (ip >= d->ksecs[i]->ktext.start && ip < d->ksecs[i]->ktext.end) {
-			*out = d->ksecs[i];
-			return 1;
-		}
-	return 0;
 }
 
 /* perf 6.1's search for a vmlinux when none is named: the build-id
@@ -379,17 +393,16 @@ static int find_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, char *pa
 	return 0;
 }
 
-static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len, bool vmlinux_only)
+/* image_only: stop before searching for kallsyms (nothing loaded then) */
+static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len, bool image_only)
 {
 	if (!s->cfg.kallsyms) {
 		if (s->cfg.vmlinux && !s->cfg.ignore_vmlinux)
 			return load_vmlinux(s, d, s->cfg.vmlinux, path, len);
 		int rc = find_vmlinux(s, d, path, len);
 		/* perf tries no local kallsyms with a symfs */
-		if (rc || s->cfg.symfs[0] || vmlinux_only)
+		if (rc || s->cfg.symfs[0] || image_only)
 			return rc;
-	} else if (vmlinux_only) {
-		return 0;
 	}
 	if (s->cfg.kallsyms) {
 		snprintf(path, len, "%s", s->cfg.kallsyms);
@@ -413,7 +426,26 @@ static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *pat
 			snprintf(path, len, "/proc/kallsyms");
 		}
 	}
-	return sym_load_kallsyms(&d->tab, path, s->kref_set ? s->kref_name : NULL, s->kref_addr);
+	const char *ref = s->kref_set ? s->kref_name : NULL;
+	/* perf reads the kernel's code from the kcore copy beside a kallsyms
+	 * (perf record --kcore); /proc/kcore is not read here */
+	char kcore[4096];
+	struct sym_kseg *segs;
+	size_t nsegs;
+	int rc = strcmp(path, "/proc/kallsyms")
+		? sym_load_kcore(&d->tab, path, ref, s->kref_addr, &segs, &nsegs, kcore, sizeof(kcore)) : 0;
+	if (rc <= 0)
+		return rc < 0 ? rc : sym_load_kallsyms(&d->tab, path, ref, s->kref_addr);
+	if (!(d->kmaps = calloc(nsegs, sizeof(*d->kmaps))) || !(d->runfile = strdup(kcore))) {
+		free(segs);
+		return -HWPROF_E_NOMEM;
+	}
+	for (size_t i = 0; i < nsegs; i++)
+		d->kmaps[d->nkmaps++] = (struct kmap_ent){ segs[i], d };
+	free(segs);
+	d->kmaps_only = true;
+	finish_kmaps(d);
+	return 1;
 }
 
 static void copy_path(char *dst, size_t len, const char *src)
@@ -477,9 +509,10 @@ static int load_elf(struct hwprof_symbols *s, struct hwprof_dso *d, char *syms, 
 	return sym_load_elf(&d->tab, syms, run, !s->cfg.no_demangle);
 }
 
-/* vmlinux_only: the kernel's symbols if a vmlinux has them, else nothing
- * loaded yet (kallsyms wait for their first use). */
-static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d, bool vmlinux_only)
+/* image_only: the kernel's symbols only if they come from a vmlinux or
+ * from the kallsyms the user named, else nothing loaded yet (the kallsyms
+ * search waits for their first use, and its notices with it). */
+static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d, bool image_only)
 {
 	char path[4096], run[4096] = "";
 	int rc = 0;
@@ -487,8 +520,8 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d, bool vmlinux
 	path[0] = 0;
 	switch (d->kind) {
 	case DSO_KERNEL:
-		rc = load_kernel(s, d, path, sizeof(path), vmlinux_only);
-		if (vmlinux_only && !rc) {
+		rc = load_kernel(s, d, path, sizeof(path), image_only);
+		if (image_only && !rc) {
 			d->loaded = false;
 			return 0;
 		}
@@ -519,12 +552,27 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d, bool vmlinux
 	return d->tab.nsyms > 0;
 }
 
-HWPROF_API const char *hwprof_symbols_vmlinux(struct hwprof_symbols *s)
+HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, bool load_any,
+					 struct hwprof_kernel_map *m)
 {
 	struct hwprof_dso *d = findnew(s, "[kernel.kallsyms]");
-	if (d && !d->loaded && dso_load(s, d, true) < 0)
-		return NULL;
-	return d && d->ktext.have ? d->symsrc : NULL;
+	if (!d)
+		return -HWPROF_E_NOMEM;
+	if (!d->loaded) {
+		int rc = dso_load(s, d, !load_any);
+		if (rc < 0)
+			return rc;
+	}
+	if (i >= d->nkmaps)
+		return 0;
+	const struct kmap_ent *k = &d->kmaps[i];
+	m->start = k->seg.start;
+	m->end = k->seg.end;
+	m->pgoff = k->seg.pgoff;
+	m->dso = k->dso->name;
+	m->file = k->dso->runfile;
+	m->only = d->kmaps_only;
+	return 1;
 }
 
 HWPROF_API const char *hwprof_symbols_code_path(struct hwprof_symbols *s, const char *name, char *buf, size_t len)
@@ -598,17 +646,6 @@ HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)
 	return d->runfile;
 }
 
-HWPROF_API int hwprof_dso_kernel_text(const struct hwprof_dso *d, uint64_t *start, uint64_t *end,
-				      uint64_t *file_off)
-{
-	if (!d->ktext.have)
-		return 0;
-	*start = d->ktext.start;
-	*end = d->ktext.end;
-	*file_off = d->ktext.file_off;
-	return 1;
-}
-
 HWPROF_API ssize_t hwprof_dso_read(struct hwprof_dso *d, uint64_t offset, void *buf, size_t len)
 {
 	if (!d->runfile)
@@ -660,7 +697,7 @@ HWPROF_API int hwprof_symbols_resolve(struct hwprof_symbols *s, const char *dso_
 	res->dso = d;
 	/* kallsyms and JIT maps hold absolute addresses (a vmlinux's
 	 * symbols are file offsets, like any ELF file's) */
-	if ((d->kind == DSO_KERNEL && !d->ktext.have) || d->kind == DSO_PERFMAP)
+	if ((d->kind == DSO_KERNEL && !d->foff) || d->kind == DSO_PERFMAP)
 		res->addr = ip;
 	res->sym = find_cached(s, d, res->addr);
 	return res->sym != NULL;

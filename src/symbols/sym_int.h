@@ -83,6 +83,19 @@ struct sym_ktext {
 	uint64_t start, end, file_off;
 	bool have;
 };
+/* perf's kernel maps from a kcore copy: [start, end) at file offset pgoff. */
+struct sym_kseg {
+	uint64_t start, end, pgoff;
+};
+/* kallsyms with perf's kcore beside it (a file named kallsyms, "kcore" in
+ * its directory, the reference symbol ref where the recording had it):
+ * every symbol (modules' too, their names without the module) at its
+ * offset in the kcore file, in the segment holding it; segs: the kcore's
+ * readable segments. 1 when used, 0 when perf would not (kcore path in
+ * kcore either way). */
+int sym_load_kcore(struct sym_table *t, const char *kallsyms, const char *ref, uint64_t ref_addr, struct sym_kseg **segs,
+		   size_t *nsegs, char *kcore, size_t kcore_len);
+
 /* A section other than .text with symbols: perf's map of its own. */
 struct sym_ksect {
 	size_t shndx;

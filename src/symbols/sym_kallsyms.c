@@ -7,6 +7,9 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +147,121 @@ int sym_load_kallsyms(struct sym_table *t, const char *path, const char *ref, ui
 	if (ref && ref_now != ref_addr)
 		sym_shift(t, ref_now - ref_addr);
 	return (int)(t->n > 0);
+}
+
+/* The readable PT_LOAD segments of a kcore copy (perf's file__read_maps()
+ * for the kernel map, whose prot is 0), in file order. */
+static int kcore_segments(const char *path, struct sym_kseg **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	size_t nph = 0;
+	int rc = 0;
+	if (e && elf_kind(e) == ELF_K_ELF && !elf_getphdrnum(e, &nph)) {
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(e, (int)i, &ph)) {
+				*n = 0;
+				break;
+			}
+			uint64_t sz = ph.p_memsz < ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+			if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_R) || !sz || ph.p_vaddr + sz < ph.p_vaddr)
+				continue;
+			struct sym_kseg *g = realloc(*out, (*n + 1) * sizeof(*g));
+			if (!g) {
+				rc = -HWPROF_E_NOMEM;
+				break;
+			}
+			*out = g;
+			g[(*n)++] = (struct sym_kseg){ ph.p_vaddr, ph.p_vaddr + sz, ph.p_offset };
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (rc < 0 || !*n) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc < 0 ? rc : *n > 0;
+}
+
+int sym_load_kcore(struct sym_table *t, const char *path, const char *ref, uint64_t ref_addr, struct sym_kseg **segs,
+		   size_t *nsegs, char *kcore, size_t kcore_len)
+{
+	*segs = NULL;
+	*nsegs = 0;
+	/* perf looks for "kcore" beside a file named kallsyms */
+	const char *base = strrchr(path, '/');
+	if (!base || strcmp(base + 1, "kallsyms") || (size_t)(base - path) + 7 > kcore_len)
+		return 0;
+	snprintf(kcore, kcore_len, "%.*s/kcore", (int)(base - path), path);
+	size_t len;
+	char *buf = slurp(path, &len);
+	if (!buf)
+		return 0;
+	struct sym_table all = { 0 };
+	int rc = 0;
+	bool found = false;
+	uint64_t ref_now = 0;
+	for (const char *p = buf, *end = buf + len; p < end && rc >= 0;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct ks_line l;
+		if (n < 1024 && parse_line(p, n, &l)) {
+			rc = add_line(&all, &l);
+			if (ref && !found && ref_line(&l, ref)) {
+				found = true;
+				ref_now = l.addr;
+			}
+		}
+		p += n + 1;
+	}
+	free(buf);
+	struct sym_kseg *g = NULL;
+	size_t ng = 0;
+	/* the kernel must sit where it was recorded (perf's
+	 * validate_kcore_addresses(); its check of the modules is not
+	 * made here) */
+	if (rc >= 0 && (!ref || (found && ref_now == ref_addr)))
+		rc = kcore_segments(kcore, &g, &ng);
+	else if (rc >= 0)
+		rc = 0;
+	if (rc <= 0) {
+		sym_table_free(&all);
+		return rc;
+	}
+	sym_sort(&all);
+	sym_fixup_end(&all, true);
+	sym_fixup_duplicate(&all);
+	/* perf's maps__split_kallsyms_for_kcore(): each symbol into the
+	 * segment holding it, at its offset in the kcore file, clipped to
+	 * the segment, its module's name dropped; the rest deleted */
+	for (size_t i = 0; i < all.n && rc >= 0; i++) {
+		const struct sym_raw *r = &all.raw[i];
+		const struct sym_kseg *k = NULL;
+		for (size_t j = 0; j < ng && !k; j++)
+			if (r->start >= g[j].start && r->start < g[j].end)
+				k = &g[j];
+		if (!k)
+			continue;
+		uint64_t e = r->end > k->end ? k->end : r->end;
+		const char *name = sym_raw_name(&all, r);
+		rc = sym_add(t, r->start - k->start + k->pgoff, e > r->start ? e - r->start : 0, r->bind, r->type, name,
+			     strcspn(name, "\t"));
+	}
+	sym_table_free(&all);
+	if (rc < 0) {
+		free(g);
+		return rc;
+	}
+	sym_sort(t);
+	*segs = g;
+	*nsegs = ng;
+	return 1;
 }

@@ -9,7 +9,9 @@
 # - an emulated Intel PT trace that enters tests/data/pt/kernel.S at each
 #   system call: decoded with -k, with ./vmlinux found as perf finds it,
 #   under --symfs; and with the program replaced after recording, its code
-#   read from the build-id cache (perf inject -b, perf buildid-cache).
+#   read from the build-id cache (perf inject -b, perf buildid-cache);
+# - perf record --kcore directories (made here: kallsyms, a kcore of the
+#   stand-in, modules): kernel symbols and code from them.
 source tests/lib/common.sh
 if ! have_perf; then skip "vmlinux (perf not installed)"; finish; fi
 for t in as ld; do
@@ -76,6 +78,29 @@ else
   same "report -k --no-children" report --stdio -i "$D" -k "$TMP/vmlinux" --no-children
   same "report -k --sort dso,sym" report --stdio -i "$D" -k "$TMP/vmlinux" --sort dso,sym -g none
   same "report --ignore-vmlinux" report --stdio -i "$D" -k "$TMP/vmlinux" --ignore-vmlinux --no-children
+  # a perf.data directory as perf record --kcore writes it (/proc/kcore
+  # is not readable here): kallsyms and a "kcore" of the stand-in at the
+  # recorded _text, this machine's modules
+  TEXT=$(command perf report -D -i "$D" 2>/dev/null |
+         sed -n 's/.*PERF_RECORD_MMAP -1\/0: \[0x[0-9a-f]*([0-9a-fx]*) @ \(0x[0-9a-f]*\)\]: x \[kernel.kallsyms\]_text$/\1/p' | head -1)
+  if [ -n "$TEXT" ] && ld -static -nostdlib -Ttext=$TEXT -e 0 -o "$TMP/kcore" "$TMP/fake.o"; then
+    mkdir -p "$TMP/kd/kcore_dir"
+    cp "$D" "$TMP/kd/data"
+    nm "$TMP/kcore" | sort >"$TMP/kd/kcore_dir/kallsyms"
+    cp "$TMP/kcore" "$TMP/kd/kcore_dir/kcore"
+    cat /proc/modules >"$TMP/kd/kcore_dir/modules" 2>/dev/null || : >"$TMP/kd/kcore_dir/modules"
+    n=$(perf script -i "$TMP/kd" -F ip,sym 2>/dev/null | grep -c 'kfunc_')
+    [ "$n" -gt 0 ] && pass "perf resolves $n kernel frames with the kcore directory" ||
+      fail "perf resolves no kernel frame with the kcore directory: the test proves nothing"
+    same "kcore dir: script" script -i "$TMP/kd"
+    same "kcore dir: script -F insn" script -i "$TMP/kd" -G -F ip,sym,symoff,dso,insn
+    same "kcore dir: report" report --stdio -i "$TMP/kd"
+    same "kcore dir: report --sort dso,sym" report --stdio -i "$TMP/kd" --sort dso,sym -g none
+    same "--kallsyms with a kcore beside" script -i "$D" --kallsyms "$TMP/kd/kcore_dir/kallsyms" -F ip,sym,dso
+    same "kcore dir, -k wins" script -i "$TMP/kd" -k "$TMP/vmlinux" -F ip,sym,dso
+  else
+    fail "no kernel map in the recording, or the kcore stand-in did not link"
+  fi
   same "script -k (another build)" script -i "$D" -k "$TMP/vmother" -F ip,sym,dso
   same "script -k missing" script -i "$D" -k "$TMP/none" -F ip,sym
   same "report -k missing" report --stdio -i "$D" -k "$TMP/none"
@@ -109,6 +134,15 @@ rm vmlinux
 mkdir -p sfs
 cp kvm sfs/vmlinux
 same "PT --symfs (vmlinux there, user code not)" script -i k.data --symfs sfs --itrace=be
+# perf record --kcore's directory, the kernel code in its kcore
+mkdir -p kd/kcore_dir
+ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o kd/kcore_dir/kcore kern.o
+nm kd/kcore_dir/kcore | sort >kd/kcore_dir/kallsyms
+: >kd/kcore_dir/modules
+cp k.data kd/data
+same "PT kcore dir --itrace=be" script -i kd --itrace=be
+same "PT kcore dir --call-trace" script -i kd --call-trace
+same "PT kcore dir report" report --stdio -i kd --itrace=i10i
 # the program rebuilt after recording: perf reads the recorded one's
 # copy from the build-id cache, found by the injected build ids
 export HOME="$TMP/pt/home"
