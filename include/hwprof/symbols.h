@@ -47,6 +47,8 @@ struct hwprof_symcfg {
 	                           * ./vmlinux, /boot/vmlinux, and by the OS
 	                           * release /boot, /usr/lib/debug, /lib/modules;
 	                           * then kallsyms] */
+	const char *proc_dir;     /* the running kernel's kallsyms, kcore and
+	                           * modules [/proc] */
 	bool no_demangle;         /* keep mangled names */
 	bool ignore_vmlinux;      /* perf's --ignore-vmlinux: neither cfg.vmlinux
 	                           * nor perf's vmlinux_path is read */

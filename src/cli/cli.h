@@ -32,10 +32,11 @@ struct hwprof_symcfg;
  * quiet. Returns false then. */
 bool cli_sym_files_ok(const struct hwprof_symcfg *c, bool quiet);
 
-/* perf's perf_data__kallsyms_name(): a perf.data directory written with
- * --kcore brings its kallsyms (and kcore beside them), used unless -k or
- * --kallsyms was given. Sets c->kallsyms to buf then. */
-void cli_kcore_kallsyms(struct hwprof_symcfg *c, const char *input, char *buf, size_t len);
+/* The kernel's symbols for input: perf's perf_data__kallsyms_name() (a
+ * perf.data directory written with --kcore brings its kallsyms, and the
+ * kcore beside them, unless -k or --kallsyms was given: c->kallsyms set to
+ * buf then), and the running kernel's /proc from $HWPROF_PROCFS (tests). */
+void cli_kernel_symcfg(struct hwprof_symcfg *c, const char *input, char *buf, size_t len);
 
 /* A library notice (hwprof_symcfg.notice) on stderr, as perf prints it. */
 void cli_notice(void *ctx, const char *msg);

@@ -780,7 +780,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	struct hwprof_symbols *syms;
 	struct hwprof_symcfg cfg = a->cfg;
 	char kcore_ks[4096];
-	cli_kcore_kallsyms(&cfg, a->input, kcore_ks, sizeof(kcore_ks));
+	cli_kernel_symcfg(&cfg, a->input, kcore_ks, sizeof(kcore_ks));
 	if (!a->quiet)
 		cfg.notice = cli_notice;
 	if (hwprof_symbols_open(&syms, &cfg) < 0) {

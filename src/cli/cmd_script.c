@@ -360,7 +360,7 @@ int cmd_script(int argc, char **argv)
 	struct hwprof_symbols *syms;
 	struct script_printer *p;
 	char kcore_ks[4096];
-	cli_kcore_kallsyms(&cfg, input, kcore_ks, sizeof(kcore_ks));
+	cli_kernel_symcfg(&cfg, input, kcore_ks, sizeof(kcore_ks));
 	if (!quiet)
 		cfg.notice = cli_notice;
 	if (hwprof_symbols_open(&syms, &cfg) < 0) {

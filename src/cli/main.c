@@ -2,6 +2,7 @@
  * functions, perf style. The commands own their option parsing and output. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <string.h>
@@ -61,9 +62,10 @@ bool cli_sym_files_ok(const struct hwprof_symcfg *c, bool quiet)
 	return !bad;
 }
 
-void cli_kcore_kallsyms(struct hwprof_symcfg *c, const char *input, char *buf, size_t len)
+void cli_kernel_symcfg(struct hwprof_symcfg *c, const char *input, char *buf, size_t len)
 {
 	struct stat st;
+	c->proc_dir = getenv("HWPROF_PROCFS");
 	if (c->kallsyms || c->vmlinux || stat(input, &st) || !S_ISDIR(st.st_mode))
 		return;
 	snprintf(buf, len, "%s/kcore_dir/kallsyms", input);

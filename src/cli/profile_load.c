@@ -23,7 +23,7 @@ int cli_profile_load(const char *cmd, const char *path, bool quiet, bool dso_onl
 	struct hwprof_symbols *syms = NULL;
 	struct hwprof_symcfg cfg = { 0 };
 	char kcore_ks[4096];
-	cli_kcore_kallsyms(&cfg, path, kcore_ks, sizeof(kcore_ks));
+	cli_kernel_symcfg(&cfg, path, kcore_ks, sizeof(kcore_ks));
 	if (!dso_only && hwprof_symbols_open(&syms, &cfg) == 0)
 		hwprof_symbols_load_build_ids(syms, hwprof_session_data(*sess));
 	struct cli_progress bar;

@@ -1,4 +1,5 @@
 /* Build ids recorded in a perf.data (BUILD_ID feature) into the DSO cache. */
+#include <stdio.h>
 #include <string.h>
 
 #include "hwprof/perfdata.h"
@@ -31,6 +32,46 @@ HWPROF_API void hwprof_symbols_load_build_ids(struct hwprof_symbols *syms, struc
 	hwprof_feat_free(ft);
 }
 
+/* A kernel module's map (perf's machine__addnew_module_map()): named as
+ * perf's kmod_path__parse_name() names it, "[ext4]" for .../ext4.ko.xz. */
+static void note_module(struct hwprof_symbols *syms, const struct hwprof_record *rec)
+{
+	size_t fo = rec->type == HWPROF_RECORD_MMAP ? 40 : rec->type == HWPROF_RECORD_MMAP2 ? 72 : 0;
+	if (!fo || rec->size <= fo || (rec->misc & HWPROF_MISC_CPUMODE_MASK) != HWPROF_MISC_KERNEL)
+		return;
+	const char *path = (const char *)rec->data + fo;
+	size_t max = rec->size - fo;
+	if (strnlen(path, max) == max || !strncmp(path, "[kernel.kallsyms", 16) ||
+	    (path[0] != '/' && path[0] != '['))
+		return;
+	uint64_t start;
+	memcpy(&start, rec->data + 16, 8);
+	if (path[0] == '[') {
+		sym_add_module(syms, path, start);
+		return;
+	}
+	const char *base = strrchr(path, '/') + 1;
+	char name[64];
+	size_t n = strlen(base);
+	static const char *const comp[] = { ".gz", ".xz", ".zst" };
+	for (size_t i = 0; i < 3; i++) {
+		size_t l = strlen(comp[i]);
+		if (n > l && !strcmp(base + n - l, comp[i])) {
+			n -= l;
+			break;
+		}
+	}
+	if (n > 3 && !strncmp(base + n - 3, ".ko", 3)) {
+		snprintf(name, sizeof(name), "[%.*s]", (int)(n - 3), base);
+		for (char *c = name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+	} else {
+		snprintf(name, sizeof(name), "%s", base);
+	}
+	sym_add_module(syms, name, start);
+}
+
 HWPROF_API void hwprof_symbols_note_record(struct hwprof_symbols *syms, const struct hwprof_record *rec)
 {
 	if (rec->type == HWPROF_RECORD_HEADER_BUILD_ID) {
@@ -47,6 +88,7 @@ HWPROF_API void hwprof_symbols_note_record(struct hwprof_symbols *syms, const st
 		hwprof_feat_free(ft);
 		return;
 	}
+	note_module(syms, rec);
 	/* MMAP2: header, pid, tid, addr, len, pgoff; then build_id_size
 	 * (u8), two reserved, 20 id bytes; prot, flags; the name at 72 */
 	const uint8_t *d = rec->data;

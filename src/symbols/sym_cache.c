@@ -6,6 +6,7 @@
 #include <string.h>
 #include <elf.h>
 #include <sys/auxv.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,7 +61,7 @@ struct sym_slot {
 
 struct hwprof_symbols {
 	struct hwprof_symcfg cfg;
-	char *strs[6];             /* owned copies of the cfg strings */
+	char *strs[7];             /* owned copies of the cfg strings */
 	struct hwprof_dso *buckets[NBUCKETS];
 	const char *last_name;     /* lookup cache: same pointer, same DSO */
 	struct hwprof_dso *last;
@@ -72,6 +73,8 @@ struct hwprof_symbols {
 	char kref_name[64];        /* relocating kallsyms */
 	uint64_t kref_addr;
 	char os_release[128];      /* the recording's, for perf's vmlinux_path */
+	struct sym_kmod *mods;     /* the recording's kernel modules */
+	size_t nmods, capmods;
 	bool symfs_given;          /* even "/": no vmlinux paths by release */
 };
 
@@ -89,8 +92,9 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	struct hwprof_symcfg c = { 0 };
 	if (cfg)
 		c = *cfg;
-	const char *src[6] = { c.symfs, c.buildid_dir, c.debug_root, c.kallsyms, c.perfmap_dir, c.vmlinux };
-	for (int i = 0; i < 6; i++)
+	const char *src[7] = { c.symfs, c.buildid_dir, c.debug_root, c.kallsyms, c.perfmap_dir, c.vmlinux,
+			       c.proc_dir };
+	for (int i = 0; i < 7; i++)
 		s->strs[i] = dup_or_null(src[i]);
 	if (!s->strs[1]) {
 		/* perf: a symfs brings its own build-id cache */
@@ -116,7 +120,9 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	}
 	if (!s->strs[4])
 		s->strs[4] = strdup("/tmp");
-	if (!s->strs[1] || !s->strs[2] || !s->strs[4]) {
+	if (!s->strs[6])
+		s->strs[6] = strdup("/proc");
+	if (!s->strs[1] || !s->strs[2] || !s->strs[4] || !s->strs[6]) {
 		hwprof_symbols_close(s);
 		return -HWPROF_E_NOMEM;
 	}
@@ -126,6 +132,7 @@ HWPROF_API int hwprof_symbols_open(struct hwprof_symbols **out, const struct hwp
 	s->cfg.kallsyms = s->strs[3];
 	s->cfg.perfmap_dir = s->strs[4];
 	s->cfg.vmlinux = s->strs[5];
+	s->cfg.proc_dir = s->strs[6];
 	s->cfg.no_demangle = c.no_demangle;
 	s->cfg.ignore_vmlinux = c.ignore_vmlinux;
 	s->cfg.notice = c.notice;
@@ -154,12 +161,28 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 			d = n;
 		}
 	}
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		free(s->strs[i]);
 	free(s->syms);
+	free(s->mods);
 	if (s->own_vdso[0])
 		unlink(s->own_vdso);
 	free(s);
+}
+
+void sym_add_module(struct hwprof_symbols *s, const char *name, uint64_t start)
+{
+	if (s->nmods == s->capmods) {
+		size_t c = s->capmods ? 2 * s->capmods : 16;
+		struct sym_kmod *m = realloc(s->mods, c * sizeof(*m));
+		if (!m)
+			return; /* then perf's check of the modules is only shorter */
+		s->mods = m;
+		s->capmods = c;
+	}
+	struct sym_kmod *m = &s->mods[s->nmods++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->start = start;
 }
 
 void sym_set_os_release(struct hwprof_symbols *s, const char *rel)
@@ -393,6 +416,92 @@ static int find_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, char *pa
 	return 0;
 }
 
+static bool readable(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* perf's find_matching_kcore(): the first (by name) directory under dir
+ * whose kallsyms and kcore hold the recorded kernel (perf buildid-cache
+ * --kcore keeps them in [kernel.kcore]/<build id>/<date>). */
+static bool cached_kcore(struct hwprof_symbols *s, const char *dir, char *path, size_t len)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return false;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(dh))) {
+		if (e->d_name[0] == '.' || e->d_type != DT_DIR)
+			continue;
+		if (n == cap) {
+			char **m = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof(*m));
+			if (!m)
+				break;
+			names = m;
+		}
+		if (!(names[n] = strdup(e->d_name)))
+			break;
+		n++;
+	}
+	closedir(dh);
+	qsort(names, n, sizeof(*names), cmp_str);
+	bool found = false;
+	for (size_t i = 0; i < n; i++) {
+		int w = found ? 0 : snprintf(path, len, "%s/%s/kallsyms", dir, names[i]);
+		if (w > 0 && (size_t)w < len)
+			found = sym_kcore_valid(path, s->kref_set ? s->kref_name : NULL, s->kref_addr, s->mods, s->nmods);
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+/* perf 6.1's dso__find_kallsyms(): the running kernel's when the file has
+ * no build id, or when it is the recorded kernel and its kcore is
+ * readable and matches; else a kcore in the build-id cache; the running
+ * kernel's again; perf record's copy in the build-id cache. 1 with the
+ * path, 0 with perf's notice when none. */
+static int find_kallsyms(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
+{
+	char hex[41], dir[4096];
+	const char *proc = s->cfg.proc_dir;
+	snprintf(path, len, "%s/kallsyms", proc);
+	if (!d->bid_len)
+		return 1;
+	bool host = running_kernel_is(d);
+	snprintf(dir, sizeof(dir), "%s/kcore", proc);
+	if (host && readable(dir) && sym_kcore_valid(path, s->kref_set ? s->kref_name : NULL, s->kref_addr, s->mods, s->nmods))
+		return 1;
+	bid_hex(d, hex);
+	snprintf(dir, sizeof(dir), "%s/[kernel.kcore]/%s", s->cfg.buildid_dir, hex);
+	if (cached_kcore(s, dir, path, len))
+		return 1;
+	if (host) {
+		snprintf(path, len, "%s/kallsyms", proc);
+		return 1;
+	}
+	snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->cfg.buildid_dir, hex);
+	if (is_file(path))
+		return 1;
+	if (s->cfg.notice) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "No kallsyms or vmlinux with build-id %s was found", hex);
+		s->cfg.notice(s->cfg.notice_ctx, msg);
+	}
+	return 0;
+}
+
 /* image_only: stop before searching for kallsyms (nothing loaded then) */
 static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len, bool image_only)
 {
@@ -404,35 +513,18 @@ static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *pat
 		if (rc || s->cfg.symfs[0] || image_only)
 			return rc;
 	}
-	if (s->cfg.kallsyms) {
+	if (s->cfg.kallsyms)
 		snprintf(path, len, "%s", s->cfg.kallsyms);
-	} else {
-		/* perf record keeps a copy of kallsyms under the build id */
-		char hex[41];
-		bid_hex(d, hex);
-		snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->cfg.buildid_dir, hex);
-		if (!d->bid_len || !is_file(path)) {
-			/* like perf: the running kernel's symbols only when the
-			 * recorded build id is the running kernel's */
-			if (d->bid_len && !running_kernel_is(d)) {
-				if (s->cfg.notice) {
-					char msg[128];
-					snprintf(msg, sizeof(msg), "No kallsyms or vmlinux with build-id %s was found",
-						 hex);
-					s->cfg.notice(s->cfg.notice_ctx, msg);
-				}
-				return 0;
-			}
-			snprintf(path, len, "/proc/kallsyms");
-		}
-	}
+	else if (!find_kallsyms(s, d, path, len))
+		return 0;
 	const char *ref = s->kref_set ? s->kref_name : NULL;
-	/* perf reads the kernel's code from the kcore copy beside a kallsyms
-	 * (perf record --kcore); /proc/kcore is not read here */
+	/* perf reads the kernel's code from a kcore beside the kallsyms
+	 * (perf record --kcore, the build-id cache's, /proc's) when it holds
+	 * the kernel and modules where the recording had them */
 	char kcore[4096];
 	struct sym_kseg *segs;
 	size_t nsegs;
-	int rc = strcmp(path, "/proc/kallsyms")
+	int rc = sym_kcore_valid(path, ref, s->kref_addr, s->mods, s->nmods)
 		? sym_load_kcore(&d->tab, path, ref, s->kref_addr, &segs, &nsegs, kcore, sizeof(kcore)) : 0;
 	if (rc <= 0)
 		return rc < 0 ? rc : sym_load_kallsyms(&d->tab, path, ref, s->kref_addr);

@@ -87,6 +87,17 @@ struct sym_ktext {
 struct sym_kseg {
 	uint64_t start, end, pgoff;
 };
+/* A kernel module the recording mapped: perf's name for it ("[ext4]")
+ * and where it starts. */
+struct sym_kmod {
+	char name[64];
+	uint64_t start;
+};
+/* perf's validate_kcore_addresses(): the kallsyms file puts ref (NULL:
+ * none) at ref_addr, and the "modules" file beside it puts every module
+ * where the recording had it. */
+bool sym_kcore_valid(const char *kallsyms, const char *ref, uint64_t ref_addr, const struct sym_kmod *mods,
+		     size_t nmods);
 /* kallsyms with perf's kcore beside it (a file named kallsyms, "kcore" in
  * its directory, the reference symbol ref where the recording had it):
  * every symbol (modules' too, their names without the module) at its
@@ -117,6 +128,8 @@ int sym_elf_probe(const char *path, struct sym_elf_info *info);
 
 char *sym_demangle(const char *name);
 
+/* A kernel module map of the recording (perf checks a kcore against them). */
+void sym_add_module(struct hwprof_symbols *s, const char *name, uint64_t start);
 /* The recording's OS release (its OSRELEASE feature). */
 void sym_set_os_release(struct hwprof_symbols *s, const char *rel);
 

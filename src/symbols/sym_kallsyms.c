@@ -149,6 +149,74 @@ int sym_load_kallsyms(struct sym_table *t, const char *path, const char *ref, ui
 	return (int)(t->n > 0);
 }
 
+/* The address of ref's first function line in a kallsyms file (perf's
+ * kallsyms__get_function_start()): true when found. */
+static bool kallsyms_ref(const char *path, const char *ref, uint64_t *addr)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+	bool found = false;
+	for (const char *p = buf, *end = buf + len; buf && p < end && !found;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct ks_line l;
+		if (n < 1024 && parse_line(p, n, &l) && ref_line(&l, ref)) {
+			*addr = l.addr;
+			found = true;
+		}
+		p += n + 1;
+	}
+	free(buf);
+	return found;
+}
+
+/* Whether every recorded module sits where a modules file ("name size
+ * refs deps state 0xaddr" lines) puts it (perf's
+ * do_validate_kcore_modules()); a file that cannot be read fails. */
+static bool modules_match(const char *path, const struct sym_kmod *mods, size_t nmods)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+	if (!buf)
+		return false;
+	bool ok = true;
+	for (size_t i = 0; i < nmods && ok; i++) {
+		ok = false;
+		size_t nl = strlen(mods[i].name);
+		for (const char *p = buf, *end = buf + len; p < end && !ok;) {
+			const char *e = memchr(p, '\n', (size_t)(end - p));
+			size_t n = e ? (size_t)(e - p) : (size_t)(end - p);
+			/* "[name]" against the line's first word; the address
+			 * after its last 'x' */
+			const char *x = memrchr(p, 'x', n);
+			if (x && nl > 2 && n > nl - 2 && !memcmp(p, mods[i].name + 1, nl - 2) && p[nl - 2] == ' ') {
+				uint64_t a = 0;
+				int h;
+				for (const char *q = x + 1; q < p + n && (h = hexval((unsigned char)*q)) >= 0; q++)
+					a = a << 4 | (uint64_t)h;
+				ok = a == mods[i].start;
+			}
+			p += n + 1;
+		}
+	}
+	free(buf);
+	return ok;
+}
+
+bool sym_kcore_valid(const char *kallsyms, const char *ref, uint64_t ref_addr, const struct sym_kmod *mods,
+		     size_t nmods)
+{
+	uint64_t a;
+	if (ref && (!kallsyms_ref(kallsyms, ref, &a) || a != ref_addr))
+		return false;
+	const char *base = strrchr(kallsyms, '/');
+	char path[4096];
+	if (!base || strcmp(base + 1, "kallsyms") || (size_t)(base - kallsyms) + 9 > sizeof(path))
+		return false;
+	snprintf(path, sizeof(path), "%.*s/modules", (int)(base - kallsyms), kallsyms);
+	return modules_match(path, mods, nmods);
+}
+
 /* The readable PT_LOAD segments of a kcore copy (perf's file__read_maps()
  * for the kernel map, whose prot is 0), in file order. */
 static int kcore_segments(const char *path, struct sym_kseg **out, size_t *n)

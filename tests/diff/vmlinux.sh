@@ -98,6 +98,29 @@ else
     same "kcore dir: report --sort dso,sym" report --stdio -i "$TMP/kd" --sort dso,sym -g none
     same "--kallsyms with a kcore beside" script -i "$D" --kallsyms "$TMP/kd/kcore_dir/kallsyms" -F ip,sym,dso
     same "kcore dir, -k wins" script -i "$TMP/kd" -k "$TMP/vmlinux" -F ip,sym,dso
+    # perf buildid-cache --kcore's copy, found by the recorded build id
+    (
+      export HOME="$TMP/kh"
+      mkdir -p "$HOME/.debug/[kernel.kcore]/$BID/2026112612000000" "$HOME/.debug/[kernel.kcore]/$BID/2025010100000000"
+      cp "$TMP/kd/kcore_dir/"* "$HOME/.debug/[kernel.kcore]/$BID/2026112612000000/"
+      # an older copy from another boot sorts first and does not match
+      sed 's/^ffffffff8/ffffffff9/' "$TMP/kd/kcore_dir/kallsyms" >"$HOME/.debug/[kernel.kcore]/$BID/2025010100000000/kallsyms"
+      same "kcore in the build-id cache: script" script -i "$D" -F ip,sym,dso
+      grep -q kfunc_ "$TMP/h.out" && pass "kcore in the build-id cache: the stand-in's symbols" ||
+        fail "kcore in the build-id cache: not used"
+      same "kcore in the build-id cache: report" report --stdio -i "$D" --no-children
+    )
+    # the running kernel's /proc/kcore (not readable here, so a stand-in
+    # /proc: perf takes it before any copy when the file is this kernel's)
+    if [ -n "$(command perf buildid-list -k 2>/dev/null)" ] &&
+       [ "$(command perf buildid-list -k 2>/dev/null)" = "$BID" ]; then
+      HWPROF_PROCFS="$TMP/kd/kcore_dir" "$HWPROF" script -i "$D" -F ip,sym,dso >"$TMP/h.proc" 2>&1
+      perf script -i "$TMP/kd" -F ip,sym,dso >"$TMP/p.proc" 2>&1
+      grep -q kfunc_ "$TMP/h.proc" && cmp -s "$TMP/p.proc" "$TMP/h.proc" && pass "a readable /proc/kcore is used as perf uses a kcore copy" ||
+        fail "a readable /proc/kcore: output differs from perf's with the same kcore"
+    else
+      skip "/proc/kcore stand-in (the recording is not of the running kernel)"
+    fi
   else
     fail "no kernel map in the recording, or the kcore stand-in did not link"
   fi

@@ -2,7 +2,8 @@
  * PIE and non-PIE with symbols, stripped (only .dynsym), stripped with its
  * debug file found by build id under a fake debug root, a copy found only
  * through a fake build-id cache, a wrong build id refused; PLT symbols;
- * kallsyms fixups on a hand-written file; JIT perf maps; demangling.
+ * kallsyms fixups on a hand-written file; kallsyms with a kcore beside
+ * them, checked against the recorded modules; JIT perf maps; demangling.
  * Expected addresses come from nm and readelf, not from our ELF code. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "hwprof/perf_event.h"
+#include "hwprof/perfdata.h"
 #include "hwprof/symbols.h"
 
 static char dir[256];
@@ -285,6 +288,86 @@ static void test_kallsyms(void **state)
 	hwprof_symbols_close(s);
 }
 
+/* A module's MMAP record as perf record writes it (kernel cpumode). */
+static void note_module_map(struct hwprof_symbols *s, const char *path, uint64_t start)
+{
+	uint8_t b[256] = { 0 };
+	size_t n = 40 + strlen(path) + 1;
+	n = (n + 7) & ~(size_t)7;
+	uint32_t type = HWPROF_RECORD_MMAP, pid = (uint32_t)-1;
+	memcpy(b, &type, 4);
+	memcpy(b + 8, &pid, 4);
+	memcpy(b + 12, &pid, 4);
+	memcpy(b + 16, &start, 8);
+	strcpy((char *)b + 40, path);
+	struct hwprof_record rec = { .type = type, .misc = HWPROF_MISC_KERNEL, .size = (uint16_t)n, .data = b };
+	hwprof_symbols_note_record(s, &rec);
+}
+
+/* kallsyms with a kcore beside them (perf record --kcore): perf moves the
+ * symbols into the kcore's segments at file offsets, module symbols too,
+ * only when the kernel and every recorded module sit where the copy's
+ * kallsyms and modules files put them. */
+static void test_kcore(void **state)
+{
+	(void)state;
+	char kd[300], path[512];
+	snprintf(kd, sizeof(kd), "%s/kcore_dir", dir);
+	assert_int_equal(sh("mkdir -p %s && printf '.text\\n.globl _text\\n_text: nop\\n.globl kf\\n.type kf,@function\\n"
+			    "kf: nop\\nret\\n.size kf,2\\n.fill 4093,1,0x90\\n' | as -o %s/k.o - && "
+			    "ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o %s/kcore %s/k.o",
+			    kd, kd, kd, kd), 0);
+	snprintf(path, sizeof(path), "%s/kallsyms", kd);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("ffffffff81000000 T _text\nffffffff81000001 T kf\nffffffffc0001000 t modfn\t[foo_bar]\n", f);
+	fclose(f);
+	/* the module's map as recorded; the modules file right, wrong, absent */
+	const char *modules[3] = { "foo_bar 4096 0 - Live 0xffffffffc0001000\n",
+				   "foo_bar 4096 0 - Live 0xffffffffc0002000\n", NULL };
+	for (int k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), "%s/modules", kd);
+		unlink(path);
+		if (modules[k]) {
+			f = fopen(path, "w");
+			assert_non_null(f);
+			fputs(modules[k], f);
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "%s/kallsyms", kd);
+		struct hwprof_symcfg cfg = { .kallsyms = path };
+		struct hwprof_symbols *s;
+		assert_int_equal(hwprof_symbols_open(&s, &cfg), 0);
+		hwprof_symbols_set_kernel_reloc(s, "_text", 0xffffffff81000000ULL);
+		note_module_map(s, "/lib/modules/6.1.0/kernel/drivers/foo-bar.ko.xz", 0xffffffffc0001000ULL);
+		struct hwprof_kernel_map m;
+		int rc = hwprof_symbols_kernel_map(s, 0, true, &m);
+		struct hwprof_symres r;
+		if (k == 0) {
+			assert_int_equal(rc, 1);
+			assert_true(m.only);
+			assert_string_equal(m.dso, "[kernel.kallsyms]");
+			assert_non_null(strstr(m.file, "kcore_dir/kcore"));
+			/* kf at its offset in the kcore file */
+			uint64_t ip = 0xffffffff81000001ULL;
+			size_t i = 0;
+			while (hwprof_symbols_kernel_map(s, i, true, &m) == 1 && !(ip >= m.start && ip < m.end))
+				i++;
+			assert_true(ip >= m.start && ip < m.end);
+			assert_int_equal(hwprof_symbols_resolve(s, m.dso, m.start, m.pgoff, ip, &r), 1);
+			assert_string_equal(r.sym->name, "kf");
+			assert_int_equal(r.addr, m.pgoff + 1);
+		} else {
+			/* the module moved, or no modules file: plain kallsyms */
+			assert_int_equal(rc, 0);
+			assert_int_equal(hwprof_symbols_resolve(s, "[kernel.kallsyms]", 0xffffffff81000000ULL, 0,
+								0xffffffff81000001ULL, &r), 1);
+			assert_int_equal(r.addr, 0xffffffff81000001ULL);
+		}
+		hwprof_symbols_close(s);
+	}
+}
+
 static void test_perfmap(void **state)
 {
 	(void)state;
@@ -344,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_debug_by_build_id),
 		cmocka_unit_test(test_build_id_cache),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kcore),
 		cmocka_unit_test(test_perfmap),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_missing),
