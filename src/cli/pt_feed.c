@@ -148,11 +148,10 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if ((f->per_cpu || f->have_sched_switch) && f->have_sched_switch != 0 && f->have_sched_switch != 3)
 		return "Intel PT traces with sched_switch tracepoints or per-task switch events are not supported "
 		       "yet (only cpu-wide context switch records)";
-	if (f->per_cpu && f->cfg.timed && f->have_sched_switch && !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL) &&
-	    kernel_switch_ip(f->syms))
-		return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
-		       "when the kernel's symbols are at hand (perf follows context switches through the trace "
-		       "at __switch_to then); --itrace=...Z decodes without";
+	/* decided at the first buffer, after the kernel's map (perf loads
+	 * the kernel's symbols when it first decodes) */
+	f->want_switch_ip = f->per_cpu && f->cfg.timed && f->have_sched_switch &&
+			    !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL);
 	if (f->itrace.quick && f->cfg.timed)
 		return "--itrace option q (quick decoding) on a trace with timestamps is not supported for Intel PT "
 		       "yet; --itrace=...Z decodes without";
@@ -222,11 +221,11 @@ static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
 	 * opens a relative name from the current directory */
 	uint64_t start = ld64(d + 16), len = ld64(d + 24);
 	int rc = 0;
-	if (!strncmp(file, "[kernel.kallsyms]", 17) && (rec->misc & 7) == HWPROF_MISC_KERNEL)
+	if (!strncmp(file, "[kernel.kallsyms]", 17) && (rec->misc & 7) == HWPROF_MISC_KERNEL) {
 		rc = add_kernel(f, file + 17, ld64(d + 32), start, len);
-	else if ((rec->misc & 7) == HWPROF_MISC_KERNEL && f->kernel_maps_only)
-		; /* a module's map, which a kcore copy replaces */
-	else if (file[0] && file[0] != '[') {
+	} else if ((rec->misc & 7) == HWPROF_MISC_KERNEL && f->kernel_maps_only) {
+		/* a module's map, which a kcore copy replaces */
+	} else if (file[0] && file[0] != '[') {
 		char code[4096];
 		const char *path = f->syms ? hwprof_symbols_code_path(f->syms, file, code, sizeof(code)) : file;
 		rc = hwprof_pt_image_add_file(f->img, path, ld64(d + 32), len, start);
@@ -238,6 +237,14 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 {
 	if (rec->size < 48 || !rec->payload)
 		return NULL;
+	/* by now the kernel's map (if any) told where its symbols go */
+	if (f->want_switch_ip) {
+		f->want_switch_ip = false;
+		if (kernel_switch_ip(f->syms))
+			return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
+			       "when the kernel's symbols are at hand (perf follows context switches through the "
+			       "trace at __switch_to then); --itrace=...Z decodes without";
+	}
 	const uint8_t *d = rec->data;
 	uint32_t idx = ld32(d + 32);
 	if (idx >= MAX_QUEUES) {

@@ -37,6 +37,7 @@ struct pt_feed {
 	struct hwprof_perfdata *h;
 	struct hwprof_symbols *syms;
 	bool kernel_maps_only;              /* a kcore's maps replace modules' */
+	bool want_switch_ip;                /* perf would look for __switch_to */
 	struct hwprof_itrace_opts itrace;   /* effective */
 	struct hwprof_pt_synth_config cfg;  /* flow configuration, image, timed */
 	struct hwprof_pt_image *img;

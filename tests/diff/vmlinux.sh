@@ -157,6 +157,21 @@ rm vmlinux
 mkdir -p sfs
 cp kvm sfs/vmlinux
 same "PT --symfs (vmlinux there, user code not)" script -i k.data --symfs sfs --itrace=be
+# per cpu with time: perf goes by the switch records, the kernel having
+# no __switch_to; with one it would follow the trace there, refused
+if "$GEN/pt_emulate" --timing --time-zero --per-cpu --vmlinux kvm kc ./prog >/dev/null 2>&1; then
+  same "PT per cpu, timed, -k --itrace=be" script -i kc.data -k kvm --itrace=be
+  same "PT per cpu, timed, -k --call-trace" script -i kc.data -k kvm --call-trace
+  objcopy --add-symbol __switch_to=.text:0x20,global,function kvm kvm_sw
+  "$HWPROF" script -i kc.data -k kvm_sw --itrace=be >"$TMP/o" 2>"$TMP/e"; rc=$?
+  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && grep -q '__switch_to' "$TMP/e"; then
+    pass "PT per cpu, timed, a vmlinux with __switch_to: refused"
+  else
+    fail "PT per cpu, timed, a vmlinux with __switch_to: exit $rc, $(head -2 "$TMP/e")"
+  fi
+else
+  fail "pt_emulate --per-cpu --vmlinux failed"
+fi
 # perf record --kcore's directory, the kernel code in its kcore
 mkdir -p kd/kcore_dir
 ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o kd/kcore_dir/kcore kern.o
