@@ -19,12 +19,16 @@ struct ipt_file {
 	char *path;
 	const uint8_t *map;
 	size_t size;
+	int fd;                  /* a file that cannot be mapped (/proc/kcore)
+				  * is read with pread; else -1 */
 };
 
 struct ipt_section {
 	uint64_t start, end;     /* [start, end) */
 	const uint8_t *bytes;    /* bytes of start; NULL past the file's end */
 	size_t avail;            /* readable bytes from start */
+	int fd;                  /* else read with pread at foff: avail bytes */
+	uint64_t foff;
 	uint32_t missing;        /* a file that could not be opened: 1 + its
 				  * index in hwprof_pt_image.miss; else 0 */
 };
@@ -73,6 +77,8 @@ HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
 	for (size_t i = 0; i < img->nfiles; i++) {
 		if (img->files[i].map)
 			munmap((void *)img->files[i].map, img->files[i].size);
+		if (img->files[i].fd >= 0)
+			close(img->files[i].fd);
 		free(img->files[i].path);
 	}
 	for (size_t i = 0; i < img->nmiss; i++)
@@ -143,8 +149,8 @@ HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct 
 }
 
 /* Inserts [start, end) after cutting whatever overlaps it. */
-static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
-		  const uint8_t *bytes, size_t avail, uint32_t missing)
+static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end, const uint8_t *bytes, size_t avail,
+		  uint32_t missing, int fd, uint64_t foff)
 {
 	if (end <= start)
 		return -HWPROF_E_INVAL;
@@ -167,6 +173,7 @@ static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
 			tail.start = end;
 			tail.bytes = s.bytes && cut < s.avail ? s.bytes + cut : NULL;
 			tail.avail = cut < s.avail ? s.avail - (size_t)cut : 0;
+			tail.foff = s.foff + cut;
 			have_tail = 1;
 		}
 		if (s.start < start) { /* keep the part before */
@@ -176,7 +183,8 @@ static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end,
 			img->sec[w++] = s;
 		}
 	}
-	img->sec[w++] = (struct ipt_section){ start, end, avail ? bytes : NULL, avail, missing };
+	img->sec[w++] = (struct ipt_section){ .start = start, .end = end, .bytes = avail ? bytes : NULL, .avail = avail,
+					      .fd = fd, .foff = foff, .missing = missing };
 	if (have_tail)
 		img->sec[w++] = tail;
 	img->nsec = w;
@@ -200,7 +208,7 @@ HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *
 {
 	if (!img || !buf || !len || vaddr + len < vaddr)
 		return -HWPROF_E_INVAL;
-	return insert(img, vaddr, vaddr + len, buf, len, 0);
+	return insert(img, vaddr, vaddr + len, buf, len, 0, -1, 0);
 }
 
 static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_file **out)
@@ -220,14 +228,14 @@ static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_fi
 	}
 	const uint8_t *map = NULL;
 	if (st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m == MAP_FAILED) {
-			close(fd);
-			return -HWPROF_E_IO;
-		}
-		map = m;
+		void *m = (uint64_t)st.st_size <= SIZE_MAX ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+							     : MAP_FAILED;
+		map = m == MAP_FAILED ? NULL : m;
 	}
-	close(fd);
+	if (map || !st.st_size) {
+		close(fd);
+		fd = -1;
+	} /* else read on demand, as perf reads every file */
 	int ret = reserve((void **)&img->files, &img->capfiles, img->nfiles + 1,
 			  sizeof(*img->files));
 	char *p = strdup(path);
@@ -235,12 +243,15 @@ static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_fi
 		free(p);
 		if (map)
 			munmap((void *)map, (size_t)st.st_size);
+		if (fd >= 0)
+			close(fd);
 		return -HWPROF_E_NOMEM;
 	}
 	struct ipt_file *f = &img->files[img->nfiles++];
 	f->path = p;
 	f->map = map;
-	f->size = (size_t)st.st_size;
+	f->size = (uint64_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
+	f->fd = fd;
 	*out = f;
 	return 0;
 }
@@ -261,12 +272,12 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 	const uint8_t *bytes = NULL;
 	size_t avail = 0;
 	if (file_off < f->size) {
-		bytes = f->map + file_off;
+		bytes = f->map ? f->map + file_off : NULL;
 		avail = f->size - (size_t)file_off;
 		if (avail > size)
 			avail = (size_t)size;
 	}
-	return insert(img, vaddr, vaddr + size, bytes, avail, 0);
+	return insert(img, vaddr, vaddr + size, bytes, avail, 0, f->map ? -1 : f->fd, file_off);
 }
 
 HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const char *name, uint64_t size,
@@ -285,7 +296,7 @@ HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const ch
 		}
 		img->miss[img->nmiss++] = (struct ipt_missing){ p, 0 };
 	}
-	return insert(img, vaddr, vaddr + size, NULL, 0, (uint32_t)k + 1);
+	return insert(img, vaddr, vaddr + size, NULL, 0, (uint32_t)k + 1, -1, 0);
 }
 
 HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *path,
@@ -391,8 +402,19 @@ HWPROF_API int hwprof_pt_image_read(const struct hwprof_pt_image *img, uint64_t 
 		size_t n = s->avail - (size_t)off;
 		if (n > len - done)
 			n = len - done;
-		memcpy((uint8_t *)buf + done, s->bytes + off, n);
-		done += n;
+		if (s->fd >= 0) {
+			ssize_t r = s->foff + off <= (uint64_t)INT64_MAX ? pread(s->fd, (uint8_t *)buf + done, n,
+										(off_t)(s->foff + off))
+									 : -1;
+			if (r <= 0)
+				break;
+			done += (size_t)r;
+			if ((size_t)r < n)
+				break;
+		} else {
+			memcpy((uint8_t *)buf + done, s->bytes + off, n);
+			done += n;
+		}
 		if (s->end != s->start + s->avail)
 			break; /* the rest of this section is absent */
 	}

@@ -226,7 +226,8 @@ static int kcore_segments(const char *path, struct sym_kseg **out, size_t *n)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	/* read, not mapped: /proc/kcore cannot be mapped, and its headers are all we need */
+	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
 	size_t nph = 0;
 	int rc = 0;
 	if (e && elf_kind(e) == ELF_K_ELF && !elf_getphdrnum(e, &nph)) {

@@ -690,6 +690,36 @@ static void test_image(void **state)
 	hwprof_pt_image_free(NULL);
 }
 
+/* A file that cannot be mapped (as /proc/kcore cannot) is read on demand:
+ * sysfs's kernel notes are such a file. The bytes must be the file's,
+ * also after a later section splits the mapping. */
+static void test_image_unmappable(void **state)
+{
+	(void)state;
+	uint8_t want[64], buf[64];
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	size_t n = f ? fread(want, 1, sizeof(want), f) : 0;
+	if (f)
+		fclose(f);
+	if (n < 24) {
+		skip();
+		return;
+	}
+	struct hwprof_pt_image *img;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_int_equal(hwprof_pt_image_add_file(img, "/sys/kernel/notes", 4, 0x1000, 0x5000), 0);
+	assert_int_equal(hwprof_pt_image_read(img, 0x5000, buf, n - 4), (int)(n - 4));
+	assert_memory_equal(buf, want + 4, n - 4);
+	static const uint8_t b[2] = { 0xaa, 0xbb };
+	assert_int_equal(hwprof_pt_image_add_buf(img, b, 2, 0x5004), 0);
+	assert_int_equal(hwprof_pt_image_read(img, 0x5006, buf, 8), 8);
+	assert_memory_equal(buf, want + 10, 8);
+	assert_int_equal(hwprof_pt_image_read(img, 0x5002, buf, 4), 4);
+	assert_memory_equal(buf, want + 6, 2);
+	assert_memory_equal(buf + 2, b, 2);
+	hwprof_pt_image_free(img);
+}
+
 static void test_insn_classes(void **state)
 {
 	(void)state;
@@ -755,6 +785,7 @@ int main(void)
 		cmocka_unit_test(test_robust),
 		cmocka_unit_test(test_image),
 		cmocka_unit_test(test_image_missing),
+		cmocka_unit_test(test_image_unmappable),
 		cmocka_unit_test(test_nocode_full_ip),
 		cmocka_unit_test(test_insn_classes),
 	};
