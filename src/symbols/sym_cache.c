@@ -73,6 +73,7 @@ struct hwprof_symbols {
 	char kref_name[64];        /* relocating kallsyms */
 	uint64_t kref_addr;
 	char os_release[128];      /* the recording's, for perf's vmlinux_path */
+	struct hwprof_dso *kdso;   /* [kernel.kallsyms], once looked up */
 	struct sym_kmod *mods;     /* the recording's kernel modules */
 	size_t nmods, capmods;
 	bool symfs_given;          /* even "/": no vmlinux paths by release */
@@ -471,8 +472,8 @@ static bool cached_kcore(struct hwprof_symbols *s, const char *dir, char *path, 
  * no build id, or when it is the recorded kernel and its kcore is
  * readable and matches; else a kcore in the build-id cache; the running
  * kernel's again; perf record's copy in the build-id cache. 1 with the
- * path, 0 with perf's notice when none. */
-static int find_kallsyms(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len)
+ * path, 0 with perf's notice when none (unless quiet). */
+static int find_kallsyms(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len, bool quiet)
 {
 	char hex[41], dir[4096];
 	const char *proc = s->cfg.proc_dir;
@@ -494,7 +495,7 @@ static int find_kallsyms(struct hwprof_symbols *s, struct hwprof_dso *d, char *p
 	snprintf(path, len, "%s/[kernel.kallsyms]/%s/kallsyms", s->cfg.buildid_dir, hex);
 	if (is_file(path))
 		return 1;
-	if (s->cfg.notice) {
+	if (s->cfg.notice && !quiet) {
 		char msg[128];
 		snprintf(msg, sizeof(msg), "No kallsyms or vmlinux with build-id %s was found", hex);
 		s->cfg.notice(s->cfg.notice_ctx, msg);
@@ -502,7 +503,8 @@ static int find_kallsyms(struct hwprof_symbols *s, struct hwprof_dso *d, char *p
 	return 0;
 }
 
-/* image_only: stop before searching for kallsyms (nothing loaded then) */
+/* image_only: load only what holds the kernel's code (a vmlinux, a kcore
+ * beside the kallsyms) or what the user named; else nothing loaded yet */
 static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *path, size_t len, bool image_only)
 {
 	if (!s->cfg.kallsyms) {
@@ -510,14 +512,18 @@ static int load_kernel(struct hwprof_symbols *s, struct hwprof_dso *d, char *pat
 			return load_vmlinux(s, d, s->cfg.vmlinux, path, len);
 		int rc = find_vmlinux(s, d, path, len);
 		/* perf tries no local kallsyms with a symfs */
-		if (rc || s->cfg.symfs[0] || image_only)
+		if (rc || s->cfg.symfs[0])
 			return rc;
 	}
+	const char *ref = s->kref_set ? s->kref_name : NULL;
 	if (s->cfg.kallsyms)
 		snprintf(path, len, "%s", s->cfg.kallsyms);
-	else if (!find_kallsyms(s, d, path, len))
+	else if (!find_kallsyms(s, d, path, len, image_only))
 		return 0;
-	const char *ref = s->kref_set ? s->kref_name : NULL;
+	/* kallsyms found by the search wait for a symbol lookup, unless a
+	 * kcore beside them holds the kernel's code */
+	if (image_only && !s->cfg.kallsyms && !sym_kcore_valid(path, ref, s->kref_addr, s->mods, s->nmods))
+		return 0;
 	/* perf reads the kernel's code from a kcore beside the kallsyms
 	 * (perf record --kcore, the build-id cache's, /proc's) when it holds
 	 * the kernel and modules where the recording had them */
@@ -647,7 +653,8 @@ static int dso_load(struct hwprof_symbols *s, struct hwprof_dso *d, bool image_o
 HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, bool load_any,
 					 struct hwprof_kernel_map *m)
 {
-	struct hwprof_dso *d = findnew(s, "[kernel.kallsyms]");
+	/* called per kernel address (a binary search over i): no name lookup */
+	struct hwprof_dso *d = s->kdso ? s->kdso : (s->kdso = findnew(s, "[kernel.kallsyms]"));
 	if (!d)
 		return -HWPROF_E_NOMEM;
 	if (!d->loaded) {

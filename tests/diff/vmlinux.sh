@@ -181,6 +181,13 @@ cp k.data kd/data
 same "PT kcore dir --itrace=be" script -i kd --itrace=be
 same "PT kcore dir --call-trace" script -i kd --call-trace
 same "PT kcore dir report" report --stdio -i kd --itrace=i10i
+# a file without the kernel's build id takes the running kernel's kallsyms,
+# and its kcore when that is readable: here a stand-in /proc
+HWPROF_PROCFS="$PWD/kd/kcore_dir" "$HWPROF" script -i k.data --itrace=be >"$TMP/h.proc" 2>&1
+perf script -i kd --itrace=be >"$TMP/p.proc" 2>&1
+grep -q entry_SYSCALL_64 "$TMP/h.proc" && cmp -s "$TMP/p.proc" "$TMP/h.proc" &&
+  pass "PT: the running kernel's readable kcore supplies the kernel's code" ||
+  fail "PT: with a readable /proc/kcore the output differs from perf's with that kcore"
 # the program rebuilt after recording: perf reads the recorded one's
 # copy from the build-id cache, found by the injected build ids
 export HOME="$TMP/pt/home"
