@@ -211,6 +211,7 @@ struct hwprof_hist_frame {
 	const struct hwprof_sym *sym;
 	uint64_t ip;                /* the raw address */
 	uint64_t map_start, map_pgoff;
+	uint64_t map_size;          /* its map's (the dso_size key) */
 	char level;                 /* the map's level; ignored without a map */
 	const char *srcline;        /* perf's callchain srcline (kept by the
 	                             * caller): for -g srcline/address, and an

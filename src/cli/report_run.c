@@ -315,6 +315,8 @@ static void resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, in
 		fr->dso = mi.dso;
 		fr->map_start = map_base(&mi);
 		fr->map_pgoff = mi.pgoff;
+		if (r->map_sizes)
+			fr->map_size = kmap_size(&r->kmap, r->s, r->syms, &mi);
 		fr->dso_rank = dso_rank(r, mi.dso);
 		fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 		fr->sym = res->sym;

@@ -891,7 +891,9 @@ static int frame_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const s
 	bool own = f->sym == s->sym && f->ip == s->ip;
 	if (!*plain || own) {
 		*plain = !own;
-		return make_key(h, k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start, f->map_pgoff);
+		int rc = make_key(h, k, s, f->dso, f->kernel_map, f->sym, f->ip, level, f->map_start, f->map_pgoff);
+		k->map_size = f->dso ? f->map_size : 0; /* the frame's map, not the sample's */
+		return rc;
 	}
 	k->dso = f->dso;
 	k->dso_id = UINT32_MAX;
@@ -903,7 +905,7 @@ static int frame_key(struct hwprof_hist *h, struct hwprof_hist_entry *k, const s
 	k->ip = f->ip;
 	k->map_start = f->map_start;
 	k->map_pgoff = f->map_pgoff;
-	k->map_size = f->dso ? s->map_size : 0;
+	k->map_size = f->dso ? f->map_size : 0;
 	k->kernel_map = f->dso && f->kernel_map;
 	k->level = level;
 	k->srcline = k->srcfile = k->trace = NULL;

@@ -77,6 +77,10 @@ else
   same "report -k" report --stdio -i "$D" -k "$TMP/vmlinux"
   same "report -k --no-children" report --stdio -i "$D" -k "$TMP/vmlinux" --no-children
   same "report -k --sort dso,sym" report --stdio -i "$D" -k "$TMP/vmlinux" --sort dso,sym -g none
+  # the maps' sizes: callchain entries count in their own map's (the
+  # kernel's is its .text with a vmlinux)
+  same "report -k --sort dso_size,dso" report --stdio -i "$D" -k "$TMP/vmlinux" --sort dso_size,dso
+  same "report --sort dso_size,dso (kallsyms)" report --stdio -i "$D" --sort dso_size,dso
   same "report --ignore-vmlinux" report --stdio -i "$D" -k "$TMP/vmlinux" --ignore-vmlinux --no-children
   # a perf.data directory as perf record --kcore writes it (/proc/kcore
   # is not readable here): kallsyms and a "kcore" of the stand-in at the
