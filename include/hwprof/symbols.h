@@ -129,6 +129,18 @@ struct hwprof_kernel_map {
 HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, bool load_any,
 					 struct hwprof_kernel_map *m);
 
+/* The address perf gives addr2line and prints in "dso[addr]" for addr in
+ * a map [map_start.. at map_pgoff] of d (its map__rip_2objdump()): the
+ * kernel's from a vmlinux or kcore maps back to link addresses; other
+ * DSOs' stay as they are here. */
+HWPROF_API uint64_t hwprof_dso_objdump_addr(const struct hwprof_dso *d, uint64_t map_start, uint64_t map_pgoff,
+					    uint64_t addr);
+
+/* Whether perf names the DSO by a file it can run addr2line on: an ELF
+ * file's path, the kernel's vmlinux or kcore (not kallsyms, [vdso], JIT
+ * maps). */
+HWPROF_API bool hwprof_dso_is_file(const struct hwprof_dso *d);
+
 /* The file the program runs from (its code and CFI; NULL if none) and
  * the DSO's name as the maps give it. */
 HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d);

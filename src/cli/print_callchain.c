@@ -22,18 +22,15 @@ static void put_srcline(FILE *f, const char *pre, const char *file, unsigned lin
 	fprintf(f, "%s%s:%u", pre, b ? b + 1 : file ? file : "??", line);
 }
 
-static bool file_dso(const char *name)
-{
-	return name[0] != '[' && strncmp(name, "/tmp/perf-", 10) != 0;
-}
 
 /* map__fprintf_srcline: a file DSO's line from its debuginfo (nothing
  * when unknown); perf's "<dso>[addr]" for the kernel and other DSOs
  * without a file. */
 static void srcline_of(FILE *f, const char *pre, const struct hwprof_map_info *mi, const struct hwprof_symres *r)
 {
-	if (!file_dso(mi->dso)) {
-		fprintf(f, "%s%s[%llx]", pre, mi->dso, (unsigned long long)r->addr);
+	uint64_t objdump = hwprof_dso_objdump_addr(r->dso, mi->start, mi->pgoff, r->addr);
+	if (!r->dso || !hwprof_dso_is_file(r->dso)) {
+		fprintf(f, "%s%s[%llx]", pre, mi->dso, (unsigned long long)objdump);
 		return;
 	}
 	const struct hwprof_srcframe *fr;
@@ -47,7 +44,7 @@ static void srcline_of(FILE *f, const char *pre, const struct hwprof_map_info *m
 	 * without a symbol, fails and perf shows "<dso base name>[addr]" */
 	if (!r->dso || !hwprof_dso_addr2line_names(r->dso, r->addr)) {
 		const char *b = strrchr(mi->dso, '/');
-		fprintf(f, "%s%s[%llx]", pre, b ? b + 1 : mi->dso, (unsigned long long)r->addr);
+		fprintf(f, "%s%s[%llx]", pre, b ? b + 1 : mi->dso, (unsigned long long)objdump);
 	} else if (hwprof_dso_addr2line_file(r->dso, r->addr)) {
 		put_srcline(f, pre, hwprof_dso_addr2line_file(r->dso, r->addr), 0);
 	}
@@ -106,7 +103,7 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 	/* perf expands unwound frames into their inlined functions */
 	struct hwprof_inline_entry ent[64];
 	int nent = 0;
-	if (unwound && have_map && r.sym && r.dso && file_dso(mi.dso) && !o->no_inline)
+	if (unwound && have_map && r.sym && r.dso && hwprof_dso_is_file(r.dso) && !o->no_inline)
 		nent = hwprof_dso_inline_entries(r.dso, r.addr, r.sym, ent, sizeof(ent) / sizeof(ent[0]));
 	if (nent < 0)
 		nent = 0;

@@ -111,7 +111,8 @@ static char *file_line(struct report_srclines *s, const char *dso, uint64_t addr
 static char *a2l_text(struct report_srclines *s, const char *dso, uint64_t addr)
 {
 	struct dso_state *st = state_of(s, dso);
-	bool file = dso[0] != '[' && strncmp(dso, "/tmp/perf-", 10) != 0;
+	struct hwprof_dso *d = NULL;
+	bool file = hwprof_symbols_dso(s->syms, dso, &d) >= 0 && d && hwprof_dso_is_file(d);
 	if (st && !st->off && file) {
 		char *fl = file_line(s, dso, addr);
 		if (fl) {
@@ -122,6 +123,14 @@ static char *a2l_text(struct report_srclines *s, const char *dso, uint64_t addr)
 	if (st && st->fails && ++st->fails > A2L_FAIL_LIMIT)
 		st->off = true;
 	return NULL;
+}
+
+static uint64_t objdump_addr(struct report_srclines *s, const struct hwprof_hist_entry *e)
+{
+	struct hwprof_dso *d = NULL;
+	if (hwprof_symbols_dso(s->syms, e->dso, &d) < 0 || !d)
+		return e->ip;
+	return hwprof_dso_objdump_addr(d, e->map_start, e->map_pgoff, e->ip);
 }
 
 const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
@@ -136,7 +145,8 @@ const char *report_srcline(void *ctx, const struct hwprof_hist_entry *e)
 	if (e->sym) {
 		if (asprintf(&out, "%s+%" PRIu64, e->sym->name, e->ip - e->sym->start) < 0)
 			out = NULL;
-	} else if (asprintf(&out, "%s[%" PRIx64 "]", e->dso_short ? e->dso_short : e->dso, e->ip) < 0) {
+	} else if (asprintf(&out, "%s[%" PRIx64 "]", e->dso_short ? e->dso_short : e->dso,
+			    objdump_addr(s, e)) < 0) {
 		out = NULL;
 	}
 	return keep(s, out);

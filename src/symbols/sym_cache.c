@@ -38,6 +38,7 @@ struct hwprof_dso {
 	struct kmap_ent *kmaps;
 	size_t nkmaps;
 	bool kmaps_only;           /* kcore: no other kernel map stays */
+	uint64_t kreloc;           /* a vmlinux: runtime - link addresses */
 	struct hwprof_dso *next;
 };
 
@@ -356,8 +357,10 @@ static int load_vmlinux(struct hwprof_symbols *s, struct hwprof_dso *d, const ch
 		rc = -HWPROF_E_NOMEM;
 	if (rc > 0 && !(d->kmaps = calloc(nsecs + 1, sizeof(*d->kmaps))))
 		rc = -HWPROF_E_NOMEM;
-	if (rc > 0 && text.have)
+	if (rc > 0 && text.have) {
 		d->kmaps[d->nkmaps++] = (struct kmap_ent){ { text.start, text.end, text.file_off }, d };
+		d->kreloc = text.reloc;
+	}
 	/* each other section is a DSO of its own, named as perf names it */
 	for (size_t i = 0; rc > 0 && i < nsecs; i++) {
 		char name[128];
@@ -738,6 +741,23 @@ HWPROF_API const struct hwprof_sym *hwprof_dso_sym(const struct hwprof_dso *d, s
 HWPROF_API const char *hwprof_dso_symsrc(const struct hwprof_dso *d)
 {
 	return d->symsrc;
+}
+
+HWPROF_API uint64_t hwprof_dso_objdump_addr(const struct hwprof_dso *d, uint64_t map_start, uint64_t map_pgoff,
+					    uint64_t addr)
+{
+	/* perf's map__rip_2objdump(): the kernel's symbols adjusted to file
+	 * offsets map back to link addresses (unmap_ip, less the vmlinux's
+	 * relocation; whatever addr is) */
+	if (d && d->kind == DSO_KERNEL && d->foff)
+		return addr + map_start - map_pgoff - d->kreloc;
+	return addr;
+}
+
+HWPROF_API bool hwprof_dso_is_file(const struct hwprof_dso *d)
+{
+	/* a vmlinux or kcore is the kernel's file then (perf's long name) */
+	return d->kind == DSO_ELF || (d->kind == DSO_KERNEL && d->runfile);
 }
 
 HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)

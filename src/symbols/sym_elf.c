@@ -397,6 +397,7 @@ int sym_load_vmlinux(struct sym_table *t, const char *path, const char *ref, uin
 		text->start = sh.sh_addr + sel.reloc;
 		text->end = text->start + sh.sh_size;
 		text->file_off = sh.sh_offset;
+		text->reloc = sel.reloc;
 		text->have = true;
 	}
 	ef_close(&f);

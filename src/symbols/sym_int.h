@@ -81,6 +81,7 @@ int sym_load_elf(struct sym_table *t, const char *syms_path, const char *run_pat
  * on). secs: the other sections with symbols, likewise. */
 struct sym_ktext {
 	uint64_t start, end, file_off;
+	uint64_t reloc;        /* start less .text's link address */
 	bool have;
 };
 /* perf's kernel maps from a kcore copy: [start, end) at file offset pgoff. */

@@ -202,9 +202,21 @@ static struct sym_dbg *dbg_open(struct hwprof_dso *d)
 		return g;
 	elf_version(EV_CURRENT);
 	g->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (g->fd < 0)
-		return g;
-	g->elf = elf_begin(g->fd, ELF_C_READ_MMAP, NULL);
+	if (g->fd >= 0)
+		g->elf = elf_begin(g->fd, ELF_C_READ_MMAP, NULL);
+	if (g->elf && elf_kind(g->elf) != ELF_K_ELF) {
+		elf_end(g->elf);
+		g->elf = NULL;
+	}
+	if (!g->elf && hwprof_dso_runfile(d) && strcmp(path, hwprof_dso_runfile(d))) {
+		/* symbols from kallsyms: addr2line reads the kcore, as perf's */
+		if (g->fd >= 0)
+			close(g->fd);
+		path = hwprof_dso_runfile(d);
+		g->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (g->fd >= 0)
+			g->elf = elf_begin(g->fd, ELF_C_READ, NULL);
+	}
 	if (!g->elf)
 		return g;
 	g->dw = dwarf_begin_elf(g->elf, DWARF_C_READ, NULL);

@@ -7,7 +7,7 @@ source tests/lib/common.sh
 if ! have_perf; then skip "script differential (perf not installed)"; finish; fi
 
 compare() { # name, file, script args...
-  local name=$1 f=$2; shift 2
+  local name=${1//\//_} f=$2; shift 2 # the name is a file name
   perf script -i "$f" "$@" >"$TMP/$name.perf" 2>"$TMP/$name.perf.err"; local prc=$?
   "$HWPROF" script -i "$f" "$@" >"$TMP/$name.hw" 2>"$TMP/$name.hw.err"; local hrc=$?
   if [ "$prc" -ne "$hrc" ]; then

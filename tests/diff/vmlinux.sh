@@ -82,6 +82,15 @@ else
   same "report -k --sort dso_size,dso" report --stdio -i "$D" -k "$TMP/vmlinux" --sort dso_size,dso
   same "report --sort dso_size,dso (kallsyms)" report --stdio -i "$D" --sort dso_size,dso
   same "report --ignore-vmlinux" report --stdio -i "$D" -k "$TMP/vmlinux" --ignore-vmlinux --no-children
+  # source lines: a vmlinux is a file addr2line reads (the stand-in has no
+  # debuginfo: "sym+off", or the link address of the unresolved ones).
+  # perf runs addr2line once per address: a short recording of its own.
+  S="$TMP/s.data"
+  perf record -q -e cpu-clock -c 100000 -g -o "$S" -- ls -R /usr/share/doc >/dev/null 2>&1 ||
+    fail "perf record (short) failed"
+  same "report -k --sort srcline" report --stdio -i "$S" -k "$TMP/vmlinux" --sort srcline -g none
+  same "report -k --sort sym,srcline" report --stdio -i "$S" -k "$TMP/vmlinux" --sort sym,srcline -g none
+  same "script -k -F ip,sym,srcline" script -i "$S" -k "$TMP/vmlinux" -F ip,sym,srcline
   # a perf.data directory as perf record --kcore writes it (/proc/kcore
   # is not readable here): kallsyms and a "kcore" of the stand-in at the
   # recorded _text, this machine's modules
@@ -100,6 +109,12 @@ else
     same "kcore dir: script -F insn" script -i "$TMP/kd" -G -F ip,sym,symoff,dso,insn
     same "kcore dir: report" report --stdio -i "$TMP/kd"
     same "kcore dir: report --sort dso,sym" report --stdio -i "$TMP/kd" --sort dso,sym -g none
+    # addr2line reads the kcore (its symbol table names the file here)
+    mkdir -p "$TMP/ks" && cp "$S" "$TMP/ks/data" && cp -r "$TMP/kd/kcore_dir" "$TMP/ks/"
+    same "kcore dir: report --sort srcline" report --stdio -i "$TMP/ks" --sort srcline -g none
+    same "kcore dir: script -F ip,sym,srcline" script -i "$TMP/ks" -F ip,sym,srcline
+    grep -q 'fake.o:0' "$TMP/h.out" && pass "kcore dir: source lines named from the kcore" ||
+      fail "kcore dir: no source line from the kcore"
     same "--kallsyms with a kcore beside" script -i "$D" --kallsyms "$TMP/kd/kcore_dir/kallsyms" -F ip,sym,dso
     same "kcore dir, -k wins" script -i "$TMP/kd" -k "$TMP/vmlinux" -F ip,sym,dso
     # perf buildid-cache --kcore's copy, found by the recorded build id
