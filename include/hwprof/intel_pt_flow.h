@@ -377,6 +377,9 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 
 /* Where the written perf.data's kernel map puts the kernel: its MMAP
  * record "[kernel.kallsyms]_text" has _text there (16 MB long). */
+#define HWPROF_PT_EMU_SWITCHES  0x800 /* with PER_CPU and kcode: a context
+                                       * switch at each system call (see
+                                       * hwprof_pt_emu_write_perfdata) */
 #define HWPROF_PT_EMU_KTEXT 0xffffffff81000000ULL
 
 struct hwprof_pt_emu_config {
@@ -415,6 +418,9 @@ struct hwprof_pt_emu_thread {
 	uint64_t *insns;          /* ground truth: executed instructions (user,
 	                           * and kernel with kcode) */
 	size_t ninsn;
+	/* with kcode: the TSC at each system call's entry and at its SYSRET */
+	uint64_t (*syscalls)[2];
+	size_t nsyscalls;
 };
 
 struct hwprof_pt_emu_result {

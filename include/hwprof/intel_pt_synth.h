@@ -178,6 +178,18 @@ struct hwprof_pt_synth_config {
 	 * the run and is returned. NULL: no gate. */
 	int (*gate)(void *gate_ctx, uint64_t tsc);
 	void *gate_ctx;
+	/* Timed decoding: perf's sync_switch, which follows a cpu's context
+	 * switches through the trace at the kernel's __switch_to (the caller
+	 * keeps the switch state; NULL: none). Called with gate_ctx:
+	 * HWPROF_PT_SW_STATE after each decoder state's samples, before the
+	 * decoder goes on (to: where the state went, 0 nowhere; flags:
+	 * HWPROF_PT_FLAG_*; the caller may move the queue time *qts on; a
+	 * non-zero return stops the run, as the gate's); HWPROF_PT_SW_TIME
+	 * before a state's time is taken (1: it takes its estimate);
+	 * HWPROF_PT_SW_ERROR at a decoder error at address `to`;
+	 * HWPROF_PT_SW_FFWD when time ranges fast-forward the decoder, and
+	 * HWPROF_PT_SW_END after the last range. */
+	int (*switch_hook)(void *gate_ctx, int what, uint64_t to, uint32_t flags, uint64_t *qts);
 	/* Timed decoding with time ranges (perf's --time, ascending): as
 	 * perf's decoder, the run starts at the last PSB whose TSC is before
 	 * a range's start (its fast forward, which goes by the first PSB of
@@ -196,6 +208,8 @@ struct hwprof_pt_synth_config {
 	const struct hwprof_pt_bufmark *bufs;
 	size_t nbufs;
 };
+
+enum { HWPROF_PT_SW_STATE, HWPROF_PT_SW_TIME, HWPROF_PT_SW_ERROR, HWPROF_PT_SW_FFWD, HWPROF_PT_SW_END };
 
 /* perf's per-thread stack: return addresses of the calls seen and a ring
  * of the last taken branches. */

@@ -70,6 +70,8 @@ struct hwprof_sym {
 	                           * fake inline symbol: the inlined name over
 	                           * its caller's extent); only report makes
 	                           * these, a DSO's own symbols never are */
+	bool global;              /* STB_GLOBAL (kallsyms: an upper-case type
+	                           * other than W) */
 };
 
 /* The result of a lookup. */
@@ -132,7 +134,7 @@ HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, boo
 /* The address perf gives addr2line and prints in "dso[addr]" for addr in
  * a map [map_start.. at map_pgoff] of d (its map__rip_2objdump()): the
  * kernel's from a vmlinux or kcore maps back to link addresses; other
- * DSOs' stay as they are here. */
+ * DSOs' (the vmlinux's other sections too) stay as they are here. */
 HWPROF_API uint64_t hwprof_dso_objdump_addr(const struct hwprof_dso *d, uint64_t map_start, uint64_t map_pgoff,
 					    uint64_t addr);
 

@@ -99,7 +99,7 @@ const struct hwprof_sym *inline_syms_get(struct inline_syms **pool, const struct
 		struct hwprof_sym *sym = malloc(sizeof(*sym));
 		if (!sym)
 			return NULL;
-		*sym = (struct hwprof_sym){ base->start, base->end, s->name, false, true };
+		*sym = (struct hwprof_sym){ .start = base->start, .end = base->end, .name = s->name, .inlined = true };
 		s->sym = sym;
 	}
 	return s->sym;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/pt_feed.h"
+#include "cli/pt_switch.h"
 #include "cli/time_range.h"
 #include "hwprof/intel_pt_flow.h"
 #include "hwprof/perfdata_feat.h"
@@ -45,24 +46,6 @@ void pt_feed_fini(struct pt_feed *f)
 	free(f->marks);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
-}
-
-/* perf 6.1's intel_pt_switch_ip(): tracing the kernel per cpu with time,
- * perf follows context switches through the trace at __switch_to when the
- * kernel's symbols (kallsyms of this machine matching the file's build id,
- * or a vmlinux) have it; without them (a file from another machine), by
- * the switch records alone, as for user space. */
-static bool kernel_switch_ip(struct hwprof_symbols *syms)
-{
-	struct hwprof_dso *d;
-	if (!syms)
-		return true;
-	if (hwprof_symbols_dso(syms, "[kernel.kallsyms]", &d) != 1 || !d)
-		return false;
-	for (size_t i = 0, n = hwprof_dso_nr_syms(d); i < n; i++)
-		if (!strcmp(hwprof_dso_sym(d, i)->name, "__switch_to"))
-			return true;
-	return false;
 }
 
 /* perf 6.1's intel_pt_process_auxtrace_info() */
@@ -148,8 +131,8 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	if ((f->per_cpu || f->have_sched_switch) && f->have_sched_switch != 0 && f->have_sched_switch != 3)
 		return "Intel PT traces with sched_switch tracepoints or per-task switch events are not supported "
 		       "yet (only cpu-wide context switch records)";
-	/* decided at the first buffer, after the kernel's map (perf loads
-	 * the kernel's symbols when it first decodes) */
+	/* decided when the queues first run, after the kernel's map (perf
+	 * loads the kernel's symbols when it first decodes) */
 	f->want_switch_ip = f->per_cpu && f->cfg.timed && f->have_sched_switch &&
 			    !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL);
 	if (f->itrace.quick && f->cfg.timed)
@@ -237,14 +220,6 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 {
 	if (rec->size < 48 || !rec->payload)
 		return NULL;
-	/* by now the kernel's map (if any) told where its symbols go */
-	if (f->want_switch_ip) {
-		f->want_switch_ip = false;
-		if (kernel_switch_ip(f->syms))
-			return "Intel PT per-cpu traces of kernel code decoded with timestamps are not supported yet "
-			       "when the kernel's symbols are at hand (perf follows context switches through the "
-			       "trace at __switch_to then); --itrace=...Z decodes without";
-	}
 	const uint8_t *d = rec->data;
 	uint32_t idx = ld32(d + 32);
 	if (idx >= MAX_QUEUES) {
@@ -268,6 +243,7 @@ static const char *add_buffer(struct pt_feed *f, const struct hwprof_record *rec
 		q->ref = ld64(d + 24);
 		q->tid = (int32_t)ld32(d + 36);
 		q->cpu = (int32_t)ld32(d + 40);
+		q->next_tid = -1;
 	}
 	const uint8_t *data = rec->payload;
 	size_t n = (size_t)rec->payload_size;
@@ -393,20 +369,42 @@ void pt_feed_synth_evsel(const struct pt_feed *f, struct hwprof_evsel *e, uint32
 
 static int note_limit(struct pt_feed *f, uint64_t time);
 
+/* perf's intel_pt_context_switch() and intel_pt_process_itrace_start():
+ * with cpu-wide switch events (have_sched_switch 3) a switch-out names
+ * the next thread and a switch-in the thread itself; otherwise only
+ * switch-ins count */
 static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
 {
 	const struct hwprof_record *rec = &ev->rec;
-	bool sw = rec->type == HWPROF_RECORD_SWITCH_CPU_WIDE && (rec->misc & 0x2000 /* SWITCH_OUT */) &&
-		  f->have_sched_switch == 3;
-	bool start = rec->type == HWPROF_RECORD_ITRACE_START && f->per_cpu;
-	if ((!sw && !start) || rec->size < 16)
+	bool out = rec->misc & 0x2000; /* SWITCH_OUT */
+	bool has_sample = ev->parse_err >= 0;
+	struct pt_switch w = { .at = f->nlimits };
+	if (rec->type == HWPROF_RECORD_ITRACE_START && f->per_cpu && rec->size >= 16) {
+		w.kind = PT_SW_START;
+		w.pid = (int32_t)ld32(rec->data + 8);
+		w.tid = (int32_t)ld32(rec->data + 12);
+	} else if (rec->type == HWPROF_RECORD_SWITCH_CPU_WIDE && out && f->have_sched_switch == 3 && rec->size >= 16) {
+		w.kind = PT_SW_OUT;
+		w.pid = (int32_t)ld32(rec->data + 8);
+		w.tid = (int32_t)ld32(rec->data + 12);
+	} else if ((rec->type == HWPROF_RECORD_SWITCH || rec->type == HWPROF_RECORD_SWITCH_CPU_WIDE) && !out &&
+		   has_sample && (ev->sample.sample_type & HWPROF_SAMPLE_TID)) {
+		w.kind = PT_SW_IN;
+		w.pid = (int32_t)ev->sample.pid;
+		w.tid = (int32_t)ev->sample.tid;
+	} else {
 		return 0;
+	}
 	if (util_grow(&f->sw, &f->capsw, f->nsw + 1, sizeof(*f->sw)) < 0)
 		return -HWPROF_E_NOMEM;
 	/* perf's sample cpu: 0 when the record carries none */
-	int32_t cpu = ev->parse_err >= 0 && (ev->sample.sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)ev->sample.cpu : 0;
-	f->sw[f->nsw++] = (struct pt_switch){ .at = f->nlimits, .cpu = cpu, .pid = (int32_t)ld32(rec->data + 8),
-					      .tid = (int32_t)ld32(rec->data + 12) };
+	w.cpu = has_sample && (ev->sample.sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)ev->sample.cpu : 0;
+	/* its time as the limit noted for it (the queue time a held queue
+	 * resumes at) */
+	w.tsc = f->cfg.timed && f->nlimits && has_sample && (ev->sample.sample_type & HWPROF_SAMPLE_TIME)
+			? f->limits[f->nlimits - 1]
+			: 0;
+	f->sw[f->nsw++] = w;
 	return 0;
 }
 
@@ -517,23 +515,7 @@ static void queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*threa
 		return;
 	}
 	/* replay the switches up to `at` (runs come in limit order) */
-	for (; f->sw_applied < f->nsw && f->sw[f->sw_applied].at <= at; f->sw_applied++) {
-		const struct pt_switch *w = &f->sw[f->sw_applied];
-		if (w->cpu < 0 || w->cpu >= 4096)
-			continue;
-		size_t need = 2 * ((size_t)w->cpu + 1);
-		if (need > f->ncur) {
-			int32_t *n = realloc(f->cur, need * sizeof(*n));
-			if (!n)
-				continue;
-			for (size_t k = f->ncur; k < need; k++)
-				n[k] = -1;
-			f->cur = n;
-			f->ncur = need;
-		}
-		f->cur[2 * w->cpu] = w->pid;
-		f->cur[2 * w->cpu + 1] = w->tid;
-	}
+	pt_feed_switches(f, at, NULL, NULL);
 	*pid = *tid = -1;
 	if (pq->cpu >= 0 && 2 * ((size_t)pq->cpu + 1) <= f->ncur)
 		*tid = f->cur[2 * pq->cpu + 1];
@@ -541,6 +523,60 @@ static void queue_thread(struct pt_feed *f, size_t q, size_t at, int32_t (*threa
 		/* perf: the pid of the thread it knows by that tid */
 		int32_t p = thread_pid(ctx, *tid);
 		*pid = p >= 0 ? p : f->cur[2 * pq->cpu];
+	}
+}
+
+void pt_feed_sync_start(struct pt_feed *f)
+{
+	if (!f->want_switch_ip)
+		return;
+	/* perf 6.1's intel_pt_switch_ip(), at its first decoder run (the
+	 * kernel's map known by then): tracing the kernel per cpu with time,
+	 * perf follows context switches through the trace at __switch_to
+	 * when the kernel's symbols (kallsyms of this machine matching the
+	 * file's build id, a vmlinux, a kcore) have it; without them (a file
+	 * from another machine), by the switch records alone, as for user
+	 * space */
+	f->want_switch_ip = false;
+	f->switch_ip = pt_switch_ip(f->syms, &f->ptss_ip);
+	for (size_t i = 0; i < f->nq; i++)
+		f->q[i].sync = f->switch_ip != 0;
+}
+
+void pt_feed_set_current(struct pt_feed *f, int32_t cpu, int32_t pid, int32_t tid)
+{
+	if (cpu < 0 || cpu >= 4096)
+		return;
+	size_t need = 2 * ((size_t)cpu + 1);
+	if (need > f->ncur) {
+		int32_t *n = realloc(f->cur, need * sizeof(*n));
+		if (!n)
+			return;
+		for (size_t k = f->ncur; k < need; k++)
+			n[k] = -1;
+		f->cur = n;
+		f->ncur = need;
+	}
+	f->cur[2 * cpu] = pid;
+	f->cur[2 * cpu + 1] = tid;
+}
+
+void pt_feed_switches(struct pt_feed *f, size_t at, void (*wake)(void *ctx, size_t q, uint64_t tsc), void *ctx)
+{
+	for (; f->sw_applied < f->nsw && f->sw[f->sw_applied].at <= at; f->sw_applied++) {
+		const struct pt_switch *w = &f->sw[f->sw_applied];
+		size_t q = f->switch_ip ? pt_switch_queue(f, w->cpu) : SIZE_MAX;
+		bool set = true, woken = false;
+		if (w->kind == PT_SW_OUT) {
+			set = pt_switch_out(f, q, w->tid, &woken);
+		} else if (w->kind == PT_SW_IN) {
+			pt_switch_in(f, q);
+			/* perf sets it only when it differs: the same */
+		}
+		if (woken && wake)
+			wake(ctx, q, w->tsc);
+		if (set)
+			pt_feed_set_current(f, w->cpu, w->pid, w->tid);
 	}
 }
 

@@ -31,13 +31,21 @@ struct pt_queue {
 	size_t nbufs, capbufs;
 	uint8_t *prev;                  /* snapshot mode: the last buffer */
 	size_t prev_len;
+	/* perf's sync_switch (pt_switch.h): whether the queue follows
+	 * switches through the trace, its switch state, the thread a switch
+	 * record named (-1: none), held off perf's heap until a switch */
+	bool sync;
+	uint8_t switch_state;
+	int32_t next_tid;
 };
 
 struct pt_feed {
 	struct hwprof_perfdata *h;
 	struct hwprof_symbols *syms;
 	bool kernel_maps_only;              /* a kcore's maps replace modules' */
-	bool want_switch_ip;                /* perf would look for __switch_to */
+	bool want_switch_ip;                /* perf looks for __switch_to at
+					     * its first run */
+	uint64_t switch_ip, ptss_ip;        /* found: the queues follow it */
 	struct hwprof_itrace_opts itrace;   /* effective */
 	struct hwprof_pt_synth_config cfg;  /* flow configuration, image, timed */
 	struct hwprof_pt_image *img;
@@ -57,11 +65,13 @@ struct pt_feed {
 	uint64_t *limits;        /* timed: TSC times of the file's kernel records */
 	size_t nlimits, caplimits; /* timeless: nlimits counts the events */
 	unsigned have_sched_switch;         /* AUXTRACE_INFO: 3 = switch events */
-	/* the thread each cpu runs, as perf learns it from switch-outs (the
-	 * next task) and ITRACE_START records: after `at` limits */
+	/* the thread each cpu runs, as perf learns it from switch records
+	 * and ITRACE_START records: after `at` limits (tsc: the record's) */
 	struct pt_switch {
 		size_t at;
 		int32_t cpu, pid, tid;
+		enum { PT_SW_START, PT_SW_OUT, PT_SW_IN } kind;
+		uint64_t tsc;
 	} *sw;
 	size_t nsw, capsw, sw_applied;
 	int32_t *cur;            /* per cpu: [2n] pid, [2n+1] tid */
@@ -131,6 +141,17 @@ int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct
  * unknown). */
 void pt_feed_select(struct pt_feed *f, size_t q, size_t at, bool ran, int32_t (*thread_pid)(void *, int32_t),
 		    void *ctx, int32_t *pid, int32_t *tid);
+/* The switch records up to `at` limits, in order, as perf takes them:
+ * the thread each cpu runs, and the switch state of the queues that
+ * follow switches through the trace (wake: a queue held at the switch ip
+ * goes back on perf's heap at the record's TSC). pt_feed_select() does it
+ * too (with no queue held). */
+void pt_feed_switches(struct pt_feed *f, size_t at, void (*wake)(void *ctx, size_t q, uint64_t tsc), void *ctx);
+/* Before the queues first run: whether they follow switches through the
+ * trace (f->switch_ip). */
+void pt_feed_sync_start(struct pt_feed *f);
+/* perf's machine__set_current_tid(): cpu runs pid/tid. */
+void pt_feed_set_current(struct pt_feed *f, int32_t cpu, int32_t pid, int32_t tid);
 /* The stack perf keeps for thread pid/tid (on cpu, for the idle task):
  * NULL when there is none (create: make it; NULL then on no memory or no
  * thread). */

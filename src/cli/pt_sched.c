@@ -5,8 +5,11 @@
 #include <string.h>
 
 #include "cli/pt_sched.h"
+#include "cli/pt_switch.h"
 
-enum { W_BLOCKED, W_DONE };
+/* a worker waits at its gate, at a switch (off the heap until a switch
+ * record wakes it), or is done */
+enum { W_BLOCKED, W_HELD, W_DONE };
 
 struct worker;
 
@@ -16,6 +19,10 @@ struct sched {
 	struct worker *turn;     /* who may run: a worker, or NULL (the caller) */
 	bool stop;               /* held runs end at their gate */
 	struct pt_feed *f;
+	/* for a queue's thread changed in its run: at the switch ip */
+	pt_sched_select_fn select;
+	void *sel_ctx;
+	size_t at;               /* the limits of the run going on */
 };
 
 struct worker {
@@ -25,6 +32,7 @@ struct worker {
 	bool started;
 	struct hwprof_pt_synth_config cfg;
 	uint64_t limit, ordinal;
+	uint64_t wake_tsc;       /* held: the switch record's time */
 	int state, rc;
 };
 
@@ -93,6 +101,48 @@ static int gate(void *ctx, uint64_t tsc)
 	return stop ? 1 : 0;
 }
 
+/* On a worker: perf's sync_switch (pt_switch.h) after a state, at a
+ * state's time and at an error. */
+static int switch_hook(void *ctx, int what, uint64_t to, uint32_t flags, uint64_t *qts)
+{
+	struct worker *w = ctx;
+	struct sched *s = w->s;
+	if (what == HWPROF_PT_SW_TIME)
+		return pt_switch_estimate(s->f, w->q, to, flags);
+	if (what == HWPROF_PT_SW_END) {
+		pt_switch_end(s->f, w->q);
+		return 0;
+	}
+	if (what == HWPROF_PT_SW_ERROR || what == HWPROF_PT_SW_FFWD) {
+		if (what == HWPROF_PT_SW_ERROR ? pt_switch_error(s->f, w->q, to) : pt_switch_ffwd(s->f, w->q)) {
+			pt_switch_next_tid(s->f, w->q);
+			s->select(s->sel_ctx, w->q, s->at, true);
+		}
+		return 0;
+	}
+	enum pt_switch_act act = pt_switch_state(s->f, w->q, to, flags);
+	if (act == PT_SW_NEXT_TID) {
+		pt_switch_next_tid(s->f, w->q);
+		s->select(s->sel_ctx, w->q, s->at, true);
+	}
+	if (act != PT_SW_HOLD)
+		return 0;
+	/* at the switch before its record: off perf's heap until the record
+	 * puts it back, with the record's time as its queue time */
+	pthread_mutex_lock(&s->mu);
+	w->state = W_HELD;
+	s->turn = NULL;
+	pthread_cond_broadcast(&s->cv);
+	while (s->turn != w)
+		pthread_cond_wait(&s->cv, &s->mu);
+	bool stop = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	if (stop)
+		return 1;
+	*qts = w->wake_tsc; /* its thread: selected as the run resumes */
+	return 0;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -157,6 +207,8 @@ int pt_sched_open(struct pt_sched **out, struct pt_feed *f, pt_sched_select_fn s
 		return -HWPROF_E_NOMEM;
 	}
 	p->s.f = p->f = f;
+	p->s.select = select;
+	p->s.sel_ctx = ctx;
 	p->nq = f->nq;
 	p->select = select;
 	p->ctx = ctx;
@@ -171,6 +223,7 @@ int pt_sched_open(struct pt_sched **out, struct pt_feed *f, pt_sched_select_fn s
 static void set_up(struct pt_sched *p)
 {
 	p->set_up = true;
+	pt_feed_sync_start(p->f);
 	for (size_t i = 0; i < p->nq && !p->rc; i++) {
 		if (!p->f->q[i].len)
 			continue;
@@ -183,6 +236,8 @@ static void set_up(struct pt_sched *p)
 		k->cfg.trace_nr = i + 1;
 		k->cfg.gate = gate;
 		k->cfg.gate_ctx = k;
+		if (p->f->switch_ip)
+			k->cfg.switch_hook = switch_hook;
 		if (pthread_create(&k->th, NULL, worker_main, k)) {
 			p->rc = -HWPROF_E_NOMEM;
 			break;
@@ -197,6 +252,18 @@ static void set_up(struct pt_sched *p)
 	}
 }
 
+/* A switch record puts a held queue back on the heap. */
+static void wake(void *ctx, size_t q, uint64_t tsc)
+{
+	struct pt_sched *p = ctx;
+	struct worker *w = &p->w[q];
+	if (w->state != W_HELD)
+		return;
+	w->state = W_BLOCKED;
+	w->wake_tsc = tsc;
+	heapify(p->heap, p->cnt++, q, tsc);
+}
+
 int pt_sched_advance(struct pt_sched *p, size_t upto)
 {
 	if (!p->set_up)
@@ -204,6 +271,9 @@ int pt_sched_advance(struct pt_sched *p, size_t upto)
 	/* perf's intel_pt_process_queues() at each event, then at the end */
 	for (; p->next <= upto && !p->rc; p->next++) {
 		size_t l = p->next;
+		/* the switch records before this limit's event */
+		pt_feed_switches(p->f, l, wake, p);
+		p->s.at = l;
 		uint64_t limit = l < p->f->nlimits ? p->f->limits[l] : UINT64_MAX;
 		while (p->cnt && p->heap[0].ordinal < limit && !p->rc) {
 			size_t q = p->heap[0].q;
@@ -215,7 +285,7 @@ int pt_sched_advance(struct pt_sched *p, size_t upto)
 			resume(&p->s, &p->w[q], ts);
 			if (p->w[q].state == W_DONE)
 				p->rc = p->w[q].rc;
-			else
+			else if (p->w[q].state != W_HELD)
 				heapify(p->heap, p->cnt++, q, p->w[q].ordinal);
 		}
 	}

@@ -246,6 +246,17 @@ static void kernel_walk(struct emu *e, uint64_t user_next)
 	unsigned period = c->psb_period ? c->psb_period : 4096;
 	ip_pkt(e, HWPROF_PT_TIP, ip, 0);
 	e->in_kernel = 1;
+	struct hwprof_pt_emu_thread *t = e->out;
+	if (!(t->nsyscalls & (t->nsyscalls + 1))) { /* 0, 1, 3, 7...: grow */
+		void *g = realloc(t->syscalls, 2 * (t->nsyscalls + 1) * sizeof(*t->syscalls));
+		if (!g) {
+			e->err = -HWPROF_E_NOMEM;
+			return;
+		}
+		t->syscalls = g;
+	}
+	uint64_t *sc = t->syscalls[t->nsyscalls++];
+	sc[0] = sc[1] = fake_tsc(e);
 	for (unsigned n = 0; n < 1000000 && !e->err; n++) {
 		struct hwprof_pt_insn in;
 		uint64_t off = ip - c->kbase;
@@ -275,6 +286,7 @@ static void kernel_walk(struct emu *e, uint64_t user_next)
 			next = calls[--ncalls];
 			break;
 		case HWPROF_PT_IC_SYSRET:
+			sc[1] = fake_tsc(e);
 			retire(e, &in, user_next);
 			e->in_kernel = 0;
 			return;
@@ -602,6 +614,7 @@ HWPROF_API void hwprof_pt_emu_result_free(struct hwprof_pt_emu_result *res)
 	for (size_t i = 0; res->threads && i < res->nthreads; i++) {
 		free(res->threads[i].trace);
 		free(res->threads[i].insns);
+		free(res->threads[i].syscalls);
 	}
 	free(res->threads);
 	free(res->maps);

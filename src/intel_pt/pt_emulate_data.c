@@ -166,6 +166,43 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 							    HWPROF_RECORD_SWITCH_CPU_WIDE,
 							    0x2000 /* SWITCH_OUT */, body, sizeof(body)));
 	}
+	/* HWPROF_PT_EMU_SWITCHES: at each system call of thread n, cpu n
+	 * switches (out, then in) to another thread of the process (tid
+	 * pid + 1000, "sw_other": the same maps) or back, at the call's
+	 * entry (before the trace reaches the kernel's switch code) or, every
+	 * third, at its SYSRET (after it): perf follows such switches through
+	 * the trace when the kernel's symbols name __switch_to. Perf time is
+	 * TSC / 2. */
+	const bool switches = per_cpu && (cfg->flags & HWPROF_PT_EMU_SWITCHES);
+	const uint32_t pid = (uint32_t)r->pid, other = pid + 1000;
+	if (switches && !rc) {
+		struct hwprof_sample c = id_s;
+		c.tid = other;
+		rc = put(w, buf, hwprof_build_comm(buf, sizeof(buf), &a, &c, pid, other, "sw_other", 0));
+	}
+	for (size_t t = 0; switches && !rc && t < r->nthreads; t++) {
+		const struct hwprof_pt_emu_thread *th = &r->threads[t];
+		uint32_t cur = (uint32_t)th->tid;
+		for (size_t k = 0; !rc && k < th->nsyscalls; k++) {
+			uint32_t next = k % 2 == 0 ? other : (uint32_t)th->tid;
+			struct hwprof_sample sw = id_s;
+			sw.cpu = (uint32_t)t;
+			sw.time = th->syscalls[k][k % 3 == 2] / 2;
+			sw.tid = cur;
+			uint32_t body[2] = { pid, next };
+			rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
+								    HWPROF_RECORD_SWITCH_CPU_WIDE, 0x2000, body,
+								    sizeof(body)));
+			sw.tid = next;
+			sw.time++;
+			body[1] = cur;
+			if (!rc)
+				rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
+									    HWPROF_RECORD_SWITCH_CPU_WIDE, 0, body,
+									    sizeof(body)));
+			cur = next;
+		}
+	}
 	/* the other event's samples: perf time is TSC / 2 from the first
 	 * PSB's TSC (0x100000) on; the ip is the first mapping's start */
 	for (unsigned k = 0; samples && !rc && k < 64 && r->nmaps && r->nthreads; k++) {

@@ -156,6 +156,11 @@ struct run {
 	bool sel_start;
 	uint64_t sel_ts, ff_ts;  /* ff_ts: the time last fast-forwarded to */
 	bool have_sample;        /* perf's, for the state at the gate */
+	/* the last state's branch, for the switch hook once its samples are
+	 * made (perf's check at the end of intel_pt_sample()) */
+	bool sw_pend;
+	uint64_t sw_to;
+	uint32_t sw_flags;
 	bool first_state;        /* the queue's first state: not filtered */
 	bool unwind;             /* the gate moved the decoder (or ended the
 				  * run): the event's other states are gone */
@@ -281,12 +286,37 @@ static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t
 /* perf's queue time after a decoder state from `from` to `to` with time
  * ts: it moves on to ts, but on a return to user space from the kernel or
  * from nowhere (trace begin) it takes the state's estimate. */
-static void qtime(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to, uint64_t ts)
+static void qtime(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to, uint32_t flags,
+		  uint64_t ts)
 {
 	if ((!from || from >= KERNEL_START) && to && to < KERNEL_START)
 		r->qts = ev->est_tsc;
+	else if (r->cfg->switch_hook &&
+		 r->cfg->switch_hook(r->cfg->gate_ctx, HWPROF_PT_SW_TIME, to, flags, &r->qts) == 1)
+		r->qts = ev->est_tsc; /* perf's estimate in an unknown switch state */
 	else if (ts > r->qts)
 		r->qts = ts;
+}
+
+/* A new decoder state (or error) is about to be taken: the last state's
+ * switch check first. Non-zero: the run stops. */
+static int sw_flush(struct run *r)
+{
+	if (!r->sw_pend)
+		return 0;
+	r->sw_pend = false;
+	return r->cfg->switch_hook(r->cfg->gate_ctx, HWPROF_PT_SW_STATE, r->sw_to, r->sw_flags, &r->qts);
+}
+
+/* A branch state at the gate makes its samples: its branch is checked
+ * after (perf checks no other state). */
+static void sw_note(struct run *r, uint64_t to, uint32_t flags)
+{
+	if (!r->cfg->switch_hook)
+		return;
+	r->sw_pend = true;
+	r->sw_to = to;
+	r->sw_flags = flags;
 }
 
 /* A decoder state where perf may take a new cycle count (a sample-time
@@ -419,6 +449,8 @@ static int time_filter(struct run *r)
 			}
 			r->have_sample = false;
 			if (r->sel_ts > r->ff_ts) {
+				if (r->cfg->switch_hook)
+					r->cfg->switch_hook(r->cfg->gate_ctx, HWPROF_PT_SW_FFWD, 0, 0, &r->qts);
 				r->ff_ts = r->sel_ts;
 				r->unwind = fast_forward(r, r->sel_ts);
 			}
@@ -426,6 +458,8 @@ static int time_filter(struct run *r)
 		}
 		if (r->qts > r->sel_ts) {
 			if (!next_time(r)) {
+				if (r->cfg->switch_hook)
+					r->cfg->switch_hook(r->cfg->gate_ctx, HWPROF_PT_SW_END, 0, 0, &r->qts);
 				r->have_sample = false;
 				r->stop = r->unwind = true;
 				return 1;
@@ -469,11 +503,14 @@ static void stamp(struct run *r, struct hwprof_pt_sample *s)
 static int emit_branch(struct run *r, const struct hwprof_pt_event *ev, uint64_t from, uint64_t to,
 		       uint32_t flags, unsigned len, bool ipc)
 {
-	qtime(r, ev, from, to, ev->tsc);
+	if (!r->end_gated && sw_flush(r))
+		return 1;
+	qtime(r, ev, from, to, flags, ev->tsc);
 	int rc = r->end_gated ? 0 : gate(r);
 	r->end_gated = false;
 	if (rc || !r->have_sample)
 		return rc;
+	sw_note(r, to, flags);
 	/* after the gate: a state perf holds at its limit goes on the stack
 	 * of the thread its queue runs when it resumes */
 	struct hwprof_pt_tstack *ts = r->thread_stack || r->ring_cap ? cur(r) : NULL;
@@ -531,10 +568,12 @@ static int insn_sample(struct run *r, const struct hwprof_pt_event *ev, uint32_t
 	uint64_t insn_cnt = r->insn_before + i + 1;
 	/* perf's state at an instruction before the block's branch has the
 	 * older time, at the branch the new one */
+	if (sw_flush(r))
+		return 1;
 	if (i + 1 == n)
-		qtime(r, ev, ip, last_addr, ev->tsc);
+		qtime(r, ev, ip, last_addr, last_flags, ev->tsc);
 	else
-		qtime(r, ev, ip, 0, ev->tsc_in);
+		qtime(r, ev, ip, 0, 0, ev->tsc_in);
 	int gr = gate(r);
 	if (gr)
 		return gr;
@@ -713,8 +752,8 @@ static int on_block(struct run *r, const struct hwprof_pt_event *ev)
 	else if (!rc && taken)
 		rc = emit_branch(r, ev, ev->end_ip, to, flags, ev->ninsn ? ev->ilen[ev->ninsn - 1] : 0,
 				 r->want_ipc && end_state_ipc(r, ev));
-	else if (ev->ninsn)
-		qtime(r, ev, ev->end_ip, 0, ev->tsc);
+	else if (!rc && ev->ninsn && !(rc = sw_flush(r)))
+		qtime(r, ev, ev->end_ip, 0, 0, ev->tsc);
 	/* the decoder's side of IPC when no sample needed the state: a taken
 	 * branch takes the cycle count, a branch not taken (no state) uses
 	 * its sample_cyc up */
@@ -751,6 +790,10 @@ static void on_skip(struct run *r, const struct hwprof_pt_event *ev)
 
 static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned code)
 {
+	if (sw_flush(r))
+		return 1;
+	if (r->cfg->switch_hook)
+		r->cfg->switch_hook(r->cfg->gate_ctx, HWPROF_PT_SW_ERROR, ev->ip, 0, &r->qts);
 	r->qts = ev->est_tsc; /* perf's error path */
 	r->insn_tot += ev->ninsn;
 	r->cyc_snap = ev->cyc_tot; /* perf takes the count at an error */
@@ -789,7 +832,9 @@ static int on_psb(struct run *r, const struct hwprof_pt_event *ev)
 	 * it synchronises (that PSB shows the last one's, 0 at first) */
 	if (ev->count != 1)
 		r->psb_off = ev->offset;
-	qtime(r, ev, ev->ip, 0, ev->tsc);
+	if (sw_flush(r))
+		return 1;
+	qtime(r, ev, ev->ip, 0, 0, ev->tsc);
 	int rc = gate(r);
 	if (rc || !r->want_pwr || !r->have_sample)
 		return rc;

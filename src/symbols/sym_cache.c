@@ -749,15 +749,16 @@ HWPROF_API uint64_t hwprof_dso_objdump_addr(const struct hwprof_dso *d, uint64_t
 	/* perf's map__rip_2objdump(): the kernel's symbols adjusted to file
 	 * offsets map back to link addresses (unmap_ip, less the vmlinux's
 	 * relocation; whatever addr is) */
-	if (d && d->kind == DSO_KERNEL && d->foff)
+	if (d && d->kind == DSO_KERNEL && d->foff && d->nkmaps)
 		return addr + map_start - map_pgoff - d->kreloc;
 	return addr;
 }
 
 HWPROF_API bool hwprof_dso_is_file(const struct hwprof_dso *d)
 {
-	/* a vmlinux or kcore is the kernel's file then (perf's long name) */
-	return d->kind == DSO_ELF || (d->kind == DSO_KERNEL && d->runfile);
+	/* a vmlinux or kcore is the kernel's file then (perf's long name),
+	 * and the vmlinux that of the DSOs of its other sections */
+	return d->kind == DSO_ELF || (d->kind == DSO_KERNEL && (d->runfile || d->foff));
 }
 
 HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d)

@@ -255,6 +255,7 @@ int sym_finish(struct sym_table *t)
 			t->syms[i].name = t->pool + t->raw[i].name;
 			t->syms[i].object = t->raw[i].type == STT_OBJECT;
 			t->syms[i].inlined = false;
+			t->syms[i].global = t->raw[i].bind == STB_GLOBAL;
 		}
 	}
 	t->nsyms = t->n;

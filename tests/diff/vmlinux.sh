@@ -177,19 +177,61 @@ mkdir -p sfs
 cp kvm sfs/vmlinux
 same "PT --symfs (vmlinux there, user code not)" script -i k.data --symfs sfs --itrace=be
 # per cpu with time: perf goes by the switch records, the kernel having
-# no __switch_to; with one it would follow the trace there, refused
+# no __switch_to
 if "$GEN/pt_emulate" --timing --time-zero --per-cpu --vmlinux kvm kc ./prog >/dev/null 2>&1; then
   same "PT per cpu, timed, -k --itrace=be" script -i kc.data -k kvm --itrace=be
   same "PT per cpu, timed, -k --call-trace" script -i kc.data -k kvm --call-trace
-  objcopy --add-symbol __switch_to=.text:0x20,global,function kvm kvm_sw
-  "$HWPROF" script -i kc.data -k kvm_sw --itrace=be >"$TMP/o" 2>"$TMP/e"; rc=$?
-  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && grep -q '__switch_to' "$TMP/e"; then
-    pass "PT per cpu, timed, a vmlinux with __switch_to: refused"
-  else
-    fail "PT per cpu, timed, a vmlinux with __switch_to: exit $rc, $(head -2 "$TMP/e")"
-  fi
 else
   fail "pt_emulate --per-cpu --vmlinux failed"
+fi
+# with a kernel that names __switch_to (and __perf_event_task_sched_out)
+# perf follows each cpu's context switches through the trace there rather
+# than at the switch records' times: two threads on two cpus, each
+# switching to another thread at every system call, the record before
+# the trace reaches the switch or after it
+objcopy --redefine-sym switch_stub=__switch_to --redefine-sym sched_out_stub=__perf_event_task_sched_out \
+  kern.o kerns.o && ld -static -nostdlib -Ttext=0xffffffff80000000 -e 0 -o kvs kerns.o ||
+  { fail "could not make the kernel with __switch_to"; finish; }
+printf '#include <pthread.h>\n#include <unistd.h>\nstatic void *run(void *a) { for (int i = 0; i < 4; i++) write(1, "y\\n", 2); return a; }\nint main(void) { pthread_t t; pthread_create(&t, 0, run, 0); for (int i = 0; i < 3; i++) write(1, "x\\n", 2); pthread_join(t, 0); return 0; }\n' >thr.c
+gcc -O1 -pthread -o thr thr.c
+if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --vmlinux kvs ks ./thr >/dev/null 2>&1; then
+  perf script -i ks.data -k kvs --itrace=be -F tid,ip >"$TMP/p.sync" 2>/dev/null
+  perf script -i ks.data -k kvm --itrace=be -F tid,ip >"$TMP/p.nosync" 2>/dev/null
+  grep -q __switch_to <(perf script -i ks.data -k kvs --itrace=be -F ip,sym 2>/dev/null) &&
+    ! cmp -s "$TMP/p.sync" "$TMP/p.nosync" && pass "PT switches: perf's output changes with __switch_to known" ||
+    fail "PT switches: __switch_to changes nothing in perf's output: the tests prove nothing"
+  same "PT switches through the trace: --itrace=be" script -i ks.data -k kvs --itrace=be
+  same "PT switches through the trace: --call-trace" script -i ks.data -k kvs --call-trace
+  same "PT switches through the trace: --itrace=i1i" script -i ks.data -k kvs --itrace=i1i -F tid,cpu,time,ip,sym --ns
+  same "PT switches through the trace: --itrace=bei100ns" script -i ks.data -k kvs --itrace=bei100ns
+  same "PT switches through the trace: --itrace=i5il" script -i ks.data -k kvs --itrace=i5il -F tid,ip,brstack
+  same "PT switches through the trace: report" report --stdio -i ks.data -k kvs --itrace=i10i --sort pid,comm,sym
+  same "PT switches through the trace: --time" script -i ks.data -k kvs --itrace=i1i -F tid,time,ip --ns \
+    --time 0.000570,0.000583
+else
+  fail "pt_emulate --per-cpu --switches failed"
+fi
+# the file's own samples among the trace's (the trace decoded as the
+# events are read): the kernel's symbols are looked at only once its map
+# is known
+if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --samples --vmlinux kvs kss ./thr >/dev/null 2>&1; then
+  same "PT switches and samples: --itrace=be" script -i kss.data -k kvs --itrace=be
+  same "PT switches and samples: -k without __switch_to" script -i kss.data -k kvm --itrace=be
+  same "PT switches and samples: --show-switch-events" script -i kss.data -k kvs --show-switch-events --itrace=b
+  same "PT switches and samples: report" report --stdio -i kss.data -k kvs --itrace=i10i
+  # perf record --kcore's directory: its kallsyms name them
+  mkdir -p ksd/kcore_dir
+  ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o ksd/kcore_dir/kcore kerns.o
+  nm ksd/kcore_dir/kcore | sort >ksd/kcore_dir/kallsyms
+  : >ksd/kcore_dir/modules
+  cp ks.data ksd/data
+  same "PT switches through the trace, kcore dir: --itrace=be" script -i ksd --itrace=be
+  same "PT switches through the trace, kcore dir: --itrace=i1i" script -i ksd --itrace=i1i -F tid,time,ip,sym
+  # perf's sync_switch needs a global __switch_to: a local one is not it
+  objcopy --localize-symbol __switch_to kvs kvs_local
+  same "PT a local __switch_to: the switch records" script -i ks.data -k kvs_local --itrace=be -F tid,ip,sym
+else
+  fail "pt_emulate --per-cpu --switches failed"
 fi
 # perf record --kcore's directory, the kernel code in its kcore
 mkdir -p kd/kcore_dir

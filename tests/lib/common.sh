@@ -12,7 +12,7 @@ finish() { [ "$failures" -eq 0 ]; exit $?; }
 have_perf() { command -v perf >/dev/null 2>&1; }
 # tmpdir removed on exit (HWPROF_TEST_TMP names one to keep, for debugging)
 TMP=${HWPROF_TEST_TMP:-$(mktemp -d)}
-[ -n "$HWPROF_TEST_TMP" ] || trap 'rm -rf "$TMP"' EXIT
+[ -n "${HWPROF_TEST_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 # The sanitizer build's run reads the same inputs, and perf's `report` and
 # `script` there are the plain build's hwprof (HWPROF_REF, set by
 # tests/run.sh when it tests both): the plain run compares with perf, this

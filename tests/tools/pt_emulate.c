@@ -7,7 +7,7 @@
  * PREFIX.tids lists "N tid" per thread, and the perf.data holds one
  * AUXTRACE buffer per thread (per-thread mode: idx N, that tid, cpu -1).
  * Usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--snapshot SIZE,STEP] [--time-zero] [--per-cpu] [--defer-tip] [--psb N]
- *                   [--kernel] [--kernel-bid] [--vmlinux FILE] [--samples] [--vdso]
+ *                   [--kernel] [--kernel-bid] [--vmlinux FILE] [--switches] [--samples] [--vdso]
  *                   [--max N] [--repeat N] PREFIX PROG [ARGS...]
  * --repeat N: the first thread's trace N times over in PREFIX.raw and .data
  * (PREFIX.gt stays one run's), for benchmarks that need a large trace of a
@@ -21,6 +21,9 @@
  * id is another machine's; --vmlinux FILE: that, and every system call
  * runs FILE's kernel code, traced (entry_SYSCALL_64 to a SYSRET, FILE
  * moved so that its _text is the kernel map's _text: decode with -k FILE).
+ * --switches (with --per-cpu --vmlinux): a context switch on the thread's
+ * cpu at each system call, to another process and back (perf follows them
+ * through the trace at the kernel's __switch_to);
  * --samples: a cpu-clock event too, its samples among the trace's;
  * --vdso: a [vdso] mapping after the files'. */
 #include <fcntl.h>
@@ -129,6 +132,8 @@ int main(int argc, char **argv)
 			cfg.flags |= HWPROF_PT_EMU_KERNEL | HWPROF_PT_EMU_KERNEL_BID;
 		else if (!strcmp(argv[i], "--vmlinux") && i + 1 < argc)
 			load_vmlinux(argv[++i], &cfg);
+		else if (!strcmp(argv[i], "--switches"))
+			cfg.flags |= HWPROF_PT_EMU_SWITCHES;
 		else if (!strcmp(argv[i], "--samples"))
 			cfg.flags |= HWPROF_PT_EMU_SAMPLES;
 		else if (!strcmp(argv[i], "--vdso"))
@@ -144,7 +149,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i < 2) {
 		fprintf(stderr, "usage: pt_emulate [--noretcomp] [--long-tnt] [--timing [--no-cyc]] [--snapshot SIZE,STEP] [--time-zero] [--per-cpu] [--defer-tip] "
-				"[--kernel] [--kernel-bid] [--vmlinux FILE] [--samples] [--vdso] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
+				"[--kernel] [--kernel-bid] [--vmlinux FILE] [--switches] [--samples] [--vdso] [--psb N] [--max N] [--repeat N] PREFIX PROG [ARGS...]\n");
 		return 2;
 	}
 	const char *prefix = argv[i];

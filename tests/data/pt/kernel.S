@@ -3,7 +3,11 @@
  * taken forward and not backward. Linked at 0xffffffff80000000 by the
  * tests, while the emulated recording puts _text at 0xffffffff81000000, so
  * decoders must relocate it as perf relocates a vmlinux. Calls, returns,
- * a loop, a tail jump, and code in .init.text that never runs. */
+ * a loop, a tail jump, and code in .init.text that never runs. Each call
+ * also goes through sched_out_stub and, by a tail jump as the kernel's
+ * __switch_to_asm does, switch_stub: renamed __perf_event_task_sched_out
+ * and __switch_to (objcopy --redefine-sym), perf follows context switches
+ * through the trace there. */
 	.text
 	.globl _text
 _text:
@@ -41,9 +45,29 @@ do_syscall_64:
 3:	dec %ecx
 	jnz 3b
 	call x64_sys_call
+	call sched_out_stub
+	call switch_to_asm
 	pop %rbp
 	ret
 	.size do_syscall_64, .-do_syscall_64
+	.globl sched_out_stub
+	.type sched_out_stub,@function
+sched_out_stub:
+	nop
+	ret
+	.size sched_out_stub, .-sched_out_stub
+	.type switch_to_asm,@function
+switch_to_asm:
+	push %rbp
+	pop %rbp
+	jmp switch_stub
+	.size switch_to_asm, .-switch_to_asm
+	.globl switch_stub
+	.type switch_stub,@function
+switch_stub:
+	nop
+	ret
+	.size switch_stub, .-switch_stub
 	.type x64_sys_call,@function
 x64_sys_call:
 	test %rax, %rax
