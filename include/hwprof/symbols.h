@@ -130,6 +130,8 @@ struct hwprof_kernel_map {
 };
 HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, bool load_any,
 					 struct hwprof_kernel_map *m);
+/* Whether the kernel's symbols have been looked for yet. */
+HWPROF_API bool hwprof_symbols_kernel_loaded(const struct hwprof_symbols *s);
 
 /* The address perf gives addr2line and prints in "dso[addr]" for addr in
  * a map [map_start.. at map_pgoff] of d (its map__rip_2objdump()): the

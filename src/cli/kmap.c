@@ -96,10 +96,16 @@ int kmap_find_map(struct kmap_ext *k, struct hwprof_session *s, struct hwprof_sy
 	int found = hwprof_session_find_map(s, pid, tid, cpumode, ip, mi, level) == 1;
 	if (found && strcmp(mi->dso, "[kernel.kallsyms]") && (k->checked && !k->only))
 		return 1; /* a module's map (a kcore replaces those too) */
+	/* perf finds the map before it loads the kernel's symbols: the
+	 * address that first loads them stays in the recorded map, which
+	 * the load then moves onto the vmlinux's .text (or the kcore's) */
+	bool first = !hwprof_symbols_kernel_loaded(syms);
 	check(k, s, syms, pid, tid, cpumode);
 	if (k->remapped) {
 		if (found && !k->only && strcmp(mi->dso, "[kernel.kallsyms]"))
 			return 1;
+		if (first && found)
+			return remapped_find(k, syms, k->map.start, mi, level);
 		return remapped_find(k, syms, ip, mi, level);
 	}
 	if (found)

@@ -895,6 +895,14 @@ int script_print_sample(struct script_printer *p, const struct hwprof_event *ev)
 			cursor = false;
 		fputc(cursor ? '\n' : ' ', f);
 		if (cursor) {
+			/* perf resolves the sample's own address first, which
+			 * may load the kernel's symbols: its callchain's
+			 * frames see the kernel's maps as they are then */
+			struct hwprof_map_info mi;
+			char level;
+			if (!hwprof_symbols_kernel_loaded(p->syms))
+				script_printer_find_map(p, (int32_t)s->pid, (int32_t)s->tid,
+							s->misc & HWPROF_MISC_CPUMODE_MASK, s->ip, &mi, &level);
 			script_print_callchain(p, t, s);
 		} else {
 			fprintf(f, "%16llx", (unsigned long long)s->ip);

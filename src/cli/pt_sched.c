@@ -83,15 +83,14 @@ static void heap_pop(struct heap_item *h, size_t *cnt)
 }
 
 /* On a worker: its decoder reached a state with queue time tsc. */
-static int gate(void *ctx, uint64_t tsc)
+/* On a worker: hands the turn back in state (at ordinal) and waits for
+ * its next turn. Returns 1 when the runs are to stop. */
+static int pause_run(struct worker *w, int state, uint64_t ordinal)
 {
-	struct worker *w = ctx;
 	struct sched *s = w->s;
-	if (tsc < w->limit)
-		return 0;
 	pthread_mutex_lock(&s->mu);
-	w->ordinal = tsc;
-	w->state = W_BLOCKED;
+	w->ordinal = ordinal;
+	w->state = state;
 	s->turn = NULL;
 	pthread_cond_broadcast(&s->cv);
 	while (s->turn != w)
@@ -99,6 +98,12 @@ static int gate(void *ctx, uint64_t tsc)
 	bool stop = s->stop;
 	pthread_mutex_unlock(&s->mu);
 	return stop ? 1 : 0;
+}
+
+static int gate(void *ctx, uint64_t tsc)
+{
+	struct worker *w = ctx;
+	return tsc < w->limit ? 0 : pause_run(w, W_BLOCKED, tsc);
 }
 
 /* On a worker: perf's sync_switch (pt_switch.h) after a state, at a
@@ -129,15 +134,7 @@ static int switch_hook(void *ctx, int what, uint64_t to, uint32_t flags, uint64_
 		return 0;
 	/* at the switch before its record: off perf's heap until the record
 	 * puts it back, with the record's time as its queue time */
-	pthread_mutex_lock(&s->mu);
-	w->state = W_HELD;
-	s->turn = NULL;
-	pthread_cond_broadcast(&s->cv);
-	while (s->turn != w)
-		pthread_cond_wait(&s->cv, &s->mu);
-	bool stop = s->stop;
-	pthread_mutex_unlock(&s->mu);
-	if (stop)
+	if (pause_run(w, W_HELD, w->ordinal))
 		return 1;
 	*qts = w->wake_tsc; /* its thread: selected as the run resumes */
 	return 0;

@@ -677,6 +677,11 @@ HWPROF_API int hwprof_symbols_kernel_map(struct hwprof_symbols *s, size_t i, boo
 	return 1;
 }
 
+HWPROF_API bool hwprof_symbols_kernel_loaded(const struct hwprof_symbols *s)
+{
+	return s->kdso && s->kdso->loaded;
+}
+
 HWPROF_API const char *hwprof_symbols_code_path(struct hwprof_symbols *s, const char *name, char *buf, size_t len)
 {
 	struct hwprof_dso *d = findnew(s, name);

@@ -243,28 +243,23 @@ fi
 # and goes by the switch records alone
 if "$emu" --timing --time-zero --per-cpu --kernel-bid "$TMP/kb" "$TMP/pc_threads" >/dev/null 2>&1 &&
    "$emu" --timing --time-zero --per-cpu --kernel "$TMP/kn" "$TMP/pc_threads" >/dev/null 2>&1; then
-  for iset in b cr i100i; do
-    perf script -i "$TMP/kb.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
-    "$HWPROF" script -i "$TMP/kb.data" --itrace=$iset >"$TMP/ours.out" 2>"$TMP/ours.err"
-    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
-      pass "per-cpu trace with the kernel traced, another machine's kernel, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines)"
-    else
-      fail "per-cpu trace with the kernel traced, another machine's kernel, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
-    fi
-  done
-  if grep -q ' T __switch_to$' /proc/kallsyms 2>/dev/null; then
-    # the trace never reaches __switch_to: a switch record seen while
-    # tracing waits for it, its thread never taken (as perf does)
-    for iset in b i100i; do
-      perf script -i "$TMP/kn.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
-      "$HWPROF" script -i "$TMP/kn.data" --itrace=$iset >"$TMP/ours.out" 2>"$TMP/ours.err"
+  # this machine's kernel: the trace never reaches __switch_to, so a
+  # switch record seen while tracing waits for it, its thread never taken
+  # (as perf does)
+  sets=("kb|another machine's kernel|b cr i100i")
+  grep -q ' T __switch_to$' /proc/kallsyms 2>/dev/null && sets+=("kn|this machine's kernel|b i100i")
+  for set in "${sets[@]}"; do
+    IFS='|' read -r f what isets <<<"$set"
+    for iset in $isets; do
+      perf script -i "$TMP/$f.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
+      "$HWPROF" script -i "$TMP/$f.data" --itrace=$iset >"$TMP/ours.out" 2>"$TMP/ours.err"
       if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
-        pass "per-cpu trace with the kernel traced, this machine's kernel, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines)"
+        pass "per-cpu trace with the kernel traced, $what, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines)"
       else
-        fail "per-cpu trace with the kernel traced, this machine's kernel, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
+        fail "per-cpu trace with the kernel traced, $what, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
       fi
     done
-  fi
+  done
 fi
 
 # the file's own samples (a cpu-clock event) among the trace's: perf runs
