@@ -373,7 +373,7 @@ static int note_limit(struct pt_feed *f, uint64_t time);
  * with cpu-wide switch events (have_sched_switch 3) a switch-out names
  * the next thread and a switch-in the thread itself; otherwise only
  * switch-ins count */
-static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
+static int note_switch(struct pt_feed *f, const struct hwprof_event *ev, uint64_t tsc)
 {
 	const struct hwprof_record *rec = &ev->rec;
 	bool out = rec->misc & 0x2000; /* SWITCH_OUT */
@@ -399,11 +399,7 @@ static int note_switch(struct pt_feed *f, const struct hwprof_event *ev)
 		return -HWPROF_E_NOMEM;
 	/* perf's sample cpu: 0 when the record carries none */
 	w.cpu = has_sample && (ev->sample.sample_type & HWPROF_SAMPLE_CPU) ? (int32_t)ev->sample.cpu : 0;
-	/* its time as the limit noted for it (the queue time a held queue
-	 * resumes at) */
-	w.tsc = f->cfg.timed && f->nlimits && has_sample && (ev->sample.sample_type & HWPROF_SAMPLE_TIME)
-			? f->limits[f->nlimits - 1]
-			: 0;
+	w.tsc = tsc; /* the queue time a held queue resumes at */
 	f->sw[f->nsw++] = w;
 	return 0;
 }
@@ -445,10 +441,11 @@ int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct
 	/* perf runs the queues up to the record's time first, then takes
 	 * its switch */
 	int rc = 0;
+	uint64_t tsc = 0; /* the record's time as a limit */
 	if (f->cfg.timed && ev->rec.type < HWPROF_RECORD_USER_TYPE_START && ev->parse_err >= 0 &&
 	    (ev->sample.sample_type & HWPROF_SAMPLE_TIME) && ev->sample.time && ev->sample.time != UINT64_MAX &&
-	    tc->time_mult)
-		rc = note_limit(f, ev->sample.time);
+	    tc->time_mult && (rc = note_limit(f, ev->sample.time)) >= 0)
+		tsc = f->limits[f->nlimits - 1];
 	if (!f->cfg.timed) {
 		/* perf decodes a timeless trace at the EXIT of a queue's
 		 * thread (with what it knows then), the rest at the end */
@@ -461,7 +458,7 @@ int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct
 		}
 	}
 	if (rc >= 0)
-		rc = note_switch(f, ev);
+		rc = note_switch(f, ev, tsc);
 	if (rc >= 0)
 		rc = note_vdso(f, s, &ev->rec);
 	return rc < 0 ? rc : note_comm(f, s, &ev->rec);
