@@ -371,6 +371,7 @@ struct report_args {
 	bool show_nr, show_period, quiet, header, children_set, children, graph_none, graph_given;
 	bool threads, pretty_raw;      /* -T, --pretty raw */
 	bool no_inline;             /* --no-inline: unwound frames not expanded */
+	bool hide_unresolved;       /* -U */
 	bool order_set, caller, inverted;
 	double cc_min_percent;
 	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
@@ -855,6 +856,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	    (int)a->itrace.callchain_sz > (a->max_stack < 0 ? 127 : a->max_stack))
 		run.max_stack = (int)a->itrace.callchain_sz;
 	run.no_inline = a->no_inline;
+	run.hide_unresolved = a->hide_unresolved;
 	run.mem_mode = a->mem_mode;
 	run.graph_none = a->graph_none;
 	run.show_threads = a->threads;
@@ -1019,6 +1021,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "show-total-period", no_argument, NULL, O_SHOW_PERIOD },
 		{ "inline", no_argument, NULL, O_INLINE },
 		{ "no-inline", no_argument, NULL, O_NO_INLINE },
+		{ "hide-unresolved", no_argument, NULL, 'U' },
 		{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
@@ -1064,10 +1067,11 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bTk:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bTk:U", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'T': ap->threads = true; break;
+		case 'U': ap->hide_unresolved = true; break;
 		case 'i': ap->input = optarg; break;
 		case 'q': ap->quiet = true; break;
 		case O_STDIO: break;

@@ -379,6 +379,8 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 		struct hwprof_symres res;
 		struct hwprof_hist_frame *fr = &r->frames[n];
 		resolve_frame(r, fr, pid, tid, HWPROF_MISC_USER, ip, &res);
+		if (r->hide_unresolved && !res.sym)
+			continue;
 		struct hwprof_inline_entry ent[MAX_INLINE];
 		/* perf's addr2line needs a file: not [vdso] and the like */
 		int ne = res.sym && res.dso && !r->no_inline && fr->dso && fr->dso[0] != '[' &&
@@ -429,6 +431,8 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		for (long i = 0; i < m; i++) {
 			struct hwprof_symres res;
 			resolve_frame(r, &r->frames[n], pid, tid, lf[i].cpumode, lf[i].ip, &res);
+			if (r->hide_unresolved && !res.sym)
+				continue;
 			frame_srcline(r, &r->frames[n++], &res);
 		}
 		free(lf);
@@ -449,6 +453,8 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		}
 		struct hwprof_symres res;
 		resolve_frame(r, &r->frames[n], pid, tid, cpumode, ip, &res);
+		if (r->hide_unresolved && !res.sym)
+			continue; /* perf's -U leaves the frame out */
 		frame_srcline(r, &r->frames[n++], &res);
 	}
 	if (r->caller_order && !lbr)
@@ -548,6 +554,8 @@ static int begin_sample(struct report_run *r, struct hwprof_hist_sample *hs, uin
 		return 0;
 	memset(hs, 0, sizeof(*hs));
 	resolve_ip(r, hs, pid, tid, cpumode, ip);
+	if (r->hide_unresolved && !hs->sym)
+		return 0; /* perf's -U: the sample is not counted */
 	hs->cpu = cpu;
 	hs->socket = socket_of(r, cpu);
 	hs->cpumode = (uint8_t)cpumode;
@@ -596,6 +604,8 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 		struct hwprof_symres res;
 		unsigned mode = chain[i] >= (1ULL << 63) ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
 		resolve_frame(r, &r->frames[n], pid, tid, mode, chain[i], &res);
+		if (r->hide_unresolved && !res.sym)
+			continue;
 		frame_srcline(r, &r->frames[n++], &res);
 	}
 	size_t max = r->max_stack >= 0 ? (size_t)r->max_stack : MAX_STACK;
@@ -891,6 +901,8 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 		return 0;
 	memset(&hs, 0, sizeof(hs));
 	resolve_ip(r, &hs, (int32_t)sm->pid, (int32_t)sm->tid, sm->misc & HWPROF_MISC_CPUMODE_MASK, sm->ip);
+	if (r->hide_unresolved && !hs.sym)
+		return 0; /* perf's -U: the sample is not counted */
 	hs.cpu = cpu;
 	sample_fields(r, &hs, sm);
 	if (ev->attr.type == 2 /* PERF_TYPE_TRACEPOINT */) {

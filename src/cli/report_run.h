@@ -63,6 +63,8 @@ struct report_run {
 	bool callchain, caller_order;
 	int max_stack;              /* --max-stack; < 0: perf's 127 */
 	bool no_inline;             /* --no-inline: unwound frames stay whole */
+	bool hide_unresolved;       /* -U: samples and callchain frames
+				     * without a symbol are left out */
 	unsigned chain_flags;       /* HWPROF_HIST_* */
 	struct hwprof_hist_frame *frames;   /* per-sample scratch */
 	size_t cap_frames;

@@ -50,7 +50,8 @@ for d in g dwarf; do
   for o in "-g flat" "--no-children -g flat" "-g folded" "--no-children -g folded,0.1,callee" \
            "--no-children -g graph,0.5,period" "-g flat,0,caller,period" "--no-children -g graph,0.5,2" \
            "-g graph,0,3,callee" "--no-children -g folded,0,3" "-g flat,1,2" "--show-total-period" \
-           "--show-total-period -n --no-children" "--no-inline" "--no-inline --no-children -g srcline"; do
+           "--show-total-period -n --no-children" "--no-inline" "--no-inline --no-children -g srcline" \
+           "-U" "--hide-unresolved --no-children -n" "-U -g caller --sort dso,sym"; do
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done
