@@ -680,6 +680,8 @@ static int add_branch_entries(struct report_run *r, struct hwprof_hist_sample *h
 		uint64_t fl = stride == 3 ? hwprof_u64_at(v, 3 * i + 2) : 0;
 		resolve_branch_end(r, &b.from, pid, tid, hwprof_u64_at(v, stride * i));
 		resolve_branch_end(r, &b.to, pid, tid, hwprof_u64_at(v, stride * i + 1));
+		if (r->hide_unresolved && !(b.from.sym && b.to.sym))
+			continue; /* perf's -U: both ends resolved, or no entry */
 		b.mispred = fl & 1;
 		b.predicted = fl >> 1 & 1;
 		b.in_tx = fl >> 2 & 1;

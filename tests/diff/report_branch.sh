@@ -40,6 +40,8 @@ OPTS=(
   "--comms helper"
   "--pid 200"
   "-q"
+  "-U"
+  "-U --sort dso_from,dso_to -n"
 )
 for d in branch branch-syms; do
   if ! "$GEN/mkperfdata" $d "$TMP/$d.data"; then fail "mkperfdata $d"; continue; fi
@@ -55,7 +57,8 @@ done
 # and the LBR call stack), and the --dsos/--symbols filters
 if "$GEN/mkperfdata" lbr "$TMP/lbr.data"; then
   for o in "" "-g" "-q" "--comms worker" "--sort dso_from" "--sort cycles" "-g caller --no-children" \
-           "--no-branch-stack" "--no-branch-stack --no-children" "--no-branch-stack -g callee,flat" "--no-branch-stack -G"; do
+           "--no-branch-stack" "--no-branch-stack --no-children" "--no-branch-stack -g callee,flat" "--no-branch-stack -G" \
+           "-U" "-U --no-branch-stack"; do
     # shellcheck disable=SC2086
     compare "lbr ${o:-(default)}" "$TMP/lbr.data" $o
   done

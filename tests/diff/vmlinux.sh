@@ -206,6 +206,9 @@ if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --vmlinux kvs ks 
   same "PT switches through the trace: --itrace=bei100ns" script -i ks.data -k kvs --itrace=bei100ns
   same "PT switches through the trace: --itrace=i5il" script -i ks.data -k kvs --itrace=i5il -F tid,ip,brstack
   same "PT switches through the trace: report" report --stdio -i ks.data -k kvs --itrace=i10i --sort pid,comm,sym
+  # -U in the branch view: a branch with an end of no symbol is left out
+  same "PT branch view -U" report --stdio -i ks.data -k kvs --itrace=i100il -U --sort dso_from,dso_to -n
+  same "PT branch view -U, addresses" report --stdio -i ks.data -k kvs --itrace=i20il -U --sort comm,dso_to,addr_to
   same "PT switches through the trace: --time" script -i ks.data -k kvs --itrace=i1i -F tid,time,ip --ns \
     --time 0.000570,0.000583
 else
