@@ -211,17 +211,6 @@ if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --vmlinux kvs ks 
   same "PT branch view -U, addresses" report --stdio -i ks.data -k kvs --itrace=i20il -U --sort comm,dso_to,addr_to
   same "PT switches through the trace: --time" script -i ks.data -k kvs --itrace=i1i -F tid,time,ip --ns \
     --time 0.000570,0.000583
-else
-  fail "pt_emulate --per-cpu --switches failed"
-fi
-# the file's own samples among the trace's (the trace decoded as the
-# events are read): the kernel's symbols are looked at only once its map
-# is known
-if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --samples --vmlinux kvs kss ./thr >/dev/null 2>&1; then
-  same "PT switches and samples: --itrace=be" script -i kss.data -k kvs --itrace=be
-  same "PT switches and samples: -k without __switch_to" script -i kss.data -k kvm --itrace=be
-  same "PT switches and samples: --show-switch-events" script -i kss.data -k kvs --show-switch-events --itrace=b
-  same "PT switches and samples: report" report --stdio -i kss.data -k kvs --itrace=i10i
   # perf record --kcore's directory: its kallsyms name them
   mkdir -p ksd/kcore_dir
   ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o ksd/kcore_dir/kcore kerns.o
@@ -235,6 +224,17 @@ if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --samples --vmlin
   same "PT a local __switch_to: the switch records" script -i ks.data -k kvs_local --itrace=be -F tid,ip,sym
 else
   fail "pt_emulate --per-cpu --switches failed"
+fi
+# the file's own samples among the trace's (the trace decoded as the
+# events are read): the kernel's symbols are looked at only once its map
+# is known
+if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --samples --vmlinux kvs kss ./thr >/dev/null 2>&1; then
+  same "PT switches and samples: --itrace=be" script -i kss.data -k kvs --itrace=be
+  same "PT switches and samples: -k without __switch_to" script -i kss.data -k kvm --itrace=be
+  same "PT switches and samples: --show-switch-events" script -i kss.data -k kvs --show-switch-events --itrace=b
+  same "PT switches and samples: report" report --stdio -i kss.data -k kvs --itrace=i10i
+else
+  fail "pt_emulate --per-cpu --switches --samples failed"
 fi
 # perf record --kcore's directory, the kernel code in its kcore
 mkdir -p kd/kcore_dir
