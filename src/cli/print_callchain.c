@@ -22,7 +22,6 @@ static void put_srcline(FILE *f, const char *pre, const char *file, unsigned lin
 	fprintf(f, "%s%s:%u", pre, b ? b + 1 : file ? file : "??", line);
 }
 
-
 /* map__fprintf_srcline: a file DSO's line from its debuginfo (nothing
  * when unknown); perf's "<dso>[addr]" for the kernel and other DSOs
  * without a file. */

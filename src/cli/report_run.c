@@ -301,8 +301,10 @@ static int find_map(struct report_run *r, int32_t pid, int32_t tid, unsigned cpu
 	return kmap_find_map(&r->kmap, r->s, r->syms, pid, tid, cpumode, ip, mi, level);
 }
 
-/* A callchain frame for ip in the map of cpumode, resolved. */
-static void resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, int32_t pid, int32_t tid,
+/* A callchain frame for ip in the map of cpumode, resolved. Returns
+ * whether it stays in the chain (perf's -U leaves out frames without a
+ * symbol). */
+static bool resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, int32_t pid, int32_t tid,
 			  unsigned cpumode, uint64_t ip, struct hwprof_symres *res)
 {
 	memset(fr, 0, sizeof(*fr));
@@ -321,6 +323,7 @@ static void resolve_frame(struct report_run *r, struct hwprof_hist_frame *fr, in
 		fr->kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 		fr->sym = res->sym;
 	}
+	return res->sym || !r->hide_unresolved;
 }
 
 static bool chain_srclines(const struct report_run *r)
@@ -378,13 +381,11 @@ static int unwound_frames(struct report_run *r, const struct hwprof_sample *sm, 
 			return -HWPROF_E_NOMEM;
 		struct hwprof_symres res;
 		struct hwprof_hist_frame *fr = &r->frames[n];
-		resolve_frame(r, fr, pid, tid, HWPROF_MISC_USER, ip, &res);
-		if (r->hide_unresolved && !res.sym)
+		if (!resolve_frame(r, fr, pid, tid, HWPROF_MISC_USER, ip, &res))
 			continue;
 		struct hwprof_inline_entry ent[MAX_INLINE];
 		/* perf's addr2line needs a file: not [vdso] and the like */
-		int ne = res.sym && res.dso && !r->no_inline && fr->dso && fr->dso[0] != '[' &&
-				 strncmp(fr->dso, "/tmp/perf-", 10) != 0
+		int ne = res.sym && res.dso && !r->no_inline && hwprof_dso_is_file(res.dso)
 				 ? hwprof_dso_inline_entries(res.dso, res.addr, res.sym, ent, MAX_INLINE) : 0;
 		if (ne <= 0) {
 			frame_srcline(r, fr, &res);
@@ -430,8 +431,7 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 		long m = lf ? lbr_chain_frames(sm, max, r->caller_order, lf, nr + sm->branch_nr + 1) : -1;
 		for (long i = 0; i < m; i++) {
 			struct hwprof_symres res;
-			resolve_frame(r, &r->frames[n], pid, tid, lf[i].cpumode, lf[i].ip, &res);
-			if (r->hide_unresolved && !res.sym)
+			if (!resolve_frame(r, &r->frames[n], pid, tid, lf[i].cpumode, lf[i].ip, &res))
 				continue;
 			frame_srcline(r, &r->frames[n++], &res);
 		}
@@ -452,9 +452,8 @@ static int resolve_chain(struct report_run *r, const struct hwprof_sample *sm)
 			continue;
 		}
 		struct hwprof_symres res;
-		resolve_frame(r, &r->frames[n], pid, tid, cpumode, ip, &res);
-		if (r->hide_unresolved && !res.sym)
-			continue; /* perf's -U leaves the frame out */
+		if (!resolve_frame(r, &r->frames[n], pid, tid, cpumode, ip, &res))
+			continue;
 		frame_srcline(r, &r->frames[n++], &res);
 	}
 	if (r->caller_order && !lbr)
@@ -603,8 +602,7 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 	for (size_t i = 0; i < nchain; i++) {
 		struct hwprof_symres res;
 		unsigned mode = chain[i] >= (1ULL << 63) ? HWPROF_MISC_KERNEL : HWPROF_MISC_USER;
-		resolve_frame(r, &r->frames[n], pid, tid, mode, chain[i], &res);
-		if (r->hide_unresolved && !res.sym)
+		if (!resolve_frame(r, &r->frames[n], pid, tid, mode, chain[i], &res))
 			continue;
 		frame_srcline(r, &r->frames[n++], &res);
 	}
