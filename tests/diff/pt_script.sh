@@ -15,6 +15,21 @@ if [ ! -x "$emu" ]; then skip "PT script (no $emu)"; finish; fi
 if ! command -v gcc >/dev/null 2>&1; then skip "PT script (no gcc)"; finish; fi
 if ! have_perf; then skip "PT script (no perf)"; finish; fi
 
+# perf script and hwprof script on FILE with --itrace=ARGS (split): the
+# same non-empty output and the same messages
+same_itrace() { # name, file, itrace args
+  local name=$1 f=$2 it=$3
+  # shellcheck disable=SC2086
+  perf script -i "$f" --itrace=$it >"$TMP/perf.out" 2>"$TMP/perf.err"
+  # shellcheck disable=SC2086
+  "$HWPROF" script -i "$f" --itrace=$it >"$TMP/ours.out" 2>"$TMP/ours.err"
+  if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
+    pass "$name, --itrace=$it ($(wc -l <"$TMP/perf.out") lines)"
+  else
+    fail "$name, --itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
+  fi
+}
+
 cases=("loops-O0-static tests/data/pt/loops.c -O0 -static"
        "jumps-O0-static tests/data/pt/jumps.c -O0 -static"
        "signals-O0-static tests/data/pt/signals.c -O0 -static"
@@ -251,13 +266,7 @@ if "$emu" --timing --time-zero --per-cpu --kernel-bid "$TMP/kb" "$TMP/pc_threads
   for set in "${sets[@]}"; do
     IFS='|' read -r f what isets <<<"$set"
     for iset in $isets; do
-      perf script -i "$TMP/$f.data" --itrace=$iset >"$TMP/perf.out" 2>"$TMP/perf.err"
-      "$HWPROF" script -i "$TMP/$f.data" --itrace=$iset >"$TMP/ours.out" 2>"$TMP/ours.err"
-      if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
-        pass "per-cpu trace with the kernel traced, $what, --itrace=$iset ($(wc -l <"$TMP/perf.out") lines)"
-      else
-        fail "per-cpu trace with the kernel traced, $what, --itrace=$iset: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
-      fi
+      same_itrace "per-cpu trace with the kernel traced, $what" "$TMP/$f.data" "$iset"
     done
   done
 fi
@@ -296,15 +305,7 @@ for lay in "--per-cpu"; do
             "b --show-task-events" "i100i --show-mmap-events --show-switch-events" "be --show-task-events --pid $t2" \
             "i100i --itrace=b" "b --itrace=i100i" "b --show-switch-events --time $tr" "i100i --tid $t2 --time $tr" \
             "be -C 1" "bG -C 0,2 --show-switch-events"; do
-    # shellcheck disable=SC2086
-    perf script -i "$TMP/sf.data" --itrace=$it >"$TMP/perf.out" 2>"$TMP/perf.err"
-    # shellcheck disable=SC2086
-    "$HWPROF" script -i "$TMP/sf.data" --itrace=$it >"$TMP/ours.out" 2>"$TMP/ours.err"
-    if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
-      pass "filters and side events ${lay:-per-thread}, --itrace=$it ($(wc -l <"$TMP/perf.out") lines)"
-    else
-      fail "filters and side events ${lay:-per-thread}, --itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -2 "$TMP/ours.err")"
-    fi
+    same_itrace "filters and side events ${lay:-per-thread}" "$TMP/sf.data" "$it"
   done
 done
 

@@ -150,6 +150,15 @@ else
 fi
 
 # ---- an Intel PT trace through kernel code
+# a perf record --kcore directory DIR for the emulator's recording DATA:
+# a "kcore" of OBJ at the recorded _text, its kallsyms, no modules
+pt_kcore_dir() { # dir, obj, data
+  mkdir -p "$1/kcore_dir"
+  ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o "$1/kcore_dir/kcore" "$2"
+  nm "$1/kcore_dir/kcore" | sort >"$1/kcore_dir/kallsyms"
+  : >"$1/kcore_dir/modules"
+  cp "$3" "$1/data"
+}
 mkdir -p "$TMP/pt"
 cd "$TMP/pt" || exit 1
 as "$OLDPWD/tests/data/pt/kernel.S" -o kern.o && ld -static -nostdlib -Ttext=0xffffffff80000000 -e 0 -o kvm kern.o ||
@@ -212,11 +221,7 @@ if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --vmlinux kvs ks 
   same "PT switches through the trace: --time" script -i ks.data -k kvs --itrace=i1i -F tid,time,ip --ns \
     --time 0.000570,0.000583
   # perf record --kcore's directory: its kallsyms name them
-  mkdir -p ksd/kcore_dir
-  ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o ksd/kcore_dir/kcore kerns.o
-  nm ksd/kcore_dir/kcore | sort >ksd/kcore_dir/kallsyms
-  : >ksd/kcore_dir/modules
-  cp ks.data ksd/data
+  pt_kcore_dir ksd kerns.o ks.data
   same "PT switches through the trace, kcore dir: --itrace=be" script -i ksd --itrace=be
   same "PT switches through the trace, kcore dir: --itrace=i1i" script -i ksd --itrace=i1i -F tid,time,ip,sym
   # perf's sync_switch needs a global __switch_to: a local one is not it
@@ -237,11 +242,7 @@ else
   fail "pt_emulate --per-cpu --switches --samples failed"
 fi
 # perf record --kcore's directory, the kernel code in its kcore
-mkdir -p kd/kcore_dir
-ld -static -nostdlib -Ttext=0xffffffff81000000 -e 0 -o kd/kcore_dir/kcore kern.o
-nm kd/kcore_dir/kcore | sort >kd/kcore_dir/kallsyms
-: >kd/kcore_dir/modules
-cp k.data kd/data
+pt_kcore_dir kd kern.o k.data
 same "PT kcore dir --itrace=be" script -i kd --itrace=be
 same "PT kcore dir --call-trace" script -i kd --call-trace
 same "PT kcore dir report" report --stdio -i kd --itrace=i10i
