@@ -301,6 +301,10 @@ HWPROF_API int hwprof_hist_rename_comm(struct hwprof_hist *h, const char *from, 
 /* The cache line size the dcacheline key rounds data addresses down to
  * (perf takes the reporting machine's L1 data cache line). */
 HWPROF_API void hwprof_hist_set_cacheline(struct hwprof_hist *h, uint64_t size);
+/* DSO columns show the names perf gives this recording's DSOs
+ * (hwprof_symbols_perf_name: the kernel as "[kernel.vmlinux]" when perf
+ * record found a vmlinux); syms must outlive the histogram. */
+HWPROF_API void hwprof_hist_set_dso_names(struct hwprof_hist *h, const struct hwprof_symbols *syms);
 /* An entry's data cache line: its data address, in its map's DSO when it
  * has one, rounded down to the cache line. */
 HWPROF_API uint64_t hwprof_hist_entry_dcacheline(const struct hwprof_hist *h, const struct hwprof_hist_entry *e);

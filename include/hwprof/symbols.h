@@ -149,6 +149,14 @@ HWPROF_API bool hwprof_dso_is_file(const struct hwprof_dso *d);
  * the DSO's name as the maps give it. */
 HWPROF_API const char *hwprof_dso_runfile(const struct hwprof_dso *d);
 HWPROF_API const char *hwprof_dso_name(const struct hwprof_dso *d);
+/* The name perf prints for the DSO called dso here (short_name: in
+ * report's columns; else script's). That differs only for the kernel of
+ * a recording whose build-id table names it by a path, a vmlinux perf
+ * record found: perf calls it by the path, short "[kernel.vmlinux]", and
+ * its sections "[kernel.vmlinux].init.text"... Returns dso, an internal
+ * string, or buf (len bytes) with the name. */
+HWPROF_API const char *hwprof_symbols_perf_name(const struct hwprof_symbols *s, const char *dso, bool short_name,
+						char *buf, size_t len);
 /* Bytes of the runfile at a file offset (code bytes for an address's
  * DSO-relative offset): the count read, 0 past the end, < 0 when the
  * DSO has no file. */

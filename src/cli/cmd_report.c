@@ -872,17 +872,27 @@ static int report_stdio(const struct report_args *a, bool full)
 	 * above the table */
 	enum hwprof_hist_key elided[3];
 	const char *elided_val[3];
-	size_t nel = elided_cols(a, &l, elided, elided_val), kept = 0;
+	size_t nel = elided_cols(a, &l, elided, elided_val), kept = 0, keys_kept = 0;
 	for (size_t i = 0; i < l.nr_cols; i++) {
+		bool out = false;
+		for (size_t j = 0; j < nel; j++)
+			out |= l.cols[i] == elided[j];
+		keys_kept += !out && l.cols[i] < HWPROF_HK_FIRST_FIELD;
+	}
+	/* eliding every sort key, perf shows them all again (the values
+	 * are still said above the table) */
+	for (size_t i = 0; keys_kept && i < l.nr_cols; i++) {
 		bool out = false;
 		for (size_t j = 0; j < nel; j++)
 			out |= l.cols[i] == elided[j];
 		if (!out)
 			l.cols[kept++] = l.cols[i];
 	}
-	l.nr_cols = kept;
-	for (size_t j = 0; j < nel && rc >= 0; j++)
-		report_run_elide(&run, elided[j]);
+	if (keys_kept) {
+		l.nr_cols = kept;
+		for (size_t j = 0; j < nel && rc >= 0; j++)
+			report_run_elide(&run, elided[j]);
+	}
 	l.relative = a->relative;
 	l.mem_mode = a->mem_mode;
 	l.cgroup_name = report_run_cgroup_name;

@@ -129,7 +129,7 @@ static bool script_filter_drops(struct script_printer *p, const struct report_fi
 		hs.kernel_map = cpumode == HWPROF_MISC_KERNEL || cpumode == HWPROF_MISC_GUEST_KERNEL;
 		hs.sym = res.sym;
 	}
-	return report_filter_hides(f, &hs, sm->ip);
+	return report_filter_hides(f, script_printer_symbols(p), &hs, sm->ip);
 }
 
 /* the filters, for the samples synthesized from traces */

@@ -25,11 +25,14 @@ static void put_srcline(FILE *f, const char *pre, const char *file, unsigned lin
 /* map__fprintf_srcline: a file DSO's line from its debuginfo (nothing
  * when unknown); perf's "<dso>[addr]" for the kernel and other DSOs
  * without a file. */
-static void srcline_of(FILE *f, const char *pre, const struct hwprof_map_info *mi, const struct hwprof_symres *r)
+static void srcline_of(FILE *f, const char *pre, const struct hwprof_symbols *syms, const struct hwprof_map_info *mi,
+		       const struct hwprof_symres *r)
 {
+	char sn[4096];
+	const char *short_name = hwprof_symbols_perf_name(syms, mi->dso, true, sn, sizeof(sn));
 	uint64_t objdump = hwprof_dso_objdump_addr(r->dso, mi->start, mi->pgoff, r->addr);
 	if (!r->dso || !hwprof_dso_is_file(r->dso)) {
-		fprintf(f, "%s%s[%llx]", pre, mi->dso, (unsigned long long)objdump);
+		fprintf(f, "%s%s[%llx]", pre, short_name, (unsigned long long)objdump);
 		return;
 	}
 	const struct hwprof_srcframe *fr;
@@ -42,8 +45,8 @@ static void srcline_of(FILE *f, const char *pre, const struct hwprof_map_info *m
 	 * ("crtstuff.c:0"; "??:0", which perf leaves out, without one) or,
 	 * without a symbol, fails and perf shows "<dso base name>[addr]" */
 	if (!r->dso || !hwprof_dso_addr2line_names(r->dso, r->addr)) {
-		const char *b = strrchr(mi->dso, '/');
-		fprintf(f, "%s%s[%llx]", pre, b ? b + 1 : mi->dso, (unsigned long long)objdump);
+		const char *b = short_name == mi->dso ? strrchr(mi->dso, '/') : NULL;
+		fprintf(f, "%s%s[%llx]", pre, b ? b + 1 : short_name, (unsigned long long)objdump);
 	} else if (hwprof_dso_addr2line_file(r->dso, r->addr)) {
 		put_srcline(f, pre, hwprof_dso_addr2line_file(r->dso, r->addr), 0);
 	}
@@ -61,7 +64,7 @@ size_t script_srcline_text(struct script_printer *p, int32_t pid, int32_t tid, u
 	FILE *f = fmemopen(buf, size, "w");
 	if (!f)
 		return 0;
-	srcline_of(f, "\n  ", &mi, &r);
+	srcline_of(f, "\n  ", script_printer_symbols(p), &mi, &r);
 	long n = ftell(f);
 	fclose(f);
 	return n > 0 && (size_t)n < size ? (size_t)n : 0;
@@ -81,7 +84,7 @@ void script_print_srcline_pre(struct script_printer *p, int32_t pid, int32_t tid
 	if (script_printer_find_map(p, pid, tid, cpumode, ip, &mi, &level) != 1)
 		return;
 	hwprof_symbols_resolve(script_printer_symbols(p), mi.dso, mi.start, mi.pgoff, ip, &r);
-	srcline_of(script_printer_file(p), pre, &mi, &r);
+	srcline_of(script_printer_file(p), pre, script_printer_symbols(p), &mi, &r);
 }
 
 /* One frame: a line, or for unwound frames (perf 6.1 expands only those)
@@ -139,7 +142,7 @@ static void print_frame(struct script_printer *p, int t, int32_t pid, int32_t ti
 			if (nent)
 				put_srcline(f, "\n  ", ent[k].file, ent[k].line);
 			else if (have_map)
-				srcline_of(f, "\n  ", &mi, &r);
+				srcline_of(f, "\n  ", script_printer_symbols(p), &mi, &r);
 		}
 		if (inlined)
 			fputs(" (inlined)", f);

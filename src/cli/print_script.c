@@ -87,12 +87,14 @@ static int cmp_name(const void *a, const void *b)
 
 /* A map's DSO as perf's map__fprintf_dsoname() names it: the DSO's name,
  * which for a kernel module perf first met in an MMAP record (no build-id
- * table entry: pipe mode, --no-buildid) is its short "[name]". */
+ * table entry: pipe mode, --no-buildid) is its short "[name]", and for
+ * the kernel may be a vmlinux's path (hwprof_symbols_perf_name). */
 const char *script_dso_name(struct script_printer *p, const struct hwprof_map_info *mi, char level, char *buf,
 			    size_t len)
 {
-	if (level != 'k' || mi->dso[0] != '/' || p->o->show_kernel_path)
-		return mi->dso;
+	const char *name = hwprof_symbols_perf_name(p->syms, mi->dso, false, buf, len);
+	if (name != mi->dso || level != 'k' || mi->dso[0] != '/' || p->o->show_kernel_path)
+		return name;
 	if (!p->bids_loaded) {
 		p->bids_loaded = true;
 		if (hwprof_perfdata_feat(p->h, HWPROF_FEAT_BUILD_ID, &p->bids) == 1 && p->bids->u.build_id.nr &&

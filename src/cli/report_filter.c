@@ -192,7 +192,8 @@ static bool has_int(const struct int_list *l, int64_t v)
 	return false;
 }
 
-bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs, uint64_t ip)
+bool report_filter_hides(const struct report_filter *f, const struct hwprof_symbols *syms,
+			 const struct hwprof_hist_sample *hs, uint64_t ip)
 {
 	/* perf's thread__is_filtered(): the thread's comm now, its pid, tid */
 	if (f->comms.n && !has_str(&f->comms, hs->comm ? hs->comm : ""))
@@ -206,8 +207,16 @@ bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist
 		char sn[1024];
 		if (!hs->dso)
 			return true;
-		hwprof_dso_short_name(hs->dso, hs->kernel_map, sn, sizeof(sn));
-		if (!has_str(&f->dsos, sn) && (!strcmp(sn, hs->dso) || !has_str(&f->dsos, hs->dso)))
+		/* the kernel's long name is what its symbols came from, which
+		 * for kallsyms is its name here (a vmlinux path also names it
+		 * for perf: left alone) */
+		const char *name = hs->dso;
+		const char *short_name = hwprof_symbols_perf_name(syms, hs->dso, true, sn, sizeof(sn));
+		if (short_name == hs->dso) {
+			hwprof_dso_short_name(hs->dso, hs->kernel_map, sn, sizeof(sn));
+			short_name = sn;
+		}
+		if (!has_str(&f->dsos, short_name) && (!strcmp(short_name, name) || !has_str(&f->dsos, name)))
 			return true;
 	}
 	/* the symbol by name (perf also compares its start address as text

@@ -51,7 +51,8 @@ void report_filter_free(struct report_filter *f);
 bool report_filter_any(const struct report_filter *f);
 /* Whether a sample at ip resolved to hs (comm, dso, symbol, map) is
  * outside the --comms/--pid/--tid/--dsos/--symbols filters. */
-bool report_filter_hides(const struct report_filter *f, const struct hwprof_hist_sample *hs, uint64_t ip);
+bool report_filter_hides(const struct report_filter *f, const struct hwprof_symbols *syms,
+			 const struct hwprof_hist_sample *hs, uint64_t ip);
 /* Whether --cpu drops a sample of this cpu. */
 bool report_filter_drops_cpu(const struct report_filter *f, int32_t cpu);
 

@@ -60,6 +60,7 @@ static int grow(struct report_run *r, uint32_t n)
 			return -HWPROF_E_NOMEM;
 		hwprof_hist_set_srcline(r->hists[r->nr_hists], report_srcline, r->srclines);
 		hwprof_hist_set_cacheline(r->hists[r->nr_hists], report_cacheline_size());
+		hwprof_hist_set_dso_names(r->hists[r->nr_hists], r->syms);
 		hwprof_hist_set_srcfile(r->hists[r->nr_hists], report_srcfile, r->srclines);
 		hwprof_hist_set_trace(r->hists[r->nr_hists], trace_text, r);
 		if (r->callchain)
@@ -72,9 +73,11 @@ static int grow(struct report_run *r, uint32_t n)
 }
 
 /* perf makes a DSO object for each BUILD_ID header entry, in order, when
- * it opens the file: those come first. */
+ * it opens the file: those come first. The kernel's is the one perf names
+ * it by (hwprof_symbols_perf_name), if any. */
 static int dsos_from_build_ids(struct report_run *r)
 {
+	const char *kernel = "[kernel.kallsyms]", *kpath = hwprof_symbols_perf_name(r->syms, kernel, false, NULL, 0);
 	const uint8_t *p;
 	uint64_t size;
 	if (hwprof_perfdata_feature(hwprof_session_data(r->s), HWPROF_FEAT_BUILD_ID, &p, &size, NULL) != 1)
@@ -86,7 +89,7 @@ static int dsos_from_build_ids(struct report_run *r)
 			break;
 		const char *name = (const char *)p + off + 36;
 		size_t max = rs - 36;
-		if (strnlen(name, max) < max && name[0] && add_dso(r, name) < 0)
+		if (strnlen(name, max) < max && name[0] && add_dso(r, kpath != kernel && !strcmp(name, kpath) ? kernel : name) < 0)
 			return -HWPROF_E_NOMEM;
 		off += rs;
 	}
@@ -576,7 +579,7 @@ int report_run_add(struct report_run *r, uint32_t idx, int32_t pid, int32_t tid,
 	}
 	if (r->mem_mode)
 		resolve_mem(r, &hs, pid, tid, cpumode, m);
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
+	hs.filtered = r->filter && report_filter_hides(r->filter, r->syms, &hs, ip);
 	return hwprof_hist_add(r->hists[idx], &hs);
 }
 
@@ -588,7 +591,7 @@ int report_run_add_chain(struct report_run *r, uint32_t idx, int32_t pid, int32_
 	if (b <= 0)
 		return b;
 	hs.period = period;
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
+	hs.filtered = r->filter && report_filter_hides(r->filter, r->syms, &hs, ip);
 	if (!r->callchain)
 		return hwprof_hist_add(r->hists[idx], &hs);
 	if (!chain) {
@@ -724,7 +727,7 @@ int report_run_add_branches(struct report_run *r, uint32_t idx, int32_t pid, int
 	int b = begin_sample(r, &hs, idx, pid, tid, cpu, cpumode, ip);
 	if (b <= 0)
 		return b;
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, ip);
+	hs.filtered = r->filter && report_filter_hides(r->filter, r->syms, &hs, ip);
 	return add_branch_entries(r, &hs, idx, pid, tid, (const uint8_t *)pairs, n, 2);
 }
 
@@ -913,7 +916,7 @@ int report_run_sample(struct report_run *r, const struct hwprof_sample *sm)
 			hs.raw_size = sm->raw_size;
 		}
 	}
-	hs.filtered = r->filter && report_filter_hides(r->filter, &hs, sm->ip);
+	hs.filtered = r->filter && report_filter_hides(r->filter, r->syms, &hs, sm->ip);
 	/* a READ sample's period is its value's growth (see hwprof_session_split_read()) */
 	hs.period = (ev->attr.sample_type & HWPROF_SAMPLE_PERIOD) || (sm->sample_type & HWPROF_SAMPLE_READ)
 			    ? sm->period : ev->attr.sample_period;

@@ -215,8 +215,12 @@ const char *report_chain_srcline(struct report_srclines *s, const char *dso, boo
 	*c = key;
 	char *out = a2l_text(s, dso, addr);
 	if (!out && show_addr) {
-		char short_name[256];
-		hwprof_dso_short_name(dso, kernel_map, short_name, sizeof(short_name));
+		char buf[256];
+		const char *short_name = hwprof_symbols_perf_name(s->syms, dso, true, buf, sizeof(buf));
+		if (short_name == dso) {
+			hwprof_dso_short_name(dso, kernel_map, buf, sizeof(buf));
+			short_name = buf;
+		}
 		if (sym ? asprintf(&out, "+%" PRIu64, addr - sym->start) < 0
 			: asprintf(&out, "%s[%" PRIx64 "]", short_name, addr) < 0)
 			out = NULL;

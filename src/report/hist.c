@@ -54,6 +54,7 @@ struct hwprof_hist {
 	bool need_collapse;
 	int64_t last;               /* the entry the last sample went to */
 	uint64_t cacheline;         /* the dcacheline key's line size */
+	const struct hwprof_symbols *names; /* perf's names for DSOs, or NULL */
 	bool elided[HWPROF_HK_NR];  /* keys the output order skips */
 	uint64_t add_weight, add_ins_lat; /* the sample being added */
 	unsigned add_cpumode;       /* its cpumode, or its frame's (perf's
@@ -938,7 +939,11 @@ static int dso_short_id(struct hwprof_hist *h, const char *dso, bool kernel_map,
 		return 0;
 	}
 	char sn[1024];
-	hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
+	const char *perf = hwprof_symbols_perf_name(h->names, dso, true, sn, sizeof(sn));
+	if (perf == dso)
+		hwprof_dso_short_name(dso, kernel_map, sn, sizeof(sn));
+	else if (perf != sn)
+		snprintf(sn, sizeof(sn), "%s", perf);
 	int rc = intern_id(h, sn, name, id);
 	if (rc < 0)
 		return rc;
@@ -1162,6 +1167,11 @@ HWPROF_API const char *hwprof_hist_entry_srcfile(struct hwprof_hist *h, const st
 HWPROF_API void hwprof_hist_set_cacheline(struct hwprof_hist *h, uint64_t size)
 {
 	h->cacheline = size;
+}
+
+HWPROF_API void hwprof_hist_set_dso_names(struct hwprof_hist *h, const struct hwprof_symbols *syms)
+{
+	h->names = syms;
 }
 
 HWPROF_API int hwprof_hist_set_dyn(struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_dyn *d)

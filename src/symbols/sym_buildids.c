@@ -7,6 +7,44 @@
 #include "hwprof/symbols.h"
 #include "symbols/sym_int.h"
 
+/* perf 6.1's is_kernel_module() for a kernel-mode build-id entry
+ * (kmod_path__parse): a "[name]" other than the kernel's, vDSOs' and
+ * vsyscall's, or a file name ending in .ko, perhaps compressed. */
+static bool names_module(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (base[0] == '[') {
+		static const char *const not_mod[] = { "[kernel.kallsyms]", "[guest.kernel.kallsyms", "[vdso]",
+						       "[vdso32]", "[vdsox32]", "[vsyscall]" };
+		for (size_t i = 0; i < sizeof(not_mod) / sizeof(not_mod[0]); i++)
+			if (!strncmp(base, not_mod[i], strlen(not_mod[i])))
+				return false;
+		return true;
+	}
+	const char *ext = strrchr(path, '.');
+	if (!ext)
+		return false;
+	static const char *const comp[] = { ".gz", ".xz", ".zst" };
+	for (size_t i = 0; i < sizeof(comp) / sizeof(comp[0]); i++)
+		if (!strcmp(ext, comp[i])) {
+			ext -= 3;
+			break;
+		}
+	return ext > base && !strncmp(ext, ".ko", 3);
+}
+
+/* The build-id table's first kernel entry that is not a module is what
+ * perf takes for the kernel: a vmlinux's path names it and gives
+ * [kernel.kallsyms] its build id. */
+static void note_kernel(struct hwprof_symbols *syms, const struct hwprof_feat_build_id *b)
+{
+	if (!strcmp(b->filename, "[kernel.kallsyms]") || sym_set_kernel_name(syms, b->filename) < 0)
+		return;
+	if (b->id_size)
+		hwprof_symbols_set_build_id(syms, "[kernel.kallsyms]", b->id, b->id_size);
+}
+
 HWPROF_API void hwprof_symbols_load_build_ids(struct hwprof_symbols *syms, struct hwprof_perfdata *h)
 {
 	const uint8_t *d;
@@ -24,11 +62,17 @@ HWPROF_API void hwprof_symbols_load_build_ids(struct hwprof_symbols *syms, struc
 		return;
 	if (hwprof_feat_parse(HWPROF_FEAT_BUILD_ID, d, size, &ctx, &ft, NULL) < 0)
 		return;
+	const struct hwprof_feat_build_id *kernel = NULL;
 	for (uint32_t i = 0; i < ft->u.build_id.nr; i++) {
 		const struct hwprof_feat_build_id *b = &ft->u.build_id.ids[i];
 		if (b->filename && b->id_size)
 			hwprof_symbols_set_build_id(syms, b->filename, b->id, b->id_size);
+		if (!kernel && b->filename && (b->misc & HWPROF_MISC_CPUMODE_MASK) == HWPROF_MISC_KERNEL &&
+		    !names_module(b->filename))
+			kernel = b;
 	}
+	if (kernel) /* its build id wins over a later [kernel.kallsyms] entry's */
+		note_kernel(syms, kernel);
 	hwprof_feat_free(ft);
 }
 

@@ -78,6 +78,9 @@ struct hwprof_symbols {
 	struct sym_kmod *mods;     /* the recording's kernel modules */
 	size_t nmods, capmods;
 	bool symfs_given;          /* even "/": no vmlinux paths by release */
+	char *kname, *kshort;      /* perf's names for [kernel.kallsyms] when
+	                            * the build-id table gives it a path
+	                            * (sym_set_kernel_name); else NULL */
 };
 
 static char *dup_or_null(const char *s)
@@ -167,6 +170,8 @@ HWPROF_API void hwprof_symbols_close(struct hwprof_symbols *s)
 		free(s->strs[i]);
 	free(s->syms);
 	free(s->mods);
+	free(s->kname);
+	free(s->kshort);
 	if (s->own_vdso[0])
 		unlink(s->own_vdso);
 	free(s);
@@ -185,6 +190,40 @@ void sym_add_module(struct hwprof_symbols *s, const char *name, uint64_t start)
 	struct sym_kmod *m = &s->mods[s->nmods++];
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	m->start = start;
+}
+
+/* perf 6.1 takes the build-id table's first kernel DSO for the kernel
+ * (machine__process_kernel_mmap_event): its name is that entry's path
+ * (a vmlinux perf record loaded the kernel's symbols from), and its short
+ * name "[kernel.vmlinux]" when the path says vmlinux, else the path. */
+int sym_set_kernel_name(struct hwprof_symbols *s, const char *path)
+{
+	free(s->kname);
+	free(s->kshort);
+	s->kname = strdup(path);
+	s->kshort = strdup(strstr(path, "vmlinux") ? "[kernel.vmlinux]" : path);
+	if (!s->kname || !s->kshort) {
+		free(s->kname);
+		free(s->kshort);
+		s->kname = s->kshort = NULL;
+		return -HWPROF_E_NOMEM;
+	}
+	return 0;
+}
+
+HWPROF_API const char *hwprof_symbols_perf_name(const struct hwprof_symbols *s, const char *dso, bool short_name,
+						char *buf, size_t len)
+{
+	static const char kernel[] = "[kernel.kallsyms]";
+	if (!s || !s->kname || strncmp(dso, kernel, sizeof(kernel) - 1))
+		return dso;
+	if (!dso[sizeof(kernel) - 1])
+		return short_name ? s->kshort : s->kname;
+	/* a vmlinux's other sections: perf names them after the short name */
+	if (!buf || !len)
+		return dso;
+	snprintf(buf, len, "%s%s", s->kshort, dso + sizeof(kernel) - 1);
+	return buf;
 }
 
 void sym_set_os_release(struct hwprof_symbols *s, const char *rel)

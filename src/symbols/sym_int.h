@@ -132,6 +132,7 @@ char *sym_demangle(const char *name);
 /* A kernel module map of the recording (perf checks a kcore against them). */
 void sym_add_module(struct hwprof_symbols *s, const char *name, uint64_t start);
 /* The recording's OS release (its OSRELEASE feature). */
+int sym_set_kernel_name(struct hwprof_symbols *s, const char *path);
 void sym_set_os_release(struct hwprof_symbols *s, const char *rel);
 
 /* Debuginfo of one DSO (sym_srcline.c), kept by the cache. */

@@ -35,6 +35,8 @@ OPTS=(
   "--pid $PID"
   "--tid $PID -n --sort pid,sym"
   "-d [kernel.kallsyms] -q"
+  "--dsos libc.so.6 --sort dso"
+  "--comm ls --dsos libc.so.6 --sort dso,comm -n"
 )
 for d in g flat sys; do
   [ -s "$TMP/$d.data" ] || continue

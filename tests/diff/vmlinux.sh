@@ -91,6 +91,31 @@ else
   same "report -k --sort srcline" report --stdio -i "$S" -k "$TMP/vmlinux" --sort srcline -g none
   same "report -k --sort sym,srcline" report --stdio -i "$S" -k "$TMP/vmlinux" --sort sym,srcline -g none
   same "script -k -F ip,sym,srcline" script -i "$S" -k "$TMP/vmlinux" -F ip,sym,srcline
+  # perf record finding a vmlinux (./vmlinux: the first place it looks)
+  # names the kernel by its path in the build-id table; perf then calls
+  # the kernel "[kernel.vmlinux]" in reports, its sections
+  # "[kernel.vmlinux].init.text", and the path in script's output
+  mkdir -p "$TMP/vd" && cp "$TMP/vmlinux" "$TMP/vd/vmlinux"
+  if (cd "$TMP/vd" && perf record -q -e cpu-clock -c 100000 -g -o v.data -- ls -R /usr/share/doc >/dev/null 2>&1) &&
+     [ "$(command perf buildid-list -i "$TMP/vd/v.data" 2>/dev/null | awk '$2 == "vmlinux" {print $1}')" = "$BID" ]; then
+    (
+      cd "$TMP/vd"
+      same "recorded with a vmlinux: report" report --stdio -i v.data
+      grep -q '\[kernel.vmlinux\]' "$TMP/h.out" && pass "recorded with a vmlinux: [kernel.vmlinux] shown" ||
+        fail "recorded with a vmlinux: perf's [kernel.vmlinux] not shown"
+      same "recorded with a vmlinux: report --sort dso,sym" report --stdio -i v.data --no-children --sort dso,sym -g none
+      same "recorded with a vmlinux: report --dsos [kernel.vmlinux]" report --stdio -i v.data --dsos '[kernel.vmlinux]' --no-children
+      same "recorded with a vmlinux: script" script -i v.data
+      grep -q '(vmlinux)' "$TMP/h.out" && pass "recorded with a vmlinux: script names the kernel by its path" ||
+        fail "recorded with a vmlinux: script does not name the kernel by its path"
+      grep -q '(\[kernel.vmlinux\].init.text)' "$TMP/h.out" && pass "recorded with a vmlinux: [kernel.vmlinux].init.text" ||
+        skip "recorded with a vmlinux: no kernel frame beyond the stand-in's .text"
+      same "recorded with a vmlinux: script -F ip,sym,srcline" script -i v.data -F ip,sym,srcline
+      same "recorded with a vmlinux: report --sort srcline" report --stdio -i v.data --sort srcline -g none
+    )
+  else
+    fail "perf record with ./vmlinux present did not name the kernel by it"
+  fi
   # a perf.data directory as perf record --kcore writes it (/proc/kcore
   # is not readable here): kallsyms and a "kcore" of the stand-in at the
   # recorded _text, this machine's modules
