@@ -65,6 +65,9 @@ static void usage(FILE *f)
 		   "        --pid <pid[,pid...]>\n"
 		   "                          only consider symbols in these pids\n"
 		   "    -q, --quiet           do not show any message\n"
+		   "    -t, --field-separator <separator>\n"
+		   "                          separate the columns with it (no dotted line; it reads '.'\n"
+		   "                          where a column's text holds it)\n"
 		   "    -T, --threads         show per-thread event counters (from the file's READ records)\n"
 		   "        --pretty <key>    pretty printing style of -T: normal, raw\n"
 		   "    -S, --symbols <symbol[,symbol...]>\n"
@@ -372,6 +375,7 @@ struct report_args {
 	bool threads, pretty_raw;      /* -T, --pretty raw */
 	bool no_inline;             /* --no-inline: unwound frames not expanded */
 	bool hide_unresolved;       /* -U */
+	const char *field_sep;      /* -t */
 	bool order_set, caller, inverted;
 	double cc_min_percent;
 	int graph_mode;             /* RG_GRAPH, RG_FLAT, RG_FOLDED, RG_FRACTAL */
@@ -864,6 +868,8 @@ static int report_stdio(const struct report_args *a, bool full)
 	run.time_quantum = a->time_quantum;
 	run.time = a->time_str ? &tr : NULL;
 	l.time_str = a->time_str;
+	l.field_sep = a->field_sep;
+	l.dso_filter = a->filter.dsos.n != 0;
 	l.nanosecs = a->nanosecs;
 	if (report_filter_any(&a->filter) || a->filter.cpus_set)
 		run.filter = &a->filter;
@@ -1018,6 +1024,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "input", required_argument, NULL, 'i' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "field-separator", required_argument, NULL, 't' },
 		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "tui", no_argument, NULL, O_TUI },
 		{ "gtk", no_argument, NULL, O_GTK },
@@ -1077,13 +1084,20 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	int c;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bTk:U", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Di:qhIs:F:ng::Gc:d:S:C:bTk:Ut:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'D': dump = true; break;
 		case 'T': ap->threads = true; break;
 		case 'U': ap->hide_unresolved = true; break;
 		case 'i': ap->input = optarg; break;
 		case 'q': ap->quiet = true; break;
+		case 't':
+			/* perf ignores an empty one; '.' is what it puts in
+			 * texts for the separator */
+			if (*optarg == '.')
+				return cli_error("report", "'.' is the only non valid --field-separator argument");
+			ap->field_sep = *optarg ? optarg : NULL;
+			break;
 		case O_STDIO: break;
 		case O_TUI:
 		case O_GTK:

@@ -111,6 +111,9 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 			struct widths *w)
 {
 	memset(w, 0, sizeof(*w));
+	/* perf's hists__set_unres_dso_col_len(): an unresolved entry's DSO
+	 * columns take an address's room, but not with -t or --dsos */
+	int unres = l->field_sep || l->dso_filter ? 0 : 16;
 	w->cpu = 3;
 	w->cgroup = 6;
 
@@ -143,14 +146,14 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 			w->sym = imax(w->sym, (int)strlen(e->sym->name) + 4);
 		} else {
 			w->sym = imax(w->sym, 16 + 4 + 2);
-			w->dso = imax(w->dso, 16);
+			w->dso = imax(w->dso, unres);
 		}
 		/* perf's mem_info columns: a symbol's name plus an address's
 		 * room, or the unresolved address; the DSO's short name or
 		 * the unresolved width */
 		w->daddr_sym = imax(w->daddr_sym, e->daddr_sym ? (int)strlen(e->daddr_sym->name) + 4 + 16 + 2 : 16 + 4 + 2);
 		w->dcacheline = imax(w->dcacheline, e->daddr_sym ? (int)strlen(e->daddr_sym->name) + 4 + 16 + 2 + 1 : 16 + 4 + 2);
-		w->daddr_dso = imax(w->daddr_dso, e->daddr_dso_short ? (int)strlen(e->daddr_dso_short) : 16);
+		w->daddr_dso = imax(w->daddr_dso, e->daddr_dso_short ? (int)strlen(e->daddr_dso_short) : unres);
 		if (e->has_branch) {
 			/* perf: a resolved end's name and its map's DSO; an
 			 * unresolved one the address's room and a DSO column
@@ -166,7 +169,7 @@ static void calc_widths(const struct report_layout *l, const struct hwprof_hist 
 					 * unresolved ends only */
 					w->sym_end[j] = imax(w->sym_end[j], 16 + 4 + 2);
 					w->addr_end[j] = imax(w->addr_end[j], 16 + 4 + 2);
-					w->dso_end[j] = imax(w->dso_end[j], 16);
+					w->dso_end[j] = imax(w->dso_end[j], unres);
 				}
 			}
 		}
@@ -301,11 +304,12 @@ static void print_samples_line(FILE *f, const struct report_layout *l, const str
 
 static void print_header(FILE *f, const struct report_layout *l, const struct widths *w, int cols)
 {
+	const char *sep = l->field_sep ? l->field_sep : "  ";
 	fputs("# ", f);
 	for (size_t i = 0; i < l->nr_cols; i++) {
 		int wd = col_width(l->cols[i], w, cols);
 		if (i)
-			fputs("  ", f);
+			fputs(sep, f);
 		if (l->cols[i] == HWPROF_HK_OVERHEAD && l->self_header)
 			fprintf(f, "%*s", wd, "Self");
 		else if (HWPROF_HK_IS_DYN(l->cols[i])) /* perf's __sort__hde_header */
@@ -314,6 +318,10 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 			fprintf(f, "%*s", wd, col_header(l->cols[i]));
 		else
 			fprintf(f, "%-*.*s", wd, wd, col_header(l->cols[i]));
+	}
+	if (l->field_sep) { /* perf leaves out the dotted line with -t */
+		fputc('\n', f);
+		return;
 	}
 	fputs("\n# ", f);
 	for (size_t i = 0; i < l->nr_cols; i++) {
@@ -328,8 +336,10 @@ static void print_header(FILE *f, const struct report_layout *l, const struct wi
 
 /* One value of an overhead column (perf's hpp__fmt): a space, then the
  * number right-aligned in what is left, so a value wider than that (a
- * children share of 1000% and more) pushes the line right as in perf. */
-static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwprof_hist_entry *e, uint64_t total)
+ * children share of 1000% and more) pushes the line right as in perf.
+ * With -t (sep) the number takes the room it needs. */
+static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, bool sep, const struct hwprof_hist_entry *e,
+		      uint64_t total)
 {
 	switch (k) {
 	case HWPROF_HK_OVERHEAD_SYS:
@@ -345,10 +355,11 @@ static int value_cell(FILE *f, enum hwprof_hist_key k, int wd, const struct hwpr
 			     : k == HWPROF_HK_OVERHEAD_GUEST_SYS ? e->period_guest_sys
 			     : k == HWPROF_HK_OVERHEAD_GUEST_US ? e->period_guest_us : e->period;
 		double pct = total ? 100.0 * (double)v / (double)total : 0.0;
-		return fprintf(f, " %*.2f%%", wd - 2, pct);
+		return fprintf(f, " %*.2f%%", sep ? 1 : wd - 2, pct);
 	}
-	case HWPROF_HK_SAMPLES: return fprintf(f, " %*llu", wd - 1, (unsigned long long)(e ? e->nr_samples : 0));
-	default: return fprintf(f, " %*llu", wd - 1, (unsigned long long)(e ? e->period : 0));
+	case HWPROF_HK_SAMPLES:
+		return fprintf(f, " %*llu", sep ? 1 : wd - 1, (unsigned long long)(e ? e->nr_samples : 0));
+	default: return fprintf(f, " %*llu", sep ? 1 : wd - 1, (unsigned long long)(e ? e->period : 0));
 	}
 }
 
@@ -430,11 +441,12 @@ static int print_cell(FILE *f, struct report_layout *l, enum hwprof_hist_key k, 
 		 * the leader's; none where the member has no pair or no total */
 		uint32_t nm = hwprof_hist_nr_members(h);
 		int one = wd / (int)(nm + 1);
-		int n = value_cell(f, k, one, e, total);
+		bool sep = l->field_sep != NULL;
+		int n = value_cell(f, k, one, sep, e, total);
 		for (uint32_t m = 0; m < nm; m++) {
 			const struct hwprof_hist *mh = hwprof_hist_member(h, m);
 			uint64_t mt = total_of(l, mh);
-			n += value_cell(f, k, one, mt ? hwprof_hist_pair(h, e, m) : NULL, mt);
+			n += value_cell(f, k, one, sep, mt ? hwprof_hist_pair(h, e, m) : NULL, mt);
 		}
 		return n;
 	}
@@ -629,6 +641,41 @@ static void print_row(FILE *f, struct report_layout *l, const struct widths *w,
 	fputc('\n', f);
 }
 
+/* A row with -t: the separator between the columns (none before the
+ * first), and in the keys' texts (not the values', nor a tracepoint
+ * field's) its first character replaced by '.', as perf's
+ * repsep_snprintf() does. The cells are printed to memory first. */
+static void print_row_sep(FILE *out, struct report_layout *l, const struct widths *w,
+			  const struct hwprof_hist_entry *e, struct hwprof_hist *h, struct hwprof_session *s)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	if (!f) {
+		fputs("out of memory\n", out);
+		return;
+	}
+	for (size_t i = 0; i < l->nr_cols; i++) {
+		enum hwprof_hist_key k = l->cols[i];
+		int wd = col_width(k, w, group_cols(h));
+		if (i)
+			fputs(l->field_sep, f);
+		fflush(f);
+		size_t at = size;
+		int n = print_cell(f, l, k, wd, e, h, s, total_of(l, h));
+		fflush(f);
+		if (!is_field(k) && !HWPROF_HK_IS_DYN(k))
+			for (char *c = buf + at; (c = memchr(c, l->field_sep[0], (size_t)(buf + size - c))); c++)
+				*c = '.';
+		if (i + 1 < l->nr_cols && n < wd)
+			fprintf(f, "%*s", wd - n, "");
+	}
+	fputc('\n', f);
+	fclose(f);
+	fwrite(buf, 1, size, out);
+	free(buf);
+}
+
 void print_report_hist(FILE *f, struct report_layout *layout, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s)
 {
@@ -654,7 +701,10 @@ void print_report_hist(FILE *f, struct report_layout *layout, struct hwprof_hist
 		float pct = total ? (float)((double)v * 100.0 / (double)total) : 0.0f;
 		if (pct < l->percent_limit)
 			continue;
-		print_row(f, l, &w, e, h, s);
+		if (l->field_sep)
+			print_row_sep(f, l, &w, e, h, s);
+		else
+			print_row(f, l, &w, e, h, s);
 		if (!l->graph || e->chain == HWPROF_CHAIN_NONE)
 			continue;
 		/* shares of all samples */

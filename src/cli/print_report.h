@@ -48,6 +48,11 @@ struct report_layout {
 	const char *dyn_name[HWPROF_HK_NR_DYN];
 	const char *(*dyn_text)(void *ctx, struct hwprof_hist *h, unsigned slot, const struct hwprof_hist_entry *e);
 	void *dyn_ctx;
+	const char *field_sep;  /* -t: between columns instead of two spaces,
+	                         * no dotted line; its first character reads
+	                         * '.' in the keys' texts (NULL: none) */
+	bool dso_filter;        /* --dsos: unresolved entries do not widen
+	                         * the DSO columns */
 	const char *mispredict; /* the mispredict column's last text: perf keeps
 	                         * it (a static) for branches that are neither
 	                         * predicted nor mispredicted (NULL: "N/A") */

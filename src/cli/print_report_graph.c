@@ -203,8 +203,8 @@ static size_t chain_path(FILE *f, const struct report_layout *l, const struct hw
 	if (hwprof_chain_frame(h, node)->ip >= HWPROF_CONTEXT_MAX)
 		return done; /* perf leaves out context markers and the 0 - 1 frame */
 	if (folded) {
-		if (done)
-			fputc(';', f);
+		if (done) /* perf's -t separator, if any */
+			fputs(l->field_sep ? l->field_sep : ";", f);
 	} else {
 		fputs("                ", f);
 	}

@@ -58,7 +58,7 @@ done
 if "$GEN/mkperfdata" lbr "$TMP/lbr.data"; then
   for o in "" "-g" "-q" "--comms worker" "--sort dso_from" "--sort cycles" "-g caller --no-children" \
            "--no-branch-stack" "--no-branch-stack --no-children" "--no-branch-stack -g callee,flat" "--no-branch-stack -G" \
-           "-U" "-U --no-branch-stack"; do
+           "-U" "-U --no-branch-stack" "-t , -n" "-t ; --sort dso_from,dso_to,mispredict"; do
     # shellcheck disable=SC2086
     compare "lbr ${o:-(default)}" "$TMP/lbr.data" $o
   done

@@ -55,7 +55,7 @@ done
 for d in grp grpg two three mixed named quiet; do
   [ -s "$TMP/$d.data" ] || continue
   for o in "" "--group" "--no-group" "-n --comm ls" "--percentage relative --comm ls" "-s comm,dso" \
-           "-F overhead,sample,period,comm,dso" "--percent-limit 1 -n"; do
+           "-F overhead,sample,period,comm,dso" "--percent-limit 1 -n" "-t , -n --show-total-period"; do
     # shellcheck disable=SC2086
     compare "$d $o" "$TMP/$d.data" $o
   done

@@ -28,6 +28,7 @@ MEM_OPTS=(
   "--mem-mode --sort symbol_daddr,dso_daddr"
   "--mem-mode --sort local_weight,snoop,locked,blocked,local_ins_lat"
   "--mem-mode --sort dso_daddr,mem -n"
+  "--mem-mode -t ,"
   "--mem-mode --percent-limit 5"
   "--mem-mode --comm worker --sort sym,mem"
   "--mem-mode --sort weight"

@@ -37,6 +37,9 @@ OPTS=(
   "-d [kernel.kallsyms] -q"
   "--dsos libc.so.6 --sort dso"
   "--comm ls --dsos libc.so.6 --sort dso,comm -n"
+  "-t , --comm ls"
+  "-t ; -g folded --no-children"
+  "-t ,, --dsos libc.so.6 --sort dso,sym -n -g none"
 )
 for d in g flat sys; do
   [ -s "$TMP/$d.data" ] || continue
@@ -229,4 +232,8 @@ if rec stat -s -e cpu-clock -e task-clock -c 400000 -- sh -c 'ls -R /usr/share/d
     compare "per-thread values $o" "$TMP/stat.data" $o
   done
 fi
+# -t .: perf says so but exits 0; hwprof exits 1 (a bad option)
+msg=$("$HWPROF" report -i "$TMP/g.data" --stdio -t . 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ "$msg" = "hwprof report: '.' is the only non valid --field-separator argument" ] &&
+  pass "-t .: refused with perf's message" || fail "-t .: exit $rc, '$msg'"
 finish
