@@ -65,6 +65,12 @@ HWPROF_API int hwprof_pt_image_add_elf(struct hwprof_pt_image *img, const char *
 /* A copy of src's sections with an empty block cache, for a decoder on
  * another thread. It reads src's file mappings: free it before src. */
 HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct hwprof_pt_image *src);
+/* Another address space that starts as a copy of src's (a process that
+ * src's forked, or one with the same kernel): sections are added to
+ * either alone, but the files stay shared (opened once; one that cannot
+ * be read counts as such in both), until the last of them is freed. Not
+ * for decoders on other threads (hwprof_pt_image_clone is). */
+HWPROF_API int hwprof_pt_image_fork(struct hwprof_pt_image **out, struct hwprof_pt_image *src);
 /* Caller-owned bytes that must outlive the image. */
 HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,
 				       size_t len, uint64_t vaddr);
@@ -264,6 +270,9 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 				  struct hwprof_pt_image *img,
 				  const struct hwprof_pt_flow_config *cfg);
 HWPROF_API void hwprof_pt_flow_free(struct hwprof_pt_flow *flow);
+/* The code the walk reads from now on (the traced thread went to another
+ * process, hwprof_pt_image_fork); blocks walked already stay walked. */
+HWPROF_API int hwprof_pt_flow_set_image(struct hwprof_pt_flow *flow, struct hwprof_pt_image *img);
 
 /* The trace ends at offset end for now (the end of an AUXTRACE buffer that
  * the next does not continue; hwprof_pt_flow_seek() then goes on in the

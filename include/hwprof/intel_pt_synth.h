@@ -162,6 +162,9 @@ struct hwprof_pt_synth_config {
 	 * the run pauses at its gate; *tstack NULL: no thread, no stack.
 	 * tstack NULL: one stack for the whole run. */
 	struct hwprof_pt_tstack *const *tstack;
+	/* The code of the process the queue's thread is in, as tstack: the
+	 * decoder reads *space (img when NULL) from its next block on. */
+	struct hwprof_pt_image *const *space;
 	uint64_t trace_nr;                  /* the queue's: a stack last used
 					     * with another is emptied first */
 	uint32_t ring_cap;                  /* the branch ring's size (0: the

@@ -44,6 +44,12 @@ void pt_feed_fini(struct pt_feed *f)
 	free(f->late_chain);
 	free(f->late_br);
 	free(f->marks);
+	for (size_t i = 0; i < f->capspaces; i++)
+		hwprof_pt_image_free(f->spaces[i].img);
+	free(f->spaces);
+	for (size_t i = 0; i < f->nold_spaces; i++)
+		hwprof_pt_image_free(f->old_spaces[i]);
+	free(f->old_spaces);
 	hwprof_pt_image_free(f->img);
 	memset(f, 0, sizeof(*f));
 }
@@ -167,7 +173,8 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
  * kcore copy's segments (perf record --kcore), where it reads the code;
  * without either, code that cannot be read, to the end of the address
  * space if len is 0 */
-static int add_kernel(struct pt_feed *f, const char *ref, uint64_t pgoff, uint64_t start, uint64_t len)
+static int add_kernel(struct pt_feed *f, struct hwprof_pt_image *img, const char *ref, uint64_t pgoff,
+		      uint64_t start, uint64_t len)
 {
 	struct hwprof_kernel_map m;
 	int rc = 0;
@@ -178,14 +185,81 @@ static int add_kernel(struct pt_feed *f, const char *ref, uint64_t pgoff, uint64
 		for (; rc >= 0 && (rc = hwprof_symbols_kernel_map(f->syms, i, false, &m)) == 1; i++) {
 			f->kernel_maps_only = m.only;
 			if (m.file)
-				rc = hwprof_pt_image_add_file(f->img, m.file, m.pgoff, m.end - m.start, m.start);
+				rc = hwprof_pt_image_add_file(img, m.file, m.pgoff, m.end - m.start, m.start);
 			else
-				rc = hwprof_pt_image_add_missing(f->img, m.dso, m.end - m.start, m.start);
+				rc = hwprof_pt_image_add_missing(img, m.dso, m.end - m.start, m.start);
 		}
 	}
 	if (rc < 0 || i)
 		return rc;
-	return hwprof_pt_image_add_missing(f->img, "[kernel.kallsyms]", len ? len : 0 - start, start);
+	return hwprof_pt_image_add_missing(img, "[kernel.kallsyms]", len ? len : 0 - start, start);
+}
+
+/* The slot of pid's image (or the empty one where it would go). */
+static size_t space_slot(const struct pt_feed *f, int32_t pid)
+{
+	size_t i = (size_t)((uint32_t)pid * 0x9e3779b97f4a7c15ULL >> 20) & (f->capspaces - 1);
+	while (f->spaces[i].img && f->spaces[i].pid != pid)
+		i = (i + 1) & (f->capspaces - 1);
+	return i;
+}
+
+struct hwprof_pt_image *pt_feed_image(const struct pt_feed *f, int32_t pid)
+{
+	if (pid >= 0 && f->capspaces) {
+		const struct pt_space *s = &f->spaces[space_slot(f, pid)];
+		if (s->img)
+			return s->img;
+	}
+	return f->img;
+}
+
+/* Process pid starts with a copy of from's maps (perf's maps__clone() at
+ * a fork; the kernel's only for a process first seen in a map). */
+static int new_space(struct pt_feed *f, int32_t pid, struct hwprof_pt_image *from)
+{
+	if (2 * (f->nspaces + 1) > f->capspaces) {
+		size_t c = f->capspaces ? 2 * f->capspaces : 64, oc = f->capspaces;
+		struct pt_space *old = f->spaces, *n = calloc(c, sizeof(*n));
+		if (!n)
+			return -HWPROF_E_NOMEM;
+		f->spaces = n;
+		f->capspaces = c;
+		for (size_t k = 0; k < oc; k++)
+			if (old[k].img)
+				f->spaces[space_slot(f, old[k].pid)] = old[k];
+		free(old);
+	}
+	struct hwprof_pt_image *img;
+	int rc = hwprof_pt_image_fork(&img, from);
+	if (rc < 0)
+		return rc;
+	struct pt_space *s = &f->spaces[space_slot(f, pid)];
+	if (s->img) {
+		if (util_grow((void **)&f->old_spaces, &f->capold_spaces, f->nold_spaces + 1,
+			      sizeof(*f->old_spaces)) < 0) {
+			hwprof_pt_image_free(img);
+			return -HWPROF_E_NOMEM;
+		}
+		f->old_spaces[f->nold_spaces++] = s->img;
+	} else {
+		f->nspaces++;
+	}
+	s->pid = pid;
+	s->img = img;
+	return 0;
+}
+
+/* perf's FORK: a new process (not a thread) copies its parent's maps,
+ * unless perf record made the record for a running process */
+static int note_fork(struct pt_feed *f, const struct hwprof_record *rec)
+{
+	if (rec->size < 24)
+		return 0;
+	int32_t pid = (int32_t)ld32(rec->data + 8), ppid = (int32_t)ld32(rec->data + 12);
+	if (pid == ppid || pid < 0)
+		return 0;
+	return new_space(f, pid, rec->misc & HWPROF_MISC_COMM_EXEC ? f->img : pt_feed_image(f, ppid));
 }
 
 static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
@@ -204,14 +278,32 @@ static const char *add_map(struct pt_feed *f, const struct hwprof_record *rec)
 	 * opens a relative name from the current directory */
 	uint64_t start = ld64(d + 16), len = ld64(d + 24);
 	int rc = 0;
-	if (!strncmp(file, "[kernel.kallsyms]", 17) && (rec->misc & 7) == HWPROF_MISC_KERNEL) {
-		rc = add_kernel(f, file + 17, ld64(d + 32), start, len);
-	} else if ((rec->misc & 7) == HWPROF_MISC_KERNEL && f->kernel_maps_only) {
+	bool kernel = (rec->misc & 7) == HWPROF_MISC_KERNEL;
+	if (kernel && f->kernel_maps_only && strncmp(file, "[kernel.kallsyms]", 17)) {
 		/* a module's map, which a kcore copy replaces */
+	} else if (kernel) {
+		/* the kernel's maps are every process's */
+		bool text = !strncmp(file, "[kernel.kallsyms]", 17);
+		char code[4096];
+		const char *path = text || !f->syms ? file : hwprof_symbols_code_path(f->syms, file, code, sizeof(code));
+		for (size_t i = 0; rc != -HWPROF_E_NOMEM && i <= f->capspaces; i++) {
+			struct hwprof_pt_image *img = i < f->capspaces ? f->spaces[i].img : f->img;
+			if (!img)
+				continue;
+			if (text)
+				rc = add_kernel(f, img, file + 17, ld64(d + 32), start, len);
+			else if (file[0] && file[0] != '[')
+				rc = hwprof_pt_image_add_file(img, path, ld64(d + 32), len, start);
+		}
 	} else if (file[0] && file[0] != '[') {
 		char code[4096];
 		const char *path = f->syms ? hwprof_symbols_code_path(f->syms, file, code, sizeof(code)) : file;
-		rc = hwprof_pt_image_add_file(f->img, path, ld64(d + 32), len, start);
+		int32_t pid = (int32_t)ld32(d + 8);
+		if (pid >= 0 && pt_feed_image(f, pid) == f->img)
+			rc = new_space(f, pid, f->img);
+		if (rc >= 0)
+			rc = hwprof_pt_image_add_file(pid >= 0 ? pt_feed_image(f, pid) : f->img, path, ld64(d + 32), len,
+						      start);
 	}
 	return rc == -HWPROF_E_NOMEM ? "out of memory" : NULL;
 }
@@ -293,6 +385,8 @@ const char *pt_feed_record(struct pt_feed *f, const struct hwprof_record *rec)
 	case HWPROF_RECORD_MMAP:
 	case HWPROF_RECORD_MMAP2:
 		return add_map(f, rec);
+	case HWPROF_RECORD_FORK:
+		return note_fork(f, rec) == -HWPROF_E_NOMEM ? "out of memory" : NULL;
 	case HWPROF_RECORD_AUXTRACE:
 		return f->prescanned ? NULL : add_buffer(f, rec);
 	default:
@@ -419,16 +513,17 @@ static int note_vdso(struct pt_feed *f, struct hwprof_session *s, const struct h
 	    (rec->misc & 7) != HWPROF_MISC_USER)
 		return 0;
 	struct hwprof_map_info mi[256];
+	int32_t pid = (int32_t)ld32(rec->data + 8);
 	size_t n = hwprof_session_thread_maps(s, (int32_t)ld32(rec->data + 12), mi, 256);
 	for (size_t i = 0; i < n && i < 256; i++) {
 		if (!mi[i].dso || mi[i].dso[0] != '/')
 			continue;
 		uint8_t b;
-		if (hwprof_pt_image_read(f->img, mi[i].start, &b, 1) == 1)
+		if (hwprof_pt_image_read(pt_feed_image(f, pid), mi[i].start, &b, 1) == 1)
 			break; /* perf can read it: its ELF class ends the search */
 		if (util_grow(&f->marks, &f->capmarks, f->nmarks + 1, sizeof(*f->marks)) < 0)
 			return -HWPROF_E_NOMEM;
-		f->marks[f->nmarks++] = (struct pt_mark){ .at = f->nlimits, .addr = mi[i].start };
+		f->marks[f->nmarks++] = (struct pt_mark){ .at = f->nlimits, .addr = mi[i].start, .pid = pid };
 	}
 	return 0;
 }
@@ -583,8 +678,10 @@ void pt_feed_select(struct pt_feed *f, size_t q, size_t at, bool ran, int32_t (*
 	queue_thread(f, q, at, thread_pid, ctx, pid, tid);
 	f->ran |= ran;
 	for (; f->marks_applied < f->nmarks && f->marks[f->marks_applied].at <= at; f->marks_applied++)
-		hwprof_pt_image_mark_unreadable(f->img, f->marks[f->marks_applied].addr);
+		hwprof_pt_image_mark_unreadable(pt_feed_image(f, f->marks[f->marks_applied].pid),
+						f->marks[f->marks_applied].addr);
 	f->q[q].ts = pt_feed_tstack(f, *pid, *tid, f->q[q].cpu, true);
+	f->q[q].img = pt_feed_image(f, *pid);
 }
 
 /* perf keeps a stack per thread, but per cpu for the idle task (pid and

@@ -27,6 +27,7 @@ struct pt_queue {
 	size_t exit_at; /* timeless: 1 + the events before the EXIT of its
 			 * thread, where perf decodes it (0: at the end) */
 	struct hwprof_pt_tstack *ts; /* the stack of the thread it runs */
+	struct hwprof_pt_image *img; /* the code of that thread's process */
 	struct hwprof_pt_bufmark *bufs; /* its AUXTRACE buffers */
 	size_t nbufs, capbufs;
 	uint8_t *prev;                  /* snapshot mode: the last buffer */
@@ -48,7 +49,18 @@ struct pt_feed {
 	uint64_t switch_ip, ptss_ip;        /* found: the queues follow it */
 	struct hwprof_itrace_opts itrace;   /* effective */
 	struct hwprof_pt_synth_config cfg;  /* flow configuration, image, timed */
+	/* perf's maps: the kernel's (and an unknown thread's) code in img,
+	 * each process's in its own image, a fork of img or of its parent
+	 * process's (by pid: open addressing); images of a pid used again
+	 * stay until the end (a paused decoder may read them) */
 	struct hwprof_pt_image *img;
+	struct pt_space {
+		int32_t pid;
+		struct hwprof_pt_image *img;
+	} *spaces;
+	size_t nspaces, capspaces;
+	struct hwprof_pt_image **old_spaces;
+	size_t nold_spaces, capold_spaces;
 	const struct hwprof_evsel *pt;      /* the intel_pt event (NULL: none) */
 	bool active;                        /* started with an intel_pt event */
 	bool per_cpu;
@@ -96,6 +108,7 @@ struct pt_feed {
 	struct pt_mark {
 		size_t at;
 		uint64_t addr;
+		int32_t pid;
 	} *marks;
 	size_t nmarks, capmarks, marks_applied;
 	/* -C (NULL: none): perf queues no AUXTRACE buffer of another cpu
@@ -170,6 +183,9 @@ int pt_feed_add_late(struct pt_feed *f, struct hwprof_sample *sm);
  * ignores them, as perf does). Returns 0 or -HWPROF_E_NOMEM. */
 struct time_ranges;
 int pt_feed_time_ranges(struct pt_feed *f, const struct time_ranges *tr);
+/* The code perf reads for a thread of process pid: its image, or for an
+ * unknown one the kernel's only. */
+struct hwprof_pt_image *pt_feed_image(const struct pt_feed *f, int32_t pid);
 /* Queues holding trace data. */
 size_t pt_feed_queues_used(const struct pt_feed *f);
 

@@ -230,6 +230,7 @@ static void set_up(struct pt_sched *p)
 		k->cfg = p->f->cfg;
 		/* the stack of the thread it runs: select() puts it there */
 		k->cfg.tstack = &p->f->q[i].ts;
+		k->cfg.space = &p->f->q[i].img;
 		k->cfg.trace_nr = i + 1;
 		k->cfg.gate = gate;
 		k->cfg.gate_ctx = k;
@@ -354,6 +355,7 @@ int pt_sched_decode(struct pt_feed *f, pt_sched_select_fn select, void *ctx)
 		select(ctx, order[k], q->exit_at ? q->exit_at - 1 : SIZE_MAX, true);
 		f->cfg.flow.ref_tsc = q->ref;
 		f->cfg.tstack = &q->ts;
+		f->cfg.space = &q->img;
 		f->cfg.trace_nr = order[k] + 1;
 		f->cfg.bufs = q->bufs;
 		f->cfg.nbufs = q->nbufs;

@@ -232,7 +232,7 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 	/* perf script fetches each printed sample's instruction from its
 	 * file: one it cannot read counts as tried (see below) */
 	if (x->feed.native && s->ip && !s->insn_len)
-		hwprof_pt_image_mark_unreadable(x->feed.img, s->ip);
+		hwprof_pt_image_mark_unreadable(pt_feed_image(&x->feed, x->fmt.pid), s->ip);
 	if (x->drops) {
 		/* perf's al.filtered of the synthesized sample, whose thread
 		 * is the queue's and comm the one it had then */
@@ -252,7 +252,7 @@ static int pt_emit(void *ctx, const struct hwprof_pt_sample *s)
 		struct hwprof_pt_sample c = *s;
 		uint8_t b[16];
 		struct hwprof_pt_insn in;
-		int n = hwprof_pt_image_read(x->feed.img, s->ip, b, sizeof(b));
+		int n = hwprof_pt_image_read(pt_feed_image(&x->feed, x->fmt.pid), s->ip, b, sizeof(b));
 		if (n > 0 && hwprof_pt_insn_decode(b, (size_t)n, s->ip, 64, &in) > 0) {
 			c.insn_len = in.len;
 			memcpy(c.insn, b, in.len);
@@ -385,7 +385,7 @@ int script_pt_sample(struct script_pt *x, struct hwprof_event *ev)
 	 * script_fetch_insn()): a file it cannot open has its data status set
 	 * to an error, so the decoder reports one failure there, not two */
 	if (x->feed.native && ev->sample.ip)
-		hwprof_pt_image_mark_unreadable(x->feed.img, ev->sample.ip);
+		hwprof_pt_image_mark_unreadable(pt_feed_image(&x->feed, (int32_t)ev->sample.pid), ev->sample.ip);
 	return pt_feed_add_late(&x->feed, &ev->sample) < 0 ? fail(x, "out of memory") : 0;
 }
 

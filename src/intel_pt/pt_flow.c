@@ -1394,6 +1394,18 @@ HWPROF_API int hwprof_pt_flow_new(struct hwprof_pt_flow **flow, const void *buf,
 	return 0;
 }
 
+HWPROF_API int hwprof_pt_flow_set_image(struct hwprof_pt_flow *f, struct hwprof_pt_image *img)
+{
+	if (!f || !img)
+		return -HWPROF_E_INVAL;
+	if (img != f->img) { /* the walk goes on in another address space */
+		f->img = img;
+		f->cache = ipt_image_cache(img);
+		f->last_blk = -1;
+	}
+	return 0;
+}
+
 /* The trace ends at offset for now (a buffer that is not continued). */
 HWPROF_API int hwprof_pt_flow_set_end(struct hwprof_pt_flow *f, uint64_t end)
 {

@@ -8,6 +8,9 @@
 #include "hwprof/intel_pt_flow.h"
 
 uint64_t ipt_image_generation(const struct hwprof_pt_image *img);
+/* The range the image's change to generation gen made (its section put
+ * in), if the image still remembers it: 1 with [*start, *end), else 0. */
+int ipt_image_change(const struct hwprof_pt_image *img, uint64_t gen, uint64_t *start, uint64_t *end);
 
 /* A straight run of instructions ending at a branch (or a PTWRITE, the start
  * of another cached block, a size limit, or code that cannot be read). */
@@ -15,7 +18,7 @@ struct ipt_block {
 	uint64_t ip;          /* first instruction */
 	uint64_t end_ip;      /* last instruction */
 	uint64_t target;      /* direct branch target of the last instruction */
-	uint32_t lens;        /* index of the lengths in the arena */
+	const uint8_t *lens;  /* the lengths, in the cache's pages */
 	uint32_t ninsn;       /* 0: nothing decodable at ip */
 	/* the blocks walked next the last times (index + 1, 0: none): [0]
 	 * the fall-through, [1] any other; a hint, checked on use */
@@ -32,8 +35,12 @@ struct ipt_bcache {
 	size_t nblk, capblk;
 	uint32_t *tab;        /* block index + 1, 0 = empty; open addressing */
 	size_t tabsize;
-	uint8_t *lens;
-	size_t nlens, caplens;
+	/* instruction lengths, in pages that never move: a decoder's events
+	 * point into them while other decoders add blocks (and they stay
+	 * until the cache starts over twice) */
+	uint8_t **pages, **old_pages;
+	size_t npages, cappages, nold_pages;
+	size_t page_used, nlens;
 	uint64_t gen;         /* image generation the blocks belong to */
 	const uint64_t *img_gen; /* the image's generation now */
 	uint64_t decoded, hits;
@@ -75,7 +82,8 @@ static inline int ipt_bcache_link(struct ipt_bcache *c, long *from, uint64_t ip,
 static inline const uint8_t *ipt_bcache_lens(const struct ipt_bcache *c,
 					     const struct ipt_block *b)
 {
-	return c->lens + b->lens;
+	(void)c;
+	return b->lens;
 }
 
 /* Classifies one decoded Zydis instruction. */

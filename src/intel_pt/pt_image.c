@@ -3,7 +3,9 @@
  * flow decoder reads instruction bytes through it; lookups use a last-hit
  * hint and binary search, never allocate. The image also owns the decoded
  * block cache, so decoders of several trace queues over one address space
- * decode each instruction once. */
+ * decode each instruction once. The images of one recording's processes
+ * (hwprof_pt_image_fork) share their files: each is opened and mapped
+ * once, and one that cannot be read is known as such in all of them. */
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -33,17 +35,28 @@ struct ipt_section {
 				  * index in hwprof_pt_image.miss; else 0 */
 };
 
-struct hwprof_pt_image {
-	struct ipt_section *sec;
-	size_t nsec, capsec;
+#define IMG_CHANGES 64
+
+/* The files an image and its forks read, freed with the last of them. */
+struct ipt_files {
 	struct ipt_file *files;
 	size_t nfiles, capfiles;
-	size_t hint;
 	/* mapped files that could not be opened, and how many failures to
 	 * get an instruction from each were reported (see
 	 * ipt_image_nocode_report) */
 	struct ipt_missing { char *path; unsigned reports; } *miss;
 	size_t nmiss, capmiss;
+	unsigned refs;
+};
+
+struct hwprof_pt_image {
+	struct ipt_section *sec;
+	size_t nsec, capsec;
+	struct ipt_files *fs;
+	size_t hint;
+	/* the last changes (by generation % IMG_CHANGES): the block cache
+	 * decodes again only what they touched */
+	struct { uint64_t gen, start, end; } changes[IMG_CHANGES];
 	uint64_t generation;     /* bumped on every change: caches compare it */
 	struct ipt_bcache cache;
 };
@@ -55,7 +68,14 @@ HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img)
 	*img = calloc(1, sizeof(**img));
 	if (!*img)
 		return -HWPROF_E_NOMEM;
+	if (!((*img)->fs = calloc(1, sizeof(*(*img)->fs)))) {
+		free(*img);
+		*img = NULL;
+		return -HWPROF_E_NOMEM;
+	}
+	(*img)->fs->refs = 1;
 	if (ipt_bcache_init(&(*img)->cache) < 0) {
+		free((*img)->fs);
 		free(*img);
 		*img = NULL;
 		return -HWPROF_E_UNSUPPORTED;
@@ -74,18 +94,22 @@ HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
 {
 	if (!img)
 		return;
-	for (size_t i = 0; i < img->nfiles; i++) {
-		if (img->files[i].map)
-			munmap((void *)img->files[i].map, img->files[i].size);
-		if (img->files[i].fd >= 0)
-			close(img->files[i].fd);
-		free(img->files[i].path);
+	struct ipt_files *fs = img->fs;
+	if (!--fs->refs) {
+		for (size_t i = 0; i < fs->nfiles; i++) {
+			if (fs->files[i].map)
+				munmap((void *)fs->files[i].map, fs->files[i].size);
+			if (fs->files[i].fd >= 0)
+				close(fs->files[i].fd);
+			free(fs->files[i].path);
+		}
+		for (size_t i = 0; i < fs->nmiss; i++)
+			free(fs->miss[i].path);
+		free(fs->miss);
+		free(fs->files);
+		free(fs);
 	}
-	for (size_t i = 0; i < img->nmiss; i++)
-		free(img->miss[i].path);
-	free(img->miss);
 	ipt_bcache_fini(&img->cache);
-	free(img->files);
 	free(img->sec);
 	free(img);
 }
@@ -132,19 +156,48 @@ HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct 
 	if (src->nsec)
 		memcpy(img->sec, src->sec, src->nsec * sizeof(*img->sec));
 	img->nsec = src->nsec;
-	/* the missing files' counts (their sections refer to them) */
-	if (src->nmiss) {
-		img->miss = calloc(src->nmiss, sizeof(*img->miss));
-		if (!img->miss) {
+	/* the missing files' counts (their sections refer to them), the
+	 * clone's own: it runs on another thread */
+	const struct ipt_files *sf = src->fs;
+	if (sf->nmiss) {
+		img->fs->miss = calloc(sf->nmiss, sizeof(*img->fs->miss));
+		if (!img->fs->miss) {
 			hwprof_pt_image_free(img);
 			*out = NULL;
 			return -HWPROF_E_NOMEM;
 		}
-		for (size_t i = 0; i < src->nmiss; i++)
-			img->miss[i].reports = src->miss[i].reports;
-		img->nmiss = img->capmiss = src->nmiss;
+		for (size_t i = 0; i < sf->nmiss; i++)
+			img->fs->miss[i].reports = sf->miss[i].reports;
+		img->fs->nmiss = img->fs->capmiss = sf->nmiss;
 	}
 	img->generation = src->generation;
+	return 0;
+}
+
+HWPROF_API int hwprof_pt_image_fork(struct hwprof_pt_image **out, struct hwprof_pt_image *src)
+{
+	if (!out || !src)
+		return -HWPROF_E_INVAL;
+	struct hwprof_pt_image *img = calloc(1, sizeof(*img));
+	if (!img)
+		return -HWPROF_E_NOMEM;
+	if (ipt_bcache_init(&img->cache) < 0) {
+		free(img);
+		return -HWPROF_E_UNSUPPORTED;
+	}
+	if (src->nsec && reserve((void **)&img->sec, &img->capsec, src->nsec, sizeof(*img->sec)) < 0) {
+		ipt_bcache_fini(&img->cache);
+		free(img);
+		return -HWPROF_E_NOMEM;
+	}
+	if (src->nsec)
+		memcpy(img->sec, src->sec, src->nsec * sizeof(*img->sec));
+	img->nsec = src->nsec;
+	img->fs = src->fs;
+	img->fs->refs++;
+	img->generation = 1;
+	img->cache.img_gen = &img->generation;
+	*out = img;
 	return 0;
 }
 
@@ -200,7 +253,20 @@ static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end, con
 	}
 	img->hint = 0;
 	img->generation++;
+	img->changes[img->generation % IMG_CHANGES].gen = img->generation;
+	img->changes[img->generation % IMG_CHANGES].start = start;
+	img->changes[img->generation % IMG_CHANGES].end = end;
 	return 0;
+}
+
+int ipt_image_change(const struct hwprof_pt_image *img, uint64_t gen, uint64_t *start, uint64_t *end)
+{
+	const size_t i = gen % IMG_CHANGES;
+	if (img->changes[i].gen != gen)
+		return 0;
+	*start = img->changes[i].start;
+	*end = img->changes[i].end;
+	return 1;
 }
 
 HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,
@@ -211,11 +277,11 @@ HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *
 	return insert(img, vaddr, vaddr + len, buf, len, 0, -1, 0);
 }
 
-static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_file **out)
+static int file_get(struct ipt_files *fs, const char *path, struct ipt_file **out)
 {
-	for (size_t i = 0; i < img->nfiles; i++)
-		if (!strcmp(img->files[i].path, path)) {
-			*out = &img->files[i];
+	for (size_t i = 0; i < fs->nfiles; i++)
+		if (!strcmp(fs->files[i].path, path)) {
+			*out = &fs->files[i];
 			return 0;
 		}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -236,8 +302,7 @@ static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_fi
 		close(fd);
 		fd = -1;
 	} /* else read on demand, as perf reads every file */
-	int ret = reserve((void **)&img->files, &img->capfiles, img->nfiles + 1,
-			  sizeof(*img->files));
+	int ret = reserve((void **)&fs->files, &fs->capfiles, fs->nfiles + 1, sizeof(*fs->files));
 	char *p = strdup(path);
 	if (ret || !p) {
 		free(p);
@@ -247,7 +312,7 @@ static int file_get(struct hwprof_pt_image *img, const char *path, struct ipt_fi
 			close(fd);
 		return -HWPROF_E_NOMEM;
 	}
-	struct ipt_file *f = &img->files[img->nfiles++];
+	struct ipt_file *f = &fs->files[fs->nfiles++];
 	f->path = p;
 	f->map = map;
 	f->size = (uint64_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
@@ -262,7 +327,7 @@ HWPROF_API int hwprof_pt_image_add_file(struct hwprof_pt_image *img, const char 
 	if (!img || !path || !size || vaddr + size < vaddr)
 		return -HWPROF_E_INVAL;
 	struct ipt_file *f;
-	int ret = file_get(img, path, &f);
+	int ret = file_get(img->fs, path, &f);
 	if (ret == -HWPROF_E_IO) { /* mapped all the same, with no bytes */
 		int r = hwprof_pt_image_add_missing(img, path, size, vaddr);
 		return r < 0 ? r : ret;
@@ -285,16 +350,17 @@ HWPROF_API int hwprof_pt_image_add_missing(struct hwprof_pt_image *img, const ch
 {
 	if (!img || !name || !size || vaddr + size < vaddr)
 		return -HWPROF_E_INVAL;
+	struct ipt_files *fs = img->fs;
 	size_t k = 0;
-	while (k < img->nmiss && strcmp(img->miss[k].path, name))
+	while (k < fs->nmiss && strcmp(fs->miss[k].path, name))
 		k++;
-	if (k == img->nmiss) {
+	if (k == fs->nmiss) {
 		char *p = strdup(name);
-		if (!p || reserve((void **)&img->miss, &img->capmiss, img->nmiss + 1, sizeof(*img->miss)) < 0) {
+		if (!p || reserve((void **)&fs->miss, &fs->capmiss, fs->nmiss + 1, sizeof(*fs->miss)) < 0) {
 			free(p);
 			return -HWPROF_E_NOMEM;
 		}
-		img->miss[img->nmiss++] = (struct ipt_missing){ p, 0 };
+		fs->miss[fs->nmiss++] = (struct ipt_missing){ p, 0 };
 	}
 	return insert(img, vaddr, vaddr + size, NULL, 0, (uint32_t)k + 1, -1, 0);
 }
@@ -365,7 +431,7 @@ bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr)
 	const struct ipt_section *sec = find(img, addr);
 	if (!sec || !sec->missing)
 		return true;
-	struct ipt_missing *m = &img->miss[sec->missing - 1];
+	struct ipt_missing *m = &img->fs->miss[sec->missing - 1];
 	if (m->reports >= 2)
 		return false;
 	m->reports++;
@@ -375,12 +441,12 @@ bool ipt_image_nocode_report(struct hwprof_pt_image *img, uint64_t addr)
 HWPROF_API int hwprof_pt_image_mark_unreadable(struct hwprof_pt_image *img, uint64_t addr)
 {
 	/* per printed sample: no lookup while every file can be read */
-	if (!img || !img->nmiss)
+	if (!img || !img->fs->nmiss)
 		return 0;
 	const struct ipt_section *sec = find(img, addr);
 	if (!sec || !sec->missing)
 		return 0;
-	struct ipt_missing *m = &img->miss[sec->missing - 1];
+	struct ipt_missing *m = &img->fs->miss[sec->missing - 1];
 	if (!m->reports) /* status error, not yet seen by itrace */
 		m->reports = 1;
 	return 1;

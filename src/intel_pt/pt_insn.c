@@ -9,6 +9,7 @@
 #define BLOCK_MAX_INSN 1024
 #define CACHE_MAX_BLOCKS (1u << 22)  /* then start over: bounded memory */
 #define CACHE_MAX_LENS (1u << 26)
+#define LENS_PAGE (1u << 16)         /* bytes; a block's lengths in one */
 
 static const char *const iclass_names[HWPROF_PT_IC_COUNT] = {
 	"other", "jcc", "jmp", "jmp-ind", "call", "call-ind", "ret",
@@ -121,22 +122,61 @@ int ipt_bcache_init(struct ipt_bcache *c)
 	return 0;
 }
 
+static void free_pages(uint8_t **p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+	free(p);
+}
+
 void ipt_bcache_fini(struct ipt_bcache *c)
 {
 	free(c->blk);
 	free(c->tab);
-	free(c->lens);
+	free_pages(c->pages, c->npages);
+	free_pages(c->old_pages, c->nold_pages);
 	c->blk = NULL;
 	c->tab = NULL;
-	c->lens = NULL;
+	c->pages = c->old_pages = NULL;
+	c->npages = c->nold_pages = c->cappages = 0;
 }
 
+/* Starts over. The lengths the blocks had stay for now: events of
+ * decoders paused mid-block still read them. */
 static void clear(struct ipt_bcache *c)
 {
 	c->nblk = 0;
 	c->nlens = 0;
 	if (c->tab)
 		memset(c->tab, 0, c->tabsize * sizeof(*c->tab));
+	free_pages(c->old_pages, c->nold_pages);
+	c->old_pages = c->pages;
+	c->nold_pages = c->npages;
+	c->pages = NULL;
+	c->npages = c->cappages = 0;
+	c->page_used = LENS_PAGE;
+}
+
+/* The image changed from generation c->gen to gen: the blocks in or next
+ * to each section put in are decoded again (one that stopped where code
+ * could not be read may go on now); the image forgot older changes: all. */
+static void sync_gen(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint64_t gen)
+{
+	for (uint64_t g = c->gen + 1; g <= gen && c->nblk; g++) {
+		uint64_t s, e;
+		if (!ipt_image_change(img, g, &s, &e)) {
+			clear(c);
+			break;
+		}
+		for (size_t k = 0; k < c->nblk; k++) {
+			struct ipt_block *b = &c->blk[k];
+			if (b->ip <= e && b->end_ip + b->last_len >= s) {
+				b->ip = UINT64_MAX; /* matches no lookup or link */
+				b->mode = 0;
+			}
+		}
+	}
+	c->gen = gen;
 }
 
 static size_t hash(uint64_t ip, unsigned mode, size_t size)
@@ -177,18 +217,23 @@ static int grow_tab(struct ipt_bcache *c)
 	return 0;
 }
 
-static int push_len(struct ipt_bcache *c, uint8_t len)
+/* Room for a block's lengths on the last page (a new one if needed). */
+static uint8_t *lens_room(struct ipt_bcache *c)
 {
-	if (c->nlens == c->caplens) {
-		size_t n = c->caplens ? c->caplens * 2 : 4096;
-		uint8_t *p = realloc(c->lens, n);
+	if (c->npages && c->page_used + BLOCK_MAX_INSN <= LENS_PAGE)
+		return c->pages[c->npages - 1] + c->page_used;
+	if (c->npages == c->cappages) {
+		size_t n = c->cappages ? c->cappages * 2 : 16;
+		uint8_t **p = realloc(c->pages, n * sizeof(*p));
 		if (!p)
-			return -HWPROF_E_NOMEM;
-		c->lens = p;
-		c->caplens = n;
+			return NULL;
+		c->pages = p;
+		c->cappages = n;
 	}
-	c->lens[c->nlens++] = len;
-	return 0;
+	if (!(c->pages[c->npages] = malloc(LENS_PAGE)))
+		return NULL;
+	c->page_used = 0;
+	return c->pages[c->npages++];
 }
 
 /* Decodes a new block at ip and enters it. */
@@ -207,8 +252,10 @@ static int decode_block(struct ipt_bcache *c, const struct hwprof_pt_image *img,
 		c->blk = b;
 		c->capblk = n;
 	}
-	struct ipt_block b = { .ip = ip, .end_ip = ip, .lens = (uint32_t)c->nlens,
-			       .mode = (uint8_t)mode };
+	uint8_t *lens = lens_room(c);
+	if (!lens)
+		return -HWPROF_E_NOMEM;
+	struct ipt_block b = { .ip = ip, .end_ip = ip, .lens = lens, .mode = (uint8_t)mode };
 	const ZydisDecoder *zd = &c->zd[mode_index(mode)];
 	uint64_t cur = ip;
 	for (;;) {
@@ -222,9 +269,7 @@ static int decode_block(struct ipt_bcache *c, const struct hwprof_pt_image *img,
 			break;
 		struct hwprof_pt_insn in;
 		ipt_insn_classify(&zi, cur, &in);
-		if (push_len(c, in.len))
-			return -HWPROF_E_NOMEM;
-		b.ninsn++;
+		lens[b.ninsn++] = in.len;
 		b.end_ip = cur;
 		b.iclass = in.iclass;
 		b.target = in.target;
@@ -235,6 +280,8 @@ static int decode_block(struct ipt_bcache *c, const struct hwprof_pt_image *img,
 			break;
 	}
 	c->decoded++;
+	c->page_used += b.ninsn;
+	c->nlens += b.ninsn;
 	c->blk[c->nblk] = b;
 	size_t i = hash(ip, mode, c->tabsize);
 	while (c->tab[i])
@@ -248,10 +295,8 @@ int ipt_bcache_get(struct ipt_bcache *c, const struct hwprof_pt_image *img, uint
 		   unsigned mode, const struct ipt_block **out)
 {
 	uint64_t gen = ipt_image_generation(img);
-	if (gen != c->gen) {
-		clear(c);
-		c->gen = gen;
-	}
+	if (gen != c->gen)
+		sync_gen(c, img, gen);
 	long idx = lookup(c, ip, mode);
 	if (idx >= 0) {
 		c->hits++;

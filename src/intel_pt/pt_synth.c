@@ -109,6 +109,7 @@ static unsigned err_code(unsigned kind)
 
 struct run {
 	const struct hwprof_pt_synth_config *cfg;
+	struct hwprof_pt_image *img; /* the code read now (cfg->space) */
 	bool want_insn, want_br, want_err, want_pwr;
 	bool cbr_pending;        /* a CBR sample goes before the next sample */
 	uint32_t cbr, cbr_seen;
@@ -277,7 +278,7 @@ static void insn_bytes(const struct run *r, struct hwprof_pt_sample *s, uint64_t
 	s->insn_len = 0;
 	if (!len || len > sizeof(s->insn) || r->cfg->no_insn_bytes)
 		return;
-	if (hwprof_pt_image_read(r->cfg->img, ip, s->insn, len) == (int)len)
+	if (hwprof_pt_image_read(r->img, ip, s->insn, len) == (int)len)
 		s->insn_len = (uint8_t)len;
 }
 
@@ -957,6 +958,18 @@ static int synth_hop(struct run *r, const void *buf, size_t len)
 	return rc;
 }
 
+/* The queue's thread may be in another process since the decoder last
+ * paused: its walk reads that one's code from the next block on (the
+ * blocks walked already stay). */
+static void follow_space(struct run *r, struct hwprof_pt_flow *flow)
+{
+	struct hwprof_pt_image *img = r->cfg->space ? *r->cfg->space : NULL;
+	if (img && img != r->img) {
+		r->img = img;
+		hwprof_pt_flow_set_image(flow, img);
+	}
+}
+
 int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *buf, size_t len)
 {
 	if (!cfg || !cfg->emit || !cfg->img || (!buf && len))
@@ -969,6 +982,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	struct run r;
 	memset(&r, 0, sizeof(r));
 	r.cfg = cfg;
+	r.img = cfg->space && *cfg->space ? *cfg->space : cfg->img;
 	r.want_insn = kinds & 1u << HWPROF_PT_SAMPLE_INSTRUCTIONS;
 	r.want_br = kinds & 1u << HWPROF_PT_SAMPLE_BRANCHES;
 	r.want_err = kinds & 1u << HWPROF_PT_SAMPLE_ERROR;
@@ -1033,7 +1047,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 		return rc;
 	}
 	struct hwprof_pt_flow *flow;
-	rc = hwprof_pt_flow_new(&flow, buf, len, cfg->img, &fc);
+	rc = hwprof_pt_flow_new(&flow, buf, len, r.img, &fc);
 	if (rc < 0) {
 		free(r.lbr_out);
 		return rc;
@@ -1050,7 +1064,7 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 	const struct hwprof_pt_event *ev;
 	struct hwprof_pt_event first; /* the first timed state, with its estimate */
 next_buffer:
-	while (!rc && (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1) {
+	while (!rc && (follow_space(&r, flow), (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1)) {
 		rc = 0;
 		r.decoding = true;
 		if (r.timed && !r.started) {
@@ -1148,7 +1162,7 @@ next_buffer:
 		case HWPROF_PT_EV_ERROR:
 			/* perf's decoder goes on quietly from a DSO it knows it
 			 * cannot read (no error state, so no time from it) */
-			if (ev->count == HWPROF_PT_ERR_NOCODE && !ipt_image_nocode_report(cfg->img, ev->ip)) {
+			if (ev->count == HWPROF_PT_ERR_NOCODE && !ipt_image_nocode_report(r.img, ev->ip)) {
 				r.mid_walk = false;
 				break;
 			}

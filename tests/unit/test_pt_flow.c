@@ -469,6 +469,51 @@ static void test_image_missing(void **state)
 	hwprof_pt_image_free(img);
 }
 
+/* Processes' images (hwprof_pt_image_fork): sections apart, files and
+ * their read failures shared; the block cache decodes again only what a
+ * change touched, and the lengths it gave before stay readable. */
+static void test_image_fork(void **state)
+{
+	(void)state;
+	static const uint8_t other[] = { 0x90, 0x90, 0xc3 }; /* nop; nop; ret */
+	static const uint8_t ret[] = { 0xc3 };
+	struct hwprof_pt_image *img, *f;
+	uint8_t b1, b2;
+	assert_int_equal(hwprof_pt_image_new(&img), 0);
+	assert_int_equal(hwprof_pt_image_add_buf(img, code, sizeof(code), 0x1000), 0);
+	assert_int_equal(hwprof_pt_image_add_missing(img, "/lost.so", 0x1000, 0x4000), 0);
+	assert_int_equal(hwprof_pt_image_fork(&f, img), 0);
+	assert_int_equal(hwprof_pt_image_add_buf(f, other, sizeof(other), 0x1000), 0);
+	assert_int_equal(hwprof_pt_image_read(img, 0x1000, &b1, 1), 1);
+	assert_int_equal(hwprof_pt_image_read(f, 0x1000, &b2, 1), 1);
+	assert_int_equal(b1, code[0]);
+	assert_int_equal(b2, other[0]);
+	assert_true(ipt_image_nocode_report(img, 0x4000));
+	assert_true(ipt_image_nocode_report(img, 0x4000));
+	assert_false(ipt_image_nocode_report(f, 0x4800)); /* the same file */
+
+	struct ipt_bcache *c = ipt_image_cache(img);
+	const struct ipt_block *b;
+	assert_int_equal(ipt_bcache_get(c, img, 0x1000, 64, &b), 0);
+	const uint8_t *lens = ipt_bcache_lens(c, b);
+	uint32_t n = b->ninsn;
+	assert_int_equal(n, 4); /* xor, inc, cmp, jne */
+	assert_int_equal(ipt_bcache_get(c, img, 0x1020, 64, &b), 0);
+	uint64_t decoded = c->decoded;
+	/* a ret over the inc: the block there is decoded again, not 0x1020's */
+	assert_int_equal(hwprof_pt_image_add_buf(img, ret, sizeof(ret), 0x1003), 0);
+	assert_int_equal(ipt_bcache_get(c, img, 0x1020, 64, &b), 0);
+	assert_int_equal(c->decoded, decoded);
+	assert_int_equal(ipt_bcache_get(c, img, 0x1000, 64, &b), 0);
+	assert_int_equal(c->decoded, decoded + 1);
+	assert_int_equal(b->ninsn, 2); /* xor, ret */
+	assert_int_equal(lens[0], 3);  /* the old block's lengths, still there */
+	assert_int_equal(lens[n - 1], 2);
+	hwprof_pt_image_free(img); /* the fork keeps the files */
+	assert_int_equal(hwprof_pt_image_read(f, 0x1000, &b2, 1), 1);
+	hwprof_pt_image_free(f);
+}
+
 /* A new trace starting with a PSB+ at TSC 100000, CTC 0x1230, FastCounter 4. */
 static void timed_psb(struct trace *t)
 {
@@ -778,6 +823,7 @@ int main(void)
 		cmocka_unit_test(test_ovf),
 		cmocka_unit_test(test_bad_packet_resync),
 		cmocka_unit_test(test_inconsistent_and_nocode),
+		cmocka_unit_test(test_image_fork),
 		cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_side_events),
 		cmocka_unit_test(test_mode_exec),
