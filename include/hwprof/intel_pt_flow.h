@@ -389,6 +389,10 @@ HWPROF_API uint64_t hwprof_pt_tsc_to_perf_time(const struct hwprof_pt_time_conv 
 #define HWPROF_PT_EMU_SWITCHES  0x800 /* with PER_CPU and kcode: a context
                                        * switch at each system call (see
                                        * hwprof_pt_emu_write_perfdata) */
+#define HWPROF_PT_EMU_TASK_SWITCHES 0x1000 /* with PER_CPU: per-task switch
+                                       * records (perf record's when it
+                                       * cannot record cpu-wide ones) at
+                                       * each system call, out and back in */
 #define HWPROF_PT_EMU_KTEXT 0xffffffff81000000ULL
 
 struct hwprof_pt_emu_config {

@@ -134,12 +134,22 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	f->cfg.timed = tsc_bit && (config & tsc_bit) && cap_time_zero && have_time && !f->itrace.timeless;
 	/* perf follows the threads on each cpu through the kernel's switch
 	 * records (or, tracing the kernel, its __switch_to in the trace) */
-	if ((f->per_cpu || f->have_sched_switch) && f->have_sched_switch != 0 && f->have_sched_switch != 3)
-		return "Intel PT traces with sched_switch tracepoints or per-task switch events are not supported "
-		       "yet (only cpu-wide context switch records)";
+	if (f->have_sched_switch == 1)
+		return "Intel PT traces with sched_switch tracepoints (perf record on kernels without context switch "
+		       "records) are not supported yet";
+	/* per-task switch records: only the traced tasks' switch-ins tell
+	 * which thread a cpu runs (perf's intel_pt_context_switch()) */
+	if (f->have_sched_switch == 2) {
+		bool flag = false;
+		for (uint32_t i = 0; i < hwprof_perfdata_nr_evsels(f->h); i++)
+			flag |= (hwprof_perfdata_evsel(f->h, i)->attr.flags >> HWPROF_ATTR_CONTEXT_SWITCH) & 1;
+		if (!flag)
+			return "intel_pt_process_auxtrace_info: missing context_switch attribute flag";
+	}
 	/* decided when the queues first run, after the kernel's map (perf
-	 * loads the kernel's symbols when it first decodes) */
-	f->want_switch_ip = f->per_cpu && f->cfg.timed && f->have_sched_switch &&
+	 * loads the kernel's symbols when it first decodes); perf follows
+	 * switches through the trace with cpu-wide switch records only */
+	f->want_switch_ip = f->per_cpu && f->cfg.timed && f->have_sched_switch == 3 &&
 			    !(f->pt->attr.flags & 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL);
 	if (f->itrace.quick && f->cfg.timed)
 		return "--itrace option q (quick decoding) on a trace with timestamps is not supported for Intel PT "

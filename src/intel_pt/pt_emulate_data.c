@@ -58,6 +58,9 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	a.flags = 1ULL << HWPROF_ATTR_DISABLED | (kernel ? 0 : 1ULL << HWPROF_ATTR_EXCLUDE_KERNEL) |
 		  1ULL << HWPROF_ATTR_EXCLUDE_HV | 1ULL << HWPROF_ATTR_ENABLE_ON_EXEC |
 		  1ULL << HWPROF_ATTR_SAMPLE_ID_ALL;
+	const bool task_switches = per_cpu && (cfg->flags & HWPROF_PT_EMU_TASK_SWITCHES);
+	if (task_switches) /* perf record sets it on the traced event */
+		a.flags |= 1ULL << HWPROF_ATTR_CONTEXT_SWITCH;
 
 	struct hwprof_writer *w;
 	int rc = hwprof_writer_open(&w, path, HWPROF_WRITE_FILE, err);
@@ -117,7 +120,8 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 	p[PTI_SNAPSHOT_MODE] = snapshot;
 	if (per_cpu) {
 		p[PTI_PER_CPU_MMAPS] = 1;
-		p[PTI_HAVE_SCHED_SWITCH] = 3; /* context switch events, cpu-wide */
+		/* context switch events: cpu-wide, or the traced tasks' */
+		p[PTI_HAVE_SCHED_SWITCH] = cfg->flags & HWPROF_PT_EMU_TASK_SWITCHES ? 2 : 3;
 	}
 	uint8_t buf[8 + sizeof(info) > 512 ? 8 + sizeof(info) : 512];
 	if (!rc)
@@ -155,16 +159,38 @@ HWPROF_API int hwprof_pt_emu_write_perfdata(const char *path, const struct hwpro
 						    (uint32_t)r->pid, 0x7fff00000000ULL, 0x2000, 0, 0, 0, 0, 0,
 						    5 /* r-x */, 2 /* MAP_PRIVATE */, "[vdso]"));
 	/* per cpu: a switch from idle to thread n on cpu n (perf takes the
-	 * next task of a switch-out as the cpu's current thread) */
+	 * next task of a switch-out as the cpu's current thread), or with
+	 * per-task records thread n's switch in */
 	for (size_t t = 0; per_cpu && !rc && t < r->nthreads; t++) {
 		struct hwprof_sample sw = id_s;
-		sw.pid = sw.tid = 0;
+		sw.pid = task_switches ? (uint32_t)r->pid : 0;
+		sw.tid = task_switches ? (uint32_t)r->threads[t].tid : 0;
 		sw.cpu = (uint32_t)t;
 		sw.time = 1000 + t;
 		uint32_t body[2] = { (uint32_t)r->pid, (uint32_t)r->threads[t].tid };
-		rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
-							    HWPROF_RECORD_SWITCH_CPU_WIDE,
-							    0x2000 /* SWITCH_OUT */, body, sizeof(body)));
+		rc = task_switches ? put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
+									    HWPROF_RECORD_SWITCH, 0, NULL, 0))
+				   : put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
+									    HWPROF_RECORD_SWITCH_CPU_WIDE,
+									    0x2000 /* SWITCH_OUT */, body, sizeof(body)));
+	}
+	/* HWPROF_PT_EMU_TASK_SWITCHES: thread n is switched out at each
+	 * system call's entry and back in at its SYSRET (perf records the
+	 * traced tasks' switches only) */
+	for (size_t t = 0; task_switches && !rc && t < r->nthreads; t++) {
+		const struct hwprof_pt_emu_thread *th = &r->threads[t];
+		for (size_t k = 0; !rc && k < th->nsyscalls; k++) {
+			struct hwprof_sample sw = id_s;
+			sw.tid = (uint32_t)th->tid;
+			sw.cpu = (uint32_t)t;
+			sw.time = th->syscalls[k][0] / 2;
+			rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw, HWPROF_RECORD_SWITCH,
+								    0x2000, NULL, 0));
+			sw.time = th->syscalls[k][1] / 2;
+			if (!rc)
+				rc = put(w, buf, hwprof_build_kernel_record(buf, sizeof(buf), &a, &sw,
+									    HWPROF_RECORD_SWITCH, 0, NULL, 0));
+		}
 	}
 	/* HWPROF_PT_EMU_SWITCHES: at each system call of thread n, cpu n
 	 * switches (out, then in) to another thread of the process (tid

@@ -266,6 +266,20 @@ if "$GEN/pt_emulate" --timing --time-zero --per-cpu --switches --samples --vmlin
 else
   fail "pt_emulate --per-cpu --switches --samples failed"
 fi
+# per-task switch records (AUXTRACE_INFO have_sched_switch 2: what perf
+# record writes when it may not record cpu-wide ones): switch-ins say
+# which thread a cpu runs, nothing is followed through the trace
+if "$GEN/pt_emulate" --timing --time-zero --per-cpu --task-switches --vmlinux kvs kt ./thr >/dev/null 2>&1 &&
+   "$GEN/pt_emulate" --timing --time-zero --per-cpu --task-switches ku ./thr >/dev/null 2>&1; then
+  same "PT per-task switches: --itrace=be" script -i kt.data -k kvs --itrace=be
+  same "PT per-task switches: --call-trace" script -i kt.data -k kvs --call-trace
+  same "PT per-task switches: --itrace=i1i" script -i kt.data -k kvs --itrace=i1i -F tid,cpu,time,ip,sym --ns
+  same "PT per-task switches: --show-switch-events" script -i kt.data -k kvs --show-switch-events --itrace=b
+  same "PT per-task switches: report" report --stdio -i kt.data -k kvs --itrace=i10i --sort pid,comm,sym
+  same "PT per-task switches, user only: --itrace=be" script -i ku.data --itrace=be
+else
+  fail "pt_emulate --per-cpu --task-switches failed"
+fi
 # perf record --kcore's directory, the kernel code in its kcore
 pt_kcore_dir kd kern.o k.data
 same "PT kcore dir --itrace=be" script -i kd --itrace=be

@@ -134,6 +134,8 @@ int main(int argc, char **argv)
 			load_vmlinux(argv[++i], &cfg);
 		else if (!strcmp(argv[i], "--switches"))
 			cfg.flags |= HWPROF_PT_EMU_SWITCHES;
+		else if (!strcmp(argv[i], "--task-switches"))
+			cfg.flags |= HWPROF_PT_EMU_TASK_SWITCHES;
 		else if (!strcmp(argv[i], "--samples"))
 			cfg.flags |= HWPROF_PT_EMU_SAMPLES;
 		else if (!strcmp(argv[i], "--vdso"))
