@@ -68,8 +68,10 @@ HWPROF_API int hwprof_pt_image_clone(struct hwprof_pt_image **out, const struct 
 /* Another address space that starts as a copy of src's (a process that
  * src's forked, or one with the same kernel): sections are added to
  * either alone, but the files stay shared (opened once; one that cannot
- * be read counts as such in both), until the last of them is freed. Not
- * for decoders on other threads (hwprof_pt_image_clone is). */
+ * be read counts as such in both), and the blocks at kernel addresses
+ * (bit 63 set) are decoded into the first image's cache, once for all
+ * its forks. Freeing an image a fork still uses leaves it to the fork.
+ * Not for decoders on other threads (hwprof_pt_image_clone is). */
 HWPROF_API int hwprof_pt_image_fork(struct hwprof_pt_image **out, struct hwprof_pt_image *src);
 /* Caller-owned bytes that must outlive the image. */
 HWPROF_API int hwprof_pt_image_add_buf(struct hwprof_pt_image *img, const void *buf,

@@ -56,6 +56,7 @@ struct hwprof_pt_flow {
 	struct hwprof_pt_image *img;
 	struct hwprof_pt_flow_config cfg;
 	struct ipt_bcache *cache; /* the image's: shared by its decoders */
+	long klast_blk;           /* the same in a fork's kernel image's cache */
 	long last_blk;            /* the cache's index of the block walked last
 				   * (-1: none), whose successors it keeps */
 
@@ -1143,8 +1144,10 @@ static void step_on(struct hwprof_pt_flow *f)
 	}
 	walk_clock(f);
 	const struct ipt_block *b;
-	if (!ipt_bcache_link(f->cache, &f->last_blk, f->ip, f->mode, &b) &&
-	    ipt_bcache_next(f->cache, f->img, &f->last_blk, f->ip, f->mode, &b) < 0) {
+	struct hwprof_pt_image *im = ipt_image_for(f->img, f->ip);
+	struct ipt_bcache *c = im == f->img ? f->cache : ipt_image_cache(im);
+	long *last = im == f->img ? &f->last_blk : &f->klast_blk;
+	if (!ipt_bcache_link(c, last, f->ip, f->mode, &b) && ipt_bcache_next(c, im, last, f->ip, f->mode, &b) < 0) {
 		error(f, HWPROF_PT_ERR_NOCODE, -HWPROF_E_NOMEM, a->off);
 		return;
 	}
@@ -1364,7 +1367,7 @@ static void flow_init(struct hwprof_pt_flow *f, const void *buf, size_t len, str
 	memset(f, 0, sizeof(*f));
 	f->total_len = len;
 	f->cache = ipt_image_cache(img);
-	f->last_blk = -1;
+	f->last_blk = f->klast_blk = -1;
 	hwprof_pt_decoder_init(&f->dec, buf, len, 0);
 	hwprof_pt_last_ip_init(&f->lip);
 	if (cfg)
@@ -1401,7 +1404,7 @@ HWPROF_API int hwprof_pt_flow_set_image(struct hwprof_pt_flow *f, struct hwprof_
 	if (img != f->img) { /* the walk goes on in another address space */
 		f->img = img;
 		f->cache = ipt_image_cache(img);
-		f->last_blk = -1;
+		f->last_blk = f->klast_blk = -1;
 	}
 	return 0;
 }

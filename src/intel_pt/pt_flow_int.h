@@ -8,6 +8,9 @@
 #include "hwprof/intel_pt_flow.h"
 
 uint64_t ipt_image_generation(const struct hwprof_pt_image *img);
+/* The image whose block cache holds the blocks at ip: a fork's kernel
+ * addresses are its source's (hwprof_pt_image_fork). */
+struct hwprof_pt_image *ipt_image_for(struct hwprof_pt_image *img, uint64_t ip);
 /* The range the image's change to generation gen made (its section put
  * in), if the image still remembers it: 1 with [*start, *end), else 0. */
 int ipt_image_change(const struct hwprof_pt_image *img, uint64_t gen, uint64_t *start, uint64_t *end);

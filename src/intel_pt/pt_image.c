@@ -53,6 +53,11 @@ struct hwprof_pt_image {
 	struct ipt_section *sec;
 	size_t nsec, capsec;
 	struct ipt_files *fs;
+	/* a fork's: the image whose block cache holds the kernel's blocks
+	 * (every process runs the same kernel code: decoded once), kept
+	 * while the fork is; NULL: its own cache */
+	struct hwprof_pt_image *kernel;
+	unsigned refs;           /* 1 + the forks that use its cache */
 	size_t hint;
 	/* the last changes (by generation % IMG_CHANGES): the block cache
 	 * decodes again only what they touched */
@@ -74,6 +79,7 @@ HWPROF_API int hwprof_pt_image_new(struct hwprof_pt_image **img)
 		return -HWPROF_E_NOMEM;
 	}
 	(*img)->fs->refs = 1;
+	(*img)->refs = 1;
 	if (ipt_bcache_init(&(*img)->cache) < 0) {
 		free((*img)->fs);
 		free(*img);
@@ -92,8 +98,9 @@ struct ipt_bcache *ipt_image_cache(struct hwprof_pt_image *img)
 
 HWPROF_API void hwprof_pt_image_free(struct hwprof_pt_image *img)
 {
-	if (!img)
+	if (!img || --img->refs)
 		return;
+	hwprof_pt_image_free(img->kernel);
 	struct ipt_files *fs = img->fs;
 	if (!--fs->refs) {
 		for (size_t i = 0; i < fs->nfiles; i++) {
@@ -195,6 +202,9 @@ HWPROF_API int hwprof_pt_image_fork(struct hwprof_pt_image **out, struct hwprof_
 	img->nsec = src->nsec;
 	img->fs = src->fs;
 	img->fs->refs++;
+	img->kernel = src->kernel ? src->kernel : src;
+	img->kernel->refs++;
+	img->refs = 1;
 	img->generation = 1;
 	img->cache.img_gen = &img->generation;
 	*out = img;
@@ -257,6 +267,11 @@ static int insert(struct hwprof_pt_image *img, uint64_t start, uint64_t end, con
 	img->changes[img->generation % IMG_CHANGES].start = start;
 	img->changes[img->generation % IMG_CHANGES].end = end;
 	return 0;
+}
+
+struct hwprof_pt_image *ipt_image_for(struct hwprof_pt_image *img, uint64_t ip)
+{
+	return ip >> 63 && img->kernel ? img->kernel : img;
 }
 
 int ipt_image_change(const struct hwprof_pt_image *img, uint64_t gen, uint64_t *start, uint64_t *end)

@@ -491,6 +491,10 @@ static void test_image_fork(void **state)
 	assert_true(ipt_image_nocode_report(img, 0x4000));
 	assert_true(ipt_image_nocode_report(img, 0x4000));
 	assert_false(ipt_image_nocode_report(f, 0x4800)); /* the same file */
+	/* the kernel's blocks: decoded in the first image's cache */
+	assert_ptr_equal(ipt_image_for(f, 0xffffffff81000000ULL), img);
+	assert_ptr_equal(ipt_image_for(f, 0x1000), f);
+	assert_ptr_equal(ipt_image_for(img, 0xffffffff81000000ULL), img);
 
 	struct ipt_bcache *c = ipt_image_cache(img);
 	const struct ipt_block *b;
@@ -509,7 +513,7 @@ static void test_image_fork(void **state)
 	assert_int_equal(b->ninsn, 2); /* xor, ret */
 	assert_int_equal(lens[0], 3);  /* the old block's lengths, still there */
 	assert_int_equal(lens[n - 1], 2);
-	hwprof_pt_image_free(img); /* the fork keeps the files */
+	hwprof_pt_image_free(img); /* the fork keeps it (and the files) */
 	assert_int_equal(hwprof_pt_image_read(f, 0x1000, &b2, 1), 1);
 	hwprof_pt_image_free(f);
 }
