@@ -1017,7 +1017,7 @@ out:
 static int report_cmd(struct report_args *ap, int argc, char **argv)
 {
 	enum { O_HEADER = 256, O_HEADER_ONLY, O_STDIO, O_PERCENT_LIMIT, O_CHILDREN, O_NO_CHILDREN, O_SYMFS,
-	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
+	       O_KALLSYMS, O_BUILDID_DIR, O_NO_DEMANGLE, O_TUI, O_GTK, O_HIERARCHY, O_ITRACE, O_NO_ITRACE, O_MEM_MODE, O_MAX_STACK,
 	       O_PID, O_TID, O_PERCENTAGE, O_NO_BRANCH_STACK, O_GROUP, O_NO_GROUP, O_TIME_QUANTUM, O_TIME, O_SHOW_PERIOD,
 	       O_INLINE, O_NO_INLINE, O_NS, O_GROUP_SORT_IDX, O_STATS, O_TASKS, O_MMAPS, O_PRETTY, O_IGNORE_VMLINUX };
 	static const struct option opts[] = {
@@ -1028,6 +1028,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 		{ "stdio", no_argument, NULL, O_STDIO },
 		{ "tui", no_argument, NULL, O_TUI },
 		{ "gtk", no_argument, NULL, O_GTK },
+		{ "hierarchy", no_argument, NULL, O_HIERARCHY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "header", no_argument, NULL, O_HEADER },
 		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
@@ -1099,6 +1100,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			ap->field_sep = *optarg ? optarg : NULL;
 			break;
 		case O_STDIO: break;
+		case O_HIERARCHY:
+			return cli_error("report", "--hierarchy is not supported yet");
 		case O_TUI:
 		case O_GTK:
 			return cli_error("report", "only the --stdio interface is implemented");

@@ -236,4 +236,7 @@ fi
 msg=$("$HWPROF" report -i "$TMP/g.data" --stdio -t . 2>&1 >/dev/null); rc=$?
 [ $rc = 1 ] && [ "$msg" = "hwprof report: '.' is the only non valid --field-separator argument" ] &&
   pass "-t .: refused with perf's message" || fail "-t .: exit $rc, '$msg'"
+msg=$("$HWPROF" report -i "$TMP/g.data" --stdio --hierarchy 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ "$msg" = "hwprof report: --hierarchy is not supported yet" ] &&
+  pass "--hierarchy: refused in one line" || fail "--hierarchy: exit $rc, '$msg'"
 finish
