@@ -296,7 +296,9 @@ static void overflow(struct hwprof_pt_flow *f, struct tsnap n, uint64_t off)
 {
 	n.gen = ++f->tm.gen;
 	use_time(f, &n, 0);
-	push_val(f, HWPROF_PT_EV_OVF, off, 0, 0);
+	struct hwprof_pt_event *e = push(f, HWPROF_PT_EV_OVF, off);
+	if (e) /* perf's error is at the instruction it had reached */
+		e->ip = f->ip;
 	f->after_ovf = 1;
 	f->depth = 0;
 }

@@ -89,10 +89,7 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 			*what = no[i].what;
 			return -HWPROF_E_UNSUPPORTED;
 		}
-	if (o->error_plus_flags || o->error_minus_flags) {
-		*what = "e+/-flags";
-		return -HWPROF_E_UNSUPPORTED;
-	}
+
 	return 0;
 }
 
@@ -815,6 +812,11 @@ static int on_error(struct run *r, const struct hwprof_pt_event *ev, unsigned co
 			r->left = r->period;
 	}
 	if (!r->want_err)
+		return 0;
+	/* e-o, e-l: perf leaves out overflow and lost-data errors */
+	unsigned minus = r->cfg->itrace.error_minus_flags;
+	if ((code == HWPROF_PT_SERR_OVR && (minus & HWPROF_ITRACE_FLAG('o'))) ||
+	    (code == HWPROF_PT_SERR_LOST && (minus & HWPROF_ITRACE_FLAG('l'))))
 		return 0;
 	struct hwprof_pt_sample s;
 	memset(&s, 0, sizeof(s));

@@ -124,6 +124,19 @@ if gcc -O0 -static -o "$TMP/flip" tests/data/pt/loops.c 2>/dev/null &&
       fail "flipped bytes (seed $seed): exit $hrc, perf $prc; $(diff "$TMP/p.txt" "$TMP/h.txt" | head -3 | tr '\n' ' ') $(diff "$TMP/pe" "$TMP/he" | head -3 | tr '\n' ' ')"
     fi
   done
+  # overflows (every 100th MTC made an OVF): e-o leaves their errors out,
+  # and the error is at the instruction the decoder had reached, as perf's
+  "$HWPROF" report -D -i "$TMP/flip.data" | python3 tests/lib/pt_ovf.py "$TMP/flip.data" "$TMP/ovf.data" 100
+  "$HWPROF" script -i "$TMP/ovf.data" --itrace=e >"$TMP/h.e" 2>/dev/null
+  "$HWPROF" script -i "$TMP/ovf.data" --itrace=e-o >"$TMP/h.eo" 2>/dev/null
+  perf script -i "$TMP/ovf.data" --itrace=e 2>/dev/null | grep -m1 Overflow >"$TMP/p.first"
+  n=$(grep -c 'code 7: Overflow packet' "$TMP/h.e")
+  if [ "$n" -gt 1 ] && grep -v 'code 7: Overflow packet' "$TMP/h.e" | cmp -s - "$TMP/h.eo" &&
+     grep -m1 Overflow "$TMP/h.e" | cmp -s - "$TMP/p.first"; then
+    pass "overflows: $n errors, none with e-o; the first as perf's"
+  else
+    fail "overflows: $n errors; e-o: $(grep -c Overflow "$TMP/h.eo"); first: $(grep -m1 Overflow "$TMP/h.e") / perf $(cat "$TMP/p.first")"
+  fi
   # an AUXTRACE_ERROR of the file's own next to the decoder's: perf counts
   # both in one warning
   python3 tests/lib/pt_flip.py "$TMP/flip.data" "$TMP/bad.data" 7
