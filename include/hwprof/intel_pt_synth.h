@@ -173,6 +173,9 @@ struct hwprof_pt_synth_config {
 					     * so far, kept by the caller across
 					     * queues (NULL: counted per run) */
 	hwprof_pt_emit_fn emit;             /* a non-zero return stops the run */
+	/* itrace d: each decoder event, as the run takes it (NULL: none) */
+	void (*log)(void *log_ctx, const struct hwprof_pt_event *ev);
+	void *log_ctx;
 	void *ctx;
 	/* Timed decoding: called at each decoder state perf's run loop checks
 	 * against its scheduler's limit, with perf's queue time, before the

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/pt_feed.h"
+#include "cli/pt_log.h"
 #include "cli/pt_switch.h"
 #include "cli/time_range.h"
 #include "hwprof/intel_pt_flow.h"
@@ -44,6 +45,7 @@ void pt_feed_fini(struct pt_feed *f)
 	free(f->late_chain);
 	free(f->late_br);
 	free(f->marks);
+	pt_log_close(f);
 	for (size_t i = 0; i < f->capspaces; i++)
 		hwprof_pt_image_free(f->spaces[i].img);
 	free(f->spaces);
@@ -174,6 +176,9 @@ const char *pt_feed_start(struct pt_feed *f, const struct hwprof_record *rec)
 	}
 	f->cfg.itrace = f->itrace;
 	f->cfg.img = f->img;
+	const char *why = pt_log_open(f);
+	if (why)
+		return why;
 	f->active = true;
 	return NULL;
 }
@@ -562,6 +567,7 @@ int pt_feed_note_event(struct pt_feed *f, struct hwprof_session *s, const struct
 					f->q[i].exit_at = before + 1;
 		}
 	}
+	pt_log_record(f, ev, tsc);
 	if (rc >= 0)
 		rc = note_switch(f, ev, tsc);
 	if (rc >= 0)
@@ -692,6 +698,7 @@ void pt_feed_select(struct pt_feed *f, size_t q, size_t at, bool ran, int32_t (*
 						f->marks[f->marks_applied].addr);
 	f->q[q].ts = pt_feed_tstack(f, *pid, *tid, f->q[q].cpu, true);
 	f->q[q].img = pt_feed_image(f, *pid);
+	pt_log_queue(f, q, *pid, *tid);
 }
 
 /* perf keeps a stack per thread, but per cpu for the idle task (pid and

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli/report_filter.h"
 #include "hwprof/intel_pt_synth.h"
@@ -114,6 +115,8 @@ struct pt_feed {
 	/* -C (NULL: none): perf queues no AUXTRACE buffer of another cpu
 	 * (its itrace cpu_bitmap), so their trace is never decoded */
 	const struct report_filter *cpu_filter;
+	FILE *log;                          /* itrace d (pt_log.h), or NULL */
+	struct hwprof_pt_image *log_img;    /* the running queue's code */
 	/* --time: the ranges in TSC ticks (cfg.ranges points here) */
 	struct hwprof_pt_range *ranges;
 	char msg[192];

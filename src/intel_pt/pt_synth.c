@@ -81,14 +81,6 @@ int hwprof_pt_synth_kinds(const struct hwprof_itrace_opts *o, unsigned *kinds, c
 	if (o->errors)
 		*kinds |= 1u << HWPROF_PT_SAMPLE_ERROR;
 	/* options that add samples or events we do not make yet */
-	static const struct { size_t off; const char *what; } no[] = {
-		{ offsetof(struct hwprof_itrace_opts, log), "d (decoder debug log)" },
-	};
-	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		if (*(const bool *)((const char *)o + no[i].off)) {
-			*what = no[i].what;
-			return -HWPROF_E_UNSUPPORTED;
-		}
 
 	return 0;
 }
@@ -1068,6 +1060,8 @@ int hwprof_pt_synth_queue(const struct hwprof_pt_synth_config *cfg, const void *
 next_buffer:
 	while (!rc && (follow_space(&r, flow), (rc = hwprof_pt_flow_next_ref(flow, &ev)) == 1)) {
 		rc = 0;
+		if (cfg->log)
+			cfg->log(cfg->log_ctx, ev);
 		r.decoding = true;
 		if (r.timed && !r.started) {
 			/* perf starts a queue at its first state with a time:

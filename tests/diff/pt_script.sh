@@ -402,15 +402,23 @@ for it in "be+o" "be-o-l"; do
   [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && pass "--itrace=$it: identical" ||
     fail "--itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | tr '\n' ' ')"
 done
-# options whose samples we do not make: one line on stderr, non-zero exit
-for it in d; do
-  "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/o" 2>"$TMP/e"; rc=$?
-  if [ $rc != 0 ] && [ ! -s "$TMP/o" ] && [ "$(wc -l <"$TMP/e")" = 1 ]; then
-    pass "--itrace=$it refused: $(cat "$TMP/e")"
+# d: the decoder's log in intel_pt.log (our format), the output unchanged
+(
+  cd "$TMP" || exit 1
+  rm -f intel_pt.log
+  "$HWPROF" script -i "$last" --itrace=bed >"$TMP/d.out" 2>&1
+  "$HWPROF" script -i "$last" --itrace=be >"$TMP/nod.out" 2>&1
+  n=$(grep -c '^          [0-9a-f]\{16\}:' intel_pt.log 2>/dev/null)
+  want=$(perf script -i "$last" --itrace=i1i 2>/dev/null | wc -l)
+  if cmp -s "$TMP/d.out" "$TMP/nod.out" && grep -q '^queue 0 decoding cpu' intel_pt.log && [ "$n" = "$want" ] &&
+     grep -q '^event ' intel_pt.log; then
+    pass "--itrace=d: intel_pt.log with the $n instructions perf walks, output unchanged"
   else
-    fail "--itrace=$it: exit $rc, $(head -c 200 "$TMP/o") $(head -2 "$TMP/e")"
+    fail "--itrace=d: $n instructions logged (perf walks $want); output $(cmp "$TMP/d.out" "$TMP/nod.out")"
   fi
-done
+  "$HWPROF" script -i "$last" --itrace=bed-a >/dev/null 2>&1
+  grep -q '^event ' intel_pt.log && fail "--itrace=d-a: perf events logged" || pass "--itrace=d-a: no perf events"
+)
 
 # flipped trace bytes (5 per buffer, seeded): the run completes, every
 # error line is in perf's format; for the seeds below (corruptions whose
