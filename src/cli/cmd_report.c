@@ -375,6 +375,7 @@ struct report_args {
 	bool threads, pretty_raw;      /* -T, --pretty raw */
 	bool no_inline;             /* --no-inline: unwound frames not expanded */
 	bool hide_unresolved;       /* -U */
+	bool hierarchy;             /* --hierarchy */
 	const char *field_sep;      /* -t */
 	bool order_set, caller, inverted;
 	double cc_min_percent;
@@ -746,7 +747,7 @@ static int report_stdio(const struct report_args *a, bool full)
 							 "perf record without -d?\n");
 	}
 	/* perf's memory mode accumulates no children */
-	bool children = cc && !pipe && !a->mem_mode && (a->children_set ? a->children : true);
+	bool children = cc && !pipe && !a->mem_mode && !a->hierarchy && (a->children_set ? a->children : true);
 	bool graph = cc && !a->graph_none;
 	/* perf picks the caller order for children mode before --mem-mode
 	 * turns that off */
@@ -762,7 +763,7 @@ static int report_stdio(const struct report_args *a, bool full)
 	/* perf's perf_hpp__cancel_cumulate(): children mode on (the default
 	 * outside the branch and memory views) but no callchains drops an
 	 * overhead_children column; else it shows "N/A" */
-	bool cumulate = !branch && !a->mem_mode && (a->children_set ? a->children : true);
+	bool cumulate = !branch && !a->mem_mode && !a->hierarchy && (a->children_set ? a->children : true);
 	if (cumulate && !children && !a->fields) {
 		size_t kept = 0;
 		for (size_t i = 0; i < l.nr_cols; i++)
@@ -776,6 +777,12 @@ static int report_stdio(const struct report_args *a, bool full)
 					   "supported in this build",
 				 shown);
 	}
+	if (a->hierarchy && (branch || a->mem_mode || a->field_sep || report_filter_any(&a->filter))) {
+		hwprof_session_close(s);
+		return cli_error("report", "--hierarchy in the branch or memory view, with -t or with the --comms, "
+					   "--pid, --tid, --dsos and --symbols filters is not supported yet");
+	}
+	l.hierarchy = a->hierarchy;
 	l.quiet = a->quiet;
 	l.percent_limit = a->percent_limit;
 	l.children = children;
@@ -944,6 +951,13 @@ static int report_stdio(const struct report_args *a, bool full)
 		status = 1;
 		goto out;
 	}
+	for (uint32_t i = 0; rc >= 0 && a->hierarchy && group_view && i < groups.n; i++)
+		if (groups.size[i] > 1) {
+			cli_error("report", "--hierarchy with the event group view is not supported yet (--no-group "
+					    "shows each event)");
+			status = 1;
+			goto out;
+		}
 	if (rc < 0) {
 		const struct hwprof_error *e = hwprof_perfdata_error(h);
 		fprintf(stderr, "hwprof report: %s: offset %#llx: %s\n", shown, (unsigned long long)e->offset,
@@ -1100,8 +1114,7 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 			ap->field_sep = *optarg ? optarg : NULL;
 			break;
 		case O_STDIO: break;
-		case O_HIERARCHY:
-			return cli_error("report", "--hierarchy is not supported yet");
+		case O_HIERARCHY: ap->hierarchy = true; break;
 		case O_TUI:
 		case O_GTK:
 			return cli_error("report", "only the --stdio interface is implemented");
@@ -1239,6 +1252,8 @@ static int report_cmd(struct report_args *ap, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if (ap->hierarchy && ap->fields)
+		return cli_error("report", "--hierarchy and --fields options cannot be used together");
 	if (!cli_sym_files_ok(&ap->cfg, ap->quiet))
 		return 234; /* perf's -EINVAL */
 	ap->cfg.ignore_vmlinux = ignore_vmlinux;

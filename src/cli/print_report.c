@@ -676,6 +676,243 @@ static void print_row_sep(FILE *out, struct report_layout *l, const struct width
 	free(buf);
 }
 
+/* --hierarchy (perf's hists__fprintf with report_hierarchy): the output
+ * fields, then one level per sort key, each HIERARCHY_INDENT deeper. */
+#define HIERARCHY_INDENT 3
+
+struct hier {
+	FILE *f;
+	struct report_layout *l;
+	const struct widths *w;
+	struct hwprof_hist *h;
+	struct hwprof_session *s;
+	uint64_t total;
+	enum hwprof_hist_key fields[REPORT_MAX_COLS], keys[REPORT_MAX_COLS];
+	size_t nfields, nkeys;
+	int fields_width;        /* perf's hists__overhead_width() */
+};
+
+/* A key's text as its cell prints it (leading blanks left out, as perf's
+ * skip_spaces()). Returns a malloc'd string or NULL. */
+static char *key_text(const struct hier *x, enum hwprof_hist_key k, const struct hwprof_hist_entry *e)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&buf, &size);
+	if (!m)
+		return NULL;
+	print_cell(m, x->l, k, col_width(k, x->w, 1), e, x->h, x->s, x->total);
+	fclose(m);
+	if (buf) {
+		size_t lead = strspn(buf, " ");
+		memmove(buf, buf + lead, size - lead + 1);
+	}
+	return buf;
+}
+
+/* What tells a level's entries apart for perf: the text, and for a symbol
+ * its sort__sym_cmp(): unresolved ones by address alone, else the DSO and
+ * the symbol's range (two symbols of one name are two entries). */
+static bool same_node(enum hwprof_hist_key k, const struct hwprof_hist_entry *a, const struct hwprof_hist_entry *b,
+		      const char *ta, const char *tb)
+{
+	if (k != HWPROF_HK_SYM)
+		return ta && tb && !strcmp(ta, tb);
+	if (!a->sym || !b->sym)
+		return !a->sym && !b->sym && a->ip == b->ip;
+	const char *da = a->dso_short ? a->dso_short : "", *db = b->dso_short ? b->dso_short : "";
+	if (strcmp(da, db))
+		return false;
+	if (a->sym == b->sym)
+		return true;
+	if ((a->sym->inlined || b->sym->inlined) && !strcmp(a->sym->name, b->sym->name))
+		return a->sym->start <= b->sym->end && a->sym->end >= b->sym->start;
+	return a->sym->start == b->sym->start && a->sym->end == b->sym->end;
+}
+
+struct hgroup {
+	const struct hier *x;
+	size_t depth;                  /* the level's */
+	enum hwprof_hist_key key;
+	char *text;
+	struct hwprof_hist_entry sum;  /* the first entry's keys, summed values */
+	size_t *idx, n;                /* its entries, in the hist's order */
+};
+
+/* perf's output order of a level: by share, then by the key (threads by
+ * tid, cpus by number, symbols by name with none last, the rest by their
+ * text, ascending) */
+static int hgroup_cmp(const void *a, const void *b)
+{
+	const struct hgroup *x = a, *y = b;
+	if (x->sum.period != y->sum.period)
+		return x->sum.period > y->sum.period ? -1 : 1;
+	if (x->key == HWPROF_HK_PID && x->sum.tid != y->sum.tid)
+		return x->sum.tid < y->sum.tid ? -1 : 1;
+	if (x->key == HWPROF_HK_CPU && x->sum.cpu != y->sum.cpu)
+		return x->sum.cpu < y->sum.cpu ? -1 : 1;
+	if (x->key == HWPROF_HK_SYM && (x->sum.sym || y->sum.sym)) { /* by name, none last */
+		if (!x->sum.sym || !y->sum.sym)
+			return x->sum.sym ? -1 : 1;
+		int c = strcmp(x->sum.sym->name, y->sum.sym->name);
+		if (c)
+			return c;
+	}
+	/* two unresolved symbols are equal for perf's sort__sym_sort() */
+	int c = x->key == HWPROF_HK_SYM ? 0 : strcmp(x->text ? x->text : "", y->text ? y->text : "");
+	/* then perf's next keys, of the entries that made the groups */
+	for (size_t k = x->depth + 1; !c && k < x->x->nkeys; k++) {
+		char *ta = key_text(x->x, x->x->keys[k], hwprof_hist_entry(x->x->h, x->idx[0]));
+		char *tb = key_text(x->x, x->x->keys[k], hwprof_hist_entry(x->x->h, y->idx[0]));
+		c = strcmp(ta ? ta : "", tb ? tb : "");
+		free(ta);
+		free(tb);
+	}
+	if (c)
+		return c;
+	return x->idx[0] < y->idx[0] ? -1 : x->idx[0] > y->idx[0];
+}
+
+static float hier_pct(const struct hier *x, uint64_t period)
+{
+	return x->total ? (float)((double)period * 100.0 / (double)x->total) : 0.0f;
+}
+
+/* The entries idx[0..n) share the keys above depth: their groups by the
+ * key at depth, ordered by their share. Returns how many were shown. */
+static size_t hier_level(const struct hier *x, const size_t *idx, size_t n, size_t depth)
+{
+	struct hgroup *g = calloc(n ? n : 1, sizeof(*g));
+	size_t ng = 0, shown = 0;
+	if (!g)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(x->h, idx[i]);
+		char *t = key_text(x, x->keys[depth], e);
+		/* the last level's nodes are the entries themselves (told apart
+		 * by all the keys, as perf's) */
+		size_t k = depth + 1 == x->nkeys ? ng : 0;
+		while (k < ng && !same_node(x->keys[depth], e, &g[k].sum, t, g[k].text))
+			k++;
+		if (k == ng) {
+			g[ng].x = x;
+			g[ng].depth = depth;
+			g[ng].key = x->keys[depth];
+			g[ng].text = t;
+			g[ng].sum = *e;
+			g[ng].sum.period = g[ng].sum.nr_samples = 0;
+			g[ng].sum.period_sys = g[ng].sum.period_us = 0;
+			g[ng].sum.period_guest_sys = g[ng].sum.period_guest_us = 0;
+			g[ng].idx = calloc(n, sizeof(*g[ng].idx));
+			ng++;
+		} else {
+			free(t);
+		}
+		struct hgroup *gr = &g[k];
+		if (gr->idx)
+			gr->idx[gr->n++] = idx[i];
+		gr->sum.period += e->period;
+		gr->sum.nr_samples += e->nr_samples;
+		gr->sum.period_sys += e->period_sys;
+		gr->sum.period_us += e->period_us;
+		gr->sum.period_guest_sys += e->period_guest_sys;
+		gr->sum.period_guest_us += e->period_guest_us;
+	}
+	qsort(g, ng, sizeof(*g), hgroup_cmp);
+	bool leaf = depth + 1 == x->nkeys;
+	for (size_t k = 0; k < ng; k++) {
+		if (!g[k].n || hier_pct(x, g[k].sum.period) < x->l->percent_limit)
+			continue;
+		shown++;
+		fprintf(x->f, "%*s", (int)(depth * HIERARCHY_INDENT), "");
+		for (size_t i = 0; i < x->nfields; i++) {
+			int wd = col_width(x->fields[i], x->w, 1);
+			fputs("  ", x->f);
+			int c = print_cell(x->f, x->l, x->fields[i], wd, &g[k].sum, x->h, x->s, x->total);
+			if (c < wd)
+				fprintf(x->f, "%*s", wd - c, "");
+		}
+		fprintf(x->f, "%*s  %s\n", (int)((x->nkeys - 1) * HIERARCHY_INDENT), "", g[k].text ? g[k].text : "");
+		if (leaf) {
+			const struct hwprof_hist_entry *e = hwprof_hist_entry(x->h, g[k].idx[0]);
+			if (x->l->graph && e->chain != HWPROF_CHAIN_NONE) {
+				if (x->l->graph_mode == RG_GRAPH || x->l->graph_mode == RG_FRACTAL)
+					print_report_graph(x->f, x->l, x->h, e->chain, hwprof_hist_total_period(x->h),
+							   e->period);
+				else
+					print_report_flat(x->f, x->l, x->h, e->chain, hwprof_hist_total_period(x->h));
+			}
+			continue;
+		}
+		if (!hier_level(x, g[k].idx, g[k].n, depth + 1)) {
+			/* perf: its "no entry" line, at the children's depth */
+			fprintf(x->f, "%*s%*sno entry >= %.2f%%\n",
+				(int)((x->nkeys + 1 + depth + 1 - 2) * HIERARCHY_INDENT), "", x->fields_width + 4, "",
+				(double)x->l->percent_limit);
+		}
+	}
+	for (size_t k = 0; k < ng; k++) {
+		free(g[k].text);
+		free(g[k].idx);
+	}
+	free(g);
+	return shown;
+}
+
+static void print_hierarchy(FILE *f, struct report_layout *l, const struct widths *w, struct hwprof_hist *h,
+			    struct hwprof_session *s, uint64_t total)
+{
+	struct hier x = { .f = f, .l = l, .w = w, .h = h, .s = s, .total = total };
+	for (size_t i = 0; i < l->nr_cols; i++) {
+		if (is_field(l->cols[i]))
+			x.fields[x.nfields++] = l->cols[i];
+		else
+			x.keys[x.nkeys++] = l->cols[i];
+	}
+	for (size_t i = 0; i < x.nfields; i++)
+		x.fields_width += (i ? 2 : 0) + col_width(x.fields[i], w, 1);
+	if (!x.nkeys)
+		return;
+	int indent = (int)(x.nkeys - 1) * HIERARCHY_INDENT;
+	if (!l->quiet) {
+		/* perf's hists__fprintf_hierarchy_headers() */
+		fprintf(f, "# %*s", indent, "");
+		for (size_t i = 0; i < x.nfields; i++)
+			fprintf(f, "%*s  ", col_width(x.fields[i], w, 1), x.fields[i] == HWPROF_HK_OVERHEAD && l->self_header
+									    ? "Self" : col_header(x.fields[i]));
+		int hw = 0;
+		for (size_t i = 0; i < x.nkeys; i++) { /* perf's strim()'d headers */
+			const char *t = col_header(x.keys[i]);
+			t += strspn(t, " ");
+			int len = (int)strlen(t);
+			while (len && t[len - 1] == ' ')
+				len--;
+			hw += fprintf(f, "%s%.*s", i ? " / " : "", len, t);
+		}
+		fprintf(f, "\n# %.*s", indent, "........................................................................");
+		for (size_t i = 0; i < x.nfields; i++) {
+			if (i)
+				fputs("..", f);
+			for (int k = 0; k < col_width(x.fields[i], w, 1); k++)
+				fputc('.', f);
+		}
+		for (size_t i = 0; i < x.nkeys; i++)
+			hw = imax(hw, (int)i * HIERARCHY_INDENT + col_width(x.keys[i], w, 1));
+		fputs("  ", f);
+		for (int k = 0; k < hw; k++)
+			fputc('.', f);
+		fputs("\n#\n", f);
+	}
+	size_t n = hwprof_hist_nr_entries(h);
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	if (!idx)
+		return;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	hier_level(&x, idx, n, 0);
+	free(idx);
+}
+
 void print_report_hist(FILE *f, struct report_layout *layout, struct hwprof_hist *h, const char *evname,
 		       struct hwprof_session *s)
 {
@@ -689,11 +926,18 @@ void print_report_hist(FILE *f, struct report_layout *layout, struct hwprof_hist
 	struct widths w;
 	calc_widths(l, h, s, &w);
 	w.time = l->nanosecs ? 16 : 12;
+	uint64_t total = l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
+	if (l->hierarchy) {
+		if (!l->quiet)
+			print_samples_line(f, l, h, evname, l->relative);
+		print_hierarchy(f, l, &w, h, s, total);
+		fputs("\n\n", f);
+		return;
+	}
 	if (!l->quiet) {
 		print_samples_line(f, l, h, evname, l->relative);
 		print_header(f, l, &w, group_cols(h));
 	}
-	uint64_t total = l->relative ? hwprof_hist_shown_period(h) : hwprof_hist_total_period(h);
 	size_t n = hwprof_hist_nr_entries(h);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwprof_hist_entry *e = hwprof_hist_entry(h, i);

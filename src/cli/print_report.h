@@ -51,6 +51,7 @@ struct report_layout {
 	const char *field_sep;  /* -t: between columns instead of two spaces,
 	                         * no dotted line; its first character reads
 	                         * '.' in the keys' texts (NULL: none) */
+	bool hierarchy;         /* --hierarchy: a level per sort key */
 	bool dso_filter;        /* --dsos: unresolved entries do not widen
 	                         * the DSO columns */
 	const char *mispredict; /* the mispredict column's last text: perf keeps

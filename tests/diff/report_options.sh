@@ -40,6 +40,11 @@ OPTS=(
   "-t , --comm ls"
   "-t ; -g folded --no-children"
   "-t ,, --dsos libc.so.6 --sort dso,sym -n -g none"
+  "--hierarchy"
+  "--hierarchy -n --show-total-period --sort dso,sym"
+  "--hierarchy --sort comm,pid,dso -g none --percent-limit 3"
+  "--hierarchy --sort dso,sym -g caller,0.5,callee --percent-limit 2"
+  "--hierarchy --sort comm,dso -g folded"
 )
 for d in g flat sys; do
   [ -s "$TMP/$d.data" ] || continue
@@ -236,7 +241,7 @@ fi
 msg=$("$HWPROF" report -i "$TMP/g.data" --stdio -t . 2>&1 >/dev/null); rc=$?
 [ $rc = 1 ] && [ "$msg" = "hwprof report: '.' is the only non valid --field-separator argument" ] &&
   pass "-t .: refused with perf's message" || fail "-t .: exit $rc, '$msg'"
-msg=$("$HWPROF" report -i "$TMP/g.data" --stdio --hierarchy 2>&1 >/dev/null); rc=$?
-[ $rc = 1 ] && [ "$msg" = "hwprof report: --hierarchy is not supported yet" ] &&
-  pass "--hierarchy: refused in one line" || fail "--hierarchy: exit $rc, '$msg'"
+msg=$("$HWPROF" report -i "$TMP/g.data" --stdio --hierarchy --comms ls 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ "$(echo "$msg" | wc -l)" = 1 ] && [[ $msg == *"--hierarchy in the branch or memory view"* ]] &&
+  pass "--hierarchy with filters: refused in one line" || fail "--hierarchy --comms: exit $rc, '$msg'"
 finish
