@@ -780,37 +780,63 @@ static float hier_pct(const struct hier *x, uint64_t period)
 
 /* The entries idx[0..n) share the keys above depth: their groups by the
  * key at depth, ordered by their share. Returns how many were shown. */
+struct hmember {
+	size_t idx;
+	char *text;
+};
+
+static int hmember_cmp(const void *a, const void *b)
+{
+	const struct hmember *x = a, *y = b;
+	int c = strcmp(x->text ? x->text : "", y->text ? y->text : "");
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
 static size_t hier_level(const struct hier *x, const size_t *idx, size_t n, size_t depth)
 {
 	struct hgroup *g = calloc(n ? n : 1, sizeof(*g));
-	size_t ng = 0, shown = 0;
-	if (!g)
+	struct hmember *m = calloc(n ? n : 1, sizeof(*m));
+	size_t ng = 0, shown = 0, run = 0;
+	if (!g || !m) {
+		free(g);
+		free(m);
 		return 0;
+	}
+	/* the entries by their text (then their order): a group's members
+	 * are next to each other, or at least in one run of one text */
+	for (size_t i = 0; i < n; i++)
+		m[i] = (struct hmember){ idx[i], key_text(x, x->keys[depth], hwprof_hist_entry(x->h, idx[i])) };
+	qsort(m, n, sizeof(*m), hmember_cmp);
 	for (size_t i = 0; i < n; i++) {
-		const struct hwprof_hist_entry *e = hwprof_hist_entry(x->h, idx[i]);
-		char *t = key_text(x, x->keys[depth], e);
+		const struct hwprof_hist_entry *e = hwprof_hist_entry(x->h, m[i].idx);
+		char *t = m[i].text;
+		if (i && strcmp(m[i - 1].text ? m[i - 1].text : "", t ? t : ""))
+			run = ng; /* a new text: its groups start here (texts are
+				   * freed at the end: the next one compares) */
 		/* the last level's nodes are the entries themselves (told apart
 		 * by all the keys, as perf's) */
-		size_t k = depth + 1 == x->nkeys ? ng : 0;
+		size_t k = depth + 1 == x->nkeys ? ng : run;
 		while (k < ng && !same_node(x->keys[depth], e, &g[k].sum, t, g[k].text))
 			k++;
 		if (k == ng) {
 			g[ng].x = x;
 			g[ng].depth = depth;
 			g[ng].key = x->keys[depth];
-			g[ng].text = t;
 			g[ng].sum = *e;
 			g[ng].sum.period = g[ng].sum.nr_samples = 0;
 			g[ng].sum.period_sys = g[ng].sum.period_us = 0;
 			g[ng].sum.period_guest_sys = g[ng].sum.period_guest_us = 0;
-			g[ng].idx = calloc(n, sizeof(*g[ng].idx));
+			g[ng].text = t ? strdup(t) : NULL;
 			ng++;
-		} else {
-			free(t);
 		}
 		struct hgroup *gr = &g[k];
-		if (gr->idx)
-			gr->idx[gr->n++] = idx[i];
+		if (!(gr->n & (gr->n - 1))) { /* 0, 1, 2, 4...: room to double */
+			size_t *p = realloc(gr->idx, (gr->n ? 2 * gr->n : 1) * sizeof(*p));
+			if (!p)
+				continue;
+			gr->idx = p;
+		}
+		gr->idx[gr->n++] = m[i].idx;
 		gr->sum.period += e->period;
 		gr->sum.nr_samples += e->nr_samples;
 		gr->sum.period_sys += e->period_sys;
@@ -856,6 +882,9 @@ static size_t hier_level(const struct hier *x, const size_t *idx, size_t n, size
 		free(g[k].idx);
 	}
 	free(g);
+	for (size_t i = 0; i < n; i++)
+		free(m[i].text);
+	free(m);
 	return shown;
 }
 
