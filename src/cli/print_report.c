@@ -745,6 +745,8 @@ struct hgroup {
 static int hgroup_cmp(const void *a, const void *b)
 {
 	const struct hgroup *x = a, *y = b;
+	if (!x->n || !y->n) /* no memory for its members: not shown */
+		return !x->n - !y->n;
 	if (x->sum.period != y->sum.period)
 		return x->sum.period > y->sum.period ? -1 : 1;
 	if (x->key == HWPROF_HK_PID && x->sum.tid != y->sum.tid)
@@ -778,8 +780,6 @@ static float hier_pct(const struct hier *x, uint64_t period)
 	return x->total ? (float)((double)period * 100.0 / (double)x->total) : 0.0f;
 }
 
-/* The entries idx[0..n) share the keys above depth: their groups by the
- * key at depth, ordered by their share. Returns how many were shown. */
 struct hmember {
 	size_t idx;
 	char *text;
@@ -792,6 +792,8 @@ static int hmember_cmp(const void *a, const void *b)
 	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* The entries idx[0..n) share the keys above depth: their groups by the
+ * key at depth, ordered by their share. Returns how many were shown. */
 static size_t hier_level(const struct hier *x, const size_t *idx, size_t n, size_t depth)
 {
 	struct hgroup *g = calloc(n ? n : 1, sizeof(*g));
