@@ -777,10 +777,12 @@ static int report_stdio(const struct report_args *a, bool full)
 					   "supported in this build",
 				 shown);
 	}
-	if (a->hierarchy && (branch || a->mem_mode || a->field_sep || report_filter_any(&a->filter))) {
+	if (a->hierarchy && (branch || a->mem_mode || a->field_sep || report_filter_any(&a->filter) || aux)) {
+		/* (perf 6.1 itself finds no samples in AUX trace files then) */
 		hwprof_session_close(s);
-		return cli_error("report", "--hierarchy in the branch or memory view, with -t or with the --comms, "
-					   "--pid, --tid, --dsos and --symbols filters is not supported yet");
+		return cli_error("report", "--hierarchy in the branch or memory view, on AUX trace data, with -t or "
+					   "with the --comms, --pid, --tid, --dsos and --symbols filters is not supported "
+					   "yet");
 	}
 	l.hierarchy = a->hierarchy;
 	l.quiet = a->quiet;
