@@ -64,6 +64,7 @@ static void usage(FILE *f)
 		   "                          how to display percentage of filtered entries\n"
 		   "        --pid <pid[,pid...]>\n"
 		   "                          only consider symbols in these pids\n"
+		   "        --hierarchy       show entries in a hierarchy (a level per sort key)\n"
 		   "    -q, --quiet           do not show any message\n"
 		   "    -t, --field-separator <separator>\n"
 		   "                          separate the columns with it (no dotted line; it reads '.'\n"
