@@ -374,15 +374,7 @@ if [ -x "$TMP/pc_threads" ]; then
     [[ $f != sn_notsc ]] && checks+=("bi10i -F +ipc" "be --time ${T[$((n / 4))]},${T[$((n * 3 / 4))]}")
     [[ $f == sn_cpu ]] && checks+=("i100iG" "be -C 1,2")
     for chk in "${checks[@]}"; do
-      # shellcheck disable=SC2086
-      perf script -i "$TMP/$f.data" --itrace=$chk >"$TMP/perf.out" 2>"$TMP/perf.err"
-      # shellcheck disable=SC2086
-      "$HWPROF" script -i "$TMP/$f.data" --itrace=$chk >"$TMP/ours.out" 2>"$TMP/ours.err"
-      if [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && cmp -s "$TMP/perf.err" "$TMP/ours.err"; then
-        pass "snapshot mode $f --itrace=$chk ($(wc -l <"$TMP/perf.out") lines)"
-      else
-        fail "snapshot mode $f --itrace=$chk: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | cut -c1-200 | tr '\n' ' ') $(head -1 "$TMP/ours.err")"
-      fi
+      same_itrace "snapshot mode $f" "$TMP/$f.data" "$chk"
     done
     perf report --stdio -i "$TMP/$f.data" 2>/dev/null | grep -v '^# (Tip' >"$TMP/perf.out"
     "$HWPROF" report --stdio -i "$TMP/$f.data" 2>/dev/null | grep -v '^# (Tip' >"$TMP/ours.out"
@@ -397,10 +389,7 @@ fi
 # e's flags: as perf, +flags change nothing, -o/-l leave out overflow
 # and lost-data errors (none in this trace)
 for it in "be+o" "be-o-l"; do
-  perf script -i "$last" --itrace="$it" >"$TMP/perf.out" 2>&1
-  "$HWPROF" script -i "$last" --itrace="$it" >"$TMP/ours.out" 2>&1
-  [ -s "$TMP/perf.out" ] && cmp -s "$TMP/perf.out" "$TMP/ours.out" && pass "--itrace=$it: identical" ||
-    fail "--itrace=$it: $(diff "$TMP/perf.out" "$TMP/ours.out" | head -3 | tr '\n' ' ')"
+  same_itrace "error flags" "$last" "$it"
 done
 # d: the decoder's log in intel_pt.log (our format), the output unchanged
 (
